@@ -1,0 +1,181 @@
+/**
+ * The console's one typed interface: commands it may issue and the events it observes.
+ * Electron IPC and the browser WebSocket both carry exactly these shapes; the renderer never knows which.
+ * Additive only: new fields and event types may appear, existing ones keep their meaning.
+ */
+import type { StructuredError } from '../shared/errors.js';
+
+export type PluginRole = 'editor' | 'runtime';
+
+export interface PluginView {
+  connectionId: string;
+  role: PluginRole;
+  name: string;
+  /** The plugin's own version from its handshake. */
+  pluginVersion?: string;
+  /** The McpPlugin protocol version the plugin reported (`mcpPluginVersion`), absent for 8.0-era plugins. */
+  mcpPluginVersion?: string;
+  environment?: string;
+  connectedAt: number;
+  reconnects: number;
+  toolCount: number;
+  promptCount: number;
+  resourceCount: number;
+  state: 'connected' | 'awaited';
+  /** Epoch ms until which a disconnected plugin is awaited back (state `awaited`). */
+  awaitedUntil?: number;
+}
+
+export type CallStatus = 'running' | 'ok' | 'error';
+
+export interface CallView {
+  callId: string;
+  agent: string;
+  transport: 'mcp-http' | 'mcp-stdio' | 'http-api';
+  tool: string;
+  /** `host`, `plugin:<id>` or `bridge:<role>` */
+  target: string;
+  status: CallStatus;
+  startedAt: number;
+  durationMs?: number;
+  requestBytes: number;
+  responseBytes?: number;
+  progress?: { progress: number; total?: number; message?: string };
+  errorCode?: string;
+}
+
+export interface CallDetail {
+  call: CallView;
+  arguments: unknown;
+  result?: unknown;
+}
+
+export interface FileDiffView {
+  path: string;
+  change: 'create' | 'modify' | 'delete' | 'rename';
+  previousPath?: string;
+  /** Unified diff text. */
+  diff: string;
+  truncated: boolean;
+}
+
+export interface DiagnosticView {
+  path: string;
+  line: number;
+  column: number;
+  code: string;
+  message: string;
+  category: 'error' | 'warning' | 'suggestion' | 'message';
+}
+
+export interface RevisionView {
+  revision: number;
+  summary: string;
+  stagedAt: number;
+  files: FileDiffView[];
+  diagnosticsAdded: DiagnosticView[];
+  diagnosticsRemoved: DiagnosticView[];
+}
+
+export interface TransactionView {
+  workspaceId: string;
+  transactionId: string;
+  state: 'active' | 'committed' | 'rolledBack';
+  startedAt: number;
+  revisions: RevisionView[];
+}
+
+export interface WorkspaceView {
+  workspaceId: string;
+  root: string;
+  name: string;
+  epoch: number;
+  trusted: boolean;
+  mode: string;
+  documentCount: number;
+  transaction?: TransactionView;
+}
+
+export interface ApprovalView {
+  approvalId: string;
+  workspaceId: string;
+  transactionId: string;
+  revision: number;
+  requestedAt: number;
+  /** Exactly what would be committed. */
+  files: FileDiffView[];
+  state: 'pending' | 'approved' | 'denied' | 'expired';
+  decidedAt?: number;
+  reason?: string;
+}
+
+export interface RecoveryEntryView {
+  manifestPath: string;
+  transactionId?: string;
+  workspaceRoot?: string;
+  formatVersion: number | null;
+  outcome: 'completed' | 'reverted' | 'unsupported' | 'clean' | 'failed';
+  files: number;
+  detail: string;
+  at: number;
+}
+
+export interface RecoveryView {
+  stateDir: string;
+  healthy: boolean;
+  owner?: { instanceId: string; pid: number; startedAt: number };
+  entries: RecoveryEntryView[];
+  /** Guidance for the operator when evidence could not be processed. */
+  guidance?: string;
+}
+
+export interface BridgeView {
+  running: boolean;
+  host: string;
+  port: number;
+  hubUrl: string;
+  mcpUrl: string;
+  apiUrl: string;
+  transports: Array<'streamable-http' | 'stdio'>;
+  /** Exact configuration snippets operators paste into MCP clients. */
+  snippets: Array<{ client: string; format: 'json' | 'shell'; text: string }>;
+}
+
+export interface ControlSnapshot {
+  version: string;
+  plugins: PluginView[];
+  calls: CallView[];
+  workspaces: WorkspaceView[];
+  approvals: ApprovalView[];
+  recovery: RecoveryView;
+  bridge: BridgeView;
+}
+
+export type ControlEvent =
+  | { type: 'plugin.connected'; plugin: PluginView }
+  | { type: 'plugin.updated'; plugin: PluginView }
+  | { type: 'plugin.disconnected'; connectionId: string }
+  | { type: 'call.started'; call: CallView }
+  | { type: 'call.progress'; callId: string; progress: NonNullable<CallView['progress']> }
+  | { type: 'call.finished'; call: CallView }
+  | { type: 'workspace.updated'; workspace: WorkspaceView }
+  | { type: 'approval.requested'; approval: ApprovalView }
+  | { type: 'approval.decided'; approval: ApprovalView }
+  | { type: 'recovery.state'; recovery: RecoveryView }
+  | { type: 'bridge.state'; bridge: BridgeView };
+
+export type ControlResult<T> = { ok: true; value: T } | { ok: false; error: StructuredError };
+
+export interface ControlApi {
+  snapshot(): Promise<ControlSnapshot>;
+  callDetail(callId: string): Promise<CallDetail>;
+  approve(approvalId: string): Promise<ApprovalView>;
+  deny(approvalId: string, reason: string): Promise<ApprovalView>;
+  openWorkspace(root: string, options: { trusted: boolean }): Promise<WorkspaceView>;
+  rollback(workspaceId: string, toRevision: number): Promise<WorkspaceView>;
+  startBridge(): Promise<BridgeView>;
+  stopBridge(): Promise<BridgeView>;
+  recover(): Promise<RecoveryView>;
+  /** Subscribes to events after the snapshot; the adapter guarantees no gap between the two. */
+  subscribe(listener: (event: ControlEvent) => void): () => void;
+}

@@ -1,0 +1,101 @@
+/**
+ * Structured errors that cross a boundary (MCP result, HTTP body, control API).
+ * Codes are a stable contract: clients branch on `code` and `next`, never on `message`.
+ */
+export const ERROR_CODES = [
+  // host / workspace
+  'SnapshotMismatch',
+  'ActionExpired',
+  'ActionAmbiguous',
+  'MutationCandidateChanged',
+  'TransactionRequired',
+  'TransactionActive',
+  'ReviewRequired',
+  'ReceiptInvalid',
+  'ValidationFailed',
+  'WorkspaceNotFound',
+  'WorkspaceNotTrusted',
+  'WorkspaceSelectorRequired',
+  'DocumentNotFound',
+  'DocumentExists',
+  'RangeInvalid',
+  'PathOutsideWorkspace',
+  'ConflictOnDisk',
+  'ModeForbidsMutation',
+  'RevisionNotFound',
+  'ConcurrentCommit',
+  'RecoveryPending',
+  'RecoveryVersionUnsupported',
+  'StateDirectoryLocked',
+  // bridge / MCP
+  'PluginUnavailable',
+  'PluginReloading',
+  'ToolNotFound',
+  'ToolFailed',
+  'ToolTimeout',
+  'InvalidArguments',
+  'DuplicateTool',
+  'PromptNotFound',
+  'ResourceNotFound',
+  'Conflict',
+  'Overloaded',
+  'PayloadTooLarge',
+  'Unauthorized',
+  'Forbidden',
+  'InternalError',
+  'ConfigInvalid',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const NEXT_KINDS = ['resolveTargetAgain', 'refreshSnapshot', 'startTransaction', 'requestReview', 'inspectStatus', 'retryLater', 'fixArguments'] as const;
+export type NextKind = (typeof NEXT_KINDS)[number];
+
+export interface NextAction {
+  kind: NextKind;
+  tools: string[];
+}
+
+export interface StructuredError {
+  code: ErrorCode;
+  message: string;
+  next?: NextAction;
+  /** Machine-readable evidence (file names, diagnostics, limits); shape depends on the code. */
+  details?: Record<string, unknown>;
+}
+
+export class JunctionError extends Error {
+  readonly code: ErrorCode;
+  readonly next: NextAction | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { next?: NextAction; details?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'JunctionError';
+    this.code = code;
+    this.next = options.next;
+    this.details = options.details;
+  }
+
+  toStructured(): StructuredError {
+    const out: StructuredError = { code: this.code, message: this.message };
+    if (this.next) out.next = this.next;
+    if (this.details) out.details = this.details;
+    return out;
+  }
+}
+
+export function next(kind: NextKind, ...tools: string[]): NextAction {
+  return { kind, tools };
+}
+
+export function isJunctionError(value: unknown): value is JunctionError {
+  return value instanceof JunctionError;
+}
+
+/** Any thrown value as a structured error; unknown faults become `InternalError` without leaking stacks. */
+export function toStructuredError(value: unknown): StructuredError {
+  if (value instanceof JunctionError) return value.toStructured();
+  const message = value instanceof Error ? value.message : String(value);
+  return { code: 'InternalError', message };
+}

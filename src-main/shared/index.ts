@@ -1,0 +1,4 @@
+export * from './errors.js';
+export * from './json.js';
+export * from './tool-source.js';
+export * from './typed-emitter.js';

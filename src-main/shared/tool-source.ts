@@ -1,0 +1,69 @@
+/**
+ * The contract between the rooms that own tools (host, bridge, in-process plugins) and the rooms that
+ * expose them (mcp, the direct HTTP API). A source knows nothing about transports.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { toStructuredError, type StructuredError } from './errors.js';
+
+export type ToolDescriptor = Tool;
+export type ToolResult = CallToolResult;
+
+/**
+ * Why a call failed, independent of transport. The direct HTTP API maps it to a status:
+ * binding 400, notFound 404, conflict 409, thrown 422, internal 500, unavailable 503, timeout 504.
+ */
+export type FailureKind = 'binding' | 'notFound' | 'conflict' | 'thrown' | 'internal' | 'unavailable' | 'timeout';
+
+export interface ToolOutcome {
+  result: ToolResult;
+  /** Present exactly when `result.isError` is true. */
+  failure?: FailureKind;
+}
+
+export type AgentTransport = 'mcp-http' | 'mcp-stdio' | 'http-api';
+
+export interface CallContext {
+  /** Unique per call, used by the console and webhooks to correlate events. */
+  callId: string;
+  /** Who asked: an MCP session id or a remote address, for display and rate limits. */
+  agent: string;
+  transport: AgentTransport;
+  signal: AbortSignal;
+  progress?: (update: { progress: number; total?: number; message?: string }) => void;
+}
+
+export interface ToolSource {
+  /** Stable id shown in diagnostics, e.g. `host`, `bridge`, `plugin:<id>`. */
+  readonly id: string;
+  listTools(): readonly ToolDescriptor[];
+  callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome>;
+  /** Fires whenever the result of listTools() may have changed. Returns an unsubscribe function. */
+  onToolsChanged(listener: () => void): () => void;
+}
+
+/** The one shape every tool failure takes on the wire: `isError` plus `structuredContent.error`. */
+export function errorOutcome(error: StructuredError, failure: FailureKind): ToolOutcome {
+  return {
+    failure,
+    result: {
+      isError: true,
+      content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
+      structuredContent: { error: { ...error } },
+    },
+  };
+}
+
+/** Wraps a successful structured value; the text block mirrors it for clients that ignore structuredContent. */
+export function successOutcome(value: Record<string, unknown>): ToolOutcome {
+  return {
+    result: {
+      content: [{ type: 'text', text: JSON.stringify(value) }],
+      structuredContent: value,
+    },
+  };
+}
+
+/** Maps an unexpected thrown value to an outcome; JunctionErrors keep their code. */
+export function thrownOutcome(value: unknown, failure: FailureKind = 'internal'): ToolOutcome {
+  return errorOutcome(toStructuredError(value), failure);
+}

@@ -1,0 +1,45 @@
+/**
+ * The server side of one SignalR connection, as the rest of the bridge sees it. Transport details
+ * (negotiate, WebSocket framing, keep-alive, JSON hub protocol) stay inside bridge/signalr.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+
+export type HubMethodHandler = (...args: unknown[]) => unknown | Promise<unknown>;
+
+export interface InvokeOptions {
+  /** Rejects with a timeout error when the client has not completed within this time. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface HubConnection {
+  /** SignalR connection id (also the connection token's public half). */
+  readonly id: string;
+  /** Query string of the connect URL (e.g. `client_role`, `instance_id`). */
+  readonly query: URLSearchParams;
+  readonly headers: IncomingHttpHeaders;
+  readonly remoteAddress: string | undefined;
+  readonly connectedAt: number;
+  /** Server-to-client invocation that awaits the client's result (SignalR "client results"). */
+  invoke(method: string, args: unknown[], options?: InvokeOptions): Promise<unknown>;
+  /** Server-to-client invocation without a result. */
+  send(method: string, args: unknown[]): void;
+  /** Closes the connection, optionally with an error message the client sees in its Close frame. */
+  close(error?: string, allowReconnect?: boolean): void;
+  onClose(listener: (error?: Error) => void): () => void;
+  readonly closed: boolean;
+}
+
+export interface HubServerEvents {
+  /** A connection completed its handshake; register method handlers on the hub, not the connection. */
+  connected: HubConnection;
+  disconnected: { connection: HubConnection; error?: Error };
+}
+
+/** Errors thrown by a hub method handler with this name reach the client as the invocation error text verbatim. */
+export class HubMethodError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HubMethodError';
+  }
+}

@@ -20,7 +20,7 @@ if (files.length === 0) {
   console.error('no test files found under', roots.join(', '));
   process.exit(1);
 }
-const concurrency = process.env.JUNCTION_TEST_CONCURRENCY ?? '2';
+const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=120000', ...files],

@@ -1,0 +1,80 @@
+/**
+ * Every configuration key Junction accepts, with its type, default and meaning. One table drives the
+ * command line, `JUNCTION_*` environment variables and the settings file, so a key cannot exist in one
+ * and be unknown to another.
+ */
+export type KeyType =
+  | { kind: 'int'; min: number; max: number }
+  | { kind: 'string' }
+  | { kind: 'bool' }
+  | { kind: 'enum'; values: readonly string[] }
+  | { kind: 'list' };
+
+export interface KeySpec {
+  type: KeyType;
+  default: string | number | boolean | string[] | undefined;
+  description: string;
+}
+
+const int = (min: number, max: number): KeyType => ({ kind: 'int', min, max });
+const str: KeyType = { kind: 'string' };
+const bool: KeyType = { kind: 'bool' };
+const enumOf = (...values: string[]): KeyType => ({ kind: 'enum', values });
+
+export const MODES = ['inspection-only', 'transactional', 'approval-required', 'autonomous-trusted', 'compiler-validation'] as const;
+
+export const CONFIG_KEYS = {
+  host: { type: str, default: '127.0.0.1', description: 'Address to bind. Loopback unless you configure otherwise; non-loopback requires auth=token.' },
+  port: { type: int(0, 65535), default: 8080, description: 'Port for the hub, /mcp, /api and the console (0 picks a free port).' },
+  'client-transport': { type: enumOf('streamableHttp', 'stdio'), default: 'streamableHttp', description: 'How agents reach the MCP server when started by `junction serve`.' },
+  workspace: { type: { kind: 'list' }, default: [], description: 'Workspace directories to open at start (comma separated). Configured workspaces are trusted.' },
+  mode: { type: enumOf(...MODES), default: 'transactional', description: 'Host mode: what agents may do with workspaces.' },
+  'tool-output-schema': { type: enumOf('publish', 'omit'), default: 'publish', description: 'Publish tool output schemas in tools/list, or omit them.' },
+  'plugin-timeout': { type: int(100, 3_600_000), default: 10_000, description: 'Whole-call deadline for plugin tool calls, in milliseconds.' },
+  'plugin-reconnect-wait-seconds': { type: int(0, 3600), default: 20, description: 'How long a disconnected plugin is awaited before calls fall back or fail.' },
+  'max-frame-bytes': { type: int(1024, 256 * 1024 * 1024), default: 1_048_576, description: 'Largest accepted hub frame.' },
+  'max-body-bytes': { type: int(1024, 256 * 1024 * 1024), default: 4_194_304, description: 'Largest accepted HTTP request body on /mcp and /api.' },
+  'keep-alive-interval': { type: int(100, 600_000), default: 15_000, description: 'Hub keep-alive ping interval, in milliseconds.' },
+  'client-timeout': { type: int(1000, 3_600_000), default: 30_000, description: 'Close a hub connection silent for this long, in milliseconds.' },
+  'idle-timeout-seconds': { type: int(1, 86_400), default: 600, description: 'Close an MCP HTTP session idle for this long.' },
+  'max-idle-session-count': { type: int(1, 100_000), default: 1000, description: 'Most concurrent MCP HTTP sessions; the longest idle is closed first.' },
+  'state-dir': { type: str, default: undefined, description: 'Directory for the recovery journal, tokens and demo data (default: the user data directory).' },
+  'plugins-dir': { type: str, default: undefined, description: 'Directory of in-process plugin modules to load.' },
+  auth: { type: enumOf('none', 'token'), default: 'none', description: 'Agent and plugin authentication mode.' },
+  token: { type: str, default: undefined, description: 'Bearer token for auth=token (generated and stored on first run when unset).' },
+  'webhook-tool-url': { type: str, default: undefined, description: 'Analytics webhook for tool events.' },
+  'webhook-prompt-url': { type: str, default: undefined, description: 'Analytics webhook for prompt events.' },
+  'webhook-resource-url': { type: str, default: undefined, description: 'Analytics webhook for resource events.' },
+  'webhook-connection-url': { type: str, default: undefined, description: 'Analytics webhook for connection events.' },
+  'webhook-token': { type: str, default: undefined, description: 'Secret sent with webhooks and used for the HMAC signature.' },
+  'webhook-header': { type: str, default: 'X-Webhook-Token', description: 'Header carrying webhook-token.' },
+  'webhook-timeout': { type: int(100, 600_000), default: 10_000, description: 'Webhook request timeout, in milliseconds.' },
+  'webhook-authorization-url': { type: str, default: undefined, description: 'Synchronous authorization webhook for agent and plugin connections.' },
+  'webhook-authorization-fail-open': { type: bool, default: false, description: 'Allow connections when the authorization webhook fails.' },
+  'code-action-reference-lifetime': { type: int(1000, 86_400_000), default: 300_000, description: 'Lifetime of code action references, in milliseconds.' },
+  demo: { type: bool, default: false, description: 'Open the bundled demo workspace and connect the example scene plugins.' },
+  console: { type: bool, default: true, description: 'Serve the operator console.' },
+  'log-level': { type: enumOf('error', 'warn', 'info', 'debug'), default: 'info', description: 'Log verbosity (logs go to stderr).' },
+  settings: { type: str, default: undefined, description: 'Path of the JSON settings file (default: settings.json in the user config directory).' },
+} as const satisfies Record<string, KeySpec>;
+
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+type ValueOf<T extends KeyType> = T extends { kind: 'int' }
+  ? number
+  : T extends { kind: 'bool' }
+    ? boolean
+    : T extends { kind: 'list' }
+      ? string[]
+      : string;
+
+export type Config = {
+  -readonly [K in ConfigKey]: (typeof CONFIG_KEYS)[K]['default'] extends undefined
+    ? ValueOf<(typeof CONFIG_KEYS)[K]['type']> | undefined
+    : ValueOf<(typeof CONFIG_KEYS)[K]['type']>;
+} & { mode: (typeof MODES)[number] };
+
+/** `plugin-timeout` → `JUNCTION_PLUGIN_TIMEOUT` */
+export function envNameOf(key: string): string {
+  return `JUNCTION_${key.toUpperCase().replace(/-/g, '_')}`;
+}

@@ -44,6 +44,11 @@ export const ERROR_CODES = [
   'Forbidden',
   'InternalError',
   'ConfigInvalid',
+  // bridge / SignalR hub transport
+  'ConnectionNotFound',
+  'TransportUnsupported',
+  'MethodNotAllowed',
+  'ServerClosing',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

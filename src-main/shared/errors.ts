@@ -49,6 +49,8 @@ export const ERROR_CODES = [
   'TransportUnsupported',
   'MethodNotAllowed',
   'ServerClosing',
+  // host / approvals
+  'ApprovalNotFound',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

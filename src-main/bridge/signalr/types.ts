@@ -4,7 +4,11 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
-export type HubMethodHandler = (...args: unknown[]) => unknown | Promise<unknown>;
+/**
+ * A hub method callable by clients. Its value (or resolved promise) is the invocation result; a
+ * method answering StreamInvocation returns an AsyncIterable whose items are streamed.
+ */
+export type HubMethodHandler = (connection: HubConnection, ...args: unknown[]) => unknown;
 
 export interface InvokeOptions {
   /** Rejects with a timeout error when the client has not completed within this time. */
@@ -34,6 +38,8 @@ export interface HubServerEvents {
   /** A connection completed its handshake; register method handlers on the hub, not the connection. */
   connected: HubConnection;
   disconnected: { connection: HubConnection; error?: Error };
+  /** A hub method threw something other than HubMethodError; the client saw only a generic error. */
+  handlerError: { connection: HubConnection; method: string; error: unknown };
 }
 
 /** Errors thrown by a hub method handler with this name reach the client as the invocation error text verbatim. */
@@ -41,5 +47,18 @@ export class HubMethodError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'HubMethodError';
+  }
+}
+
+export type HubInvocationFailure = 'clientError' | 'timeout' | 'aborted' | 'connectionClosed';
+
+/** Why a server-to-client `invoke()` failed; `reason` lets callers tell a client's own error from transport loss. */
+export class HubInvocationError extends Error {
+  constructor(
+    readonly reason: HubInvocationFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HubInvocationError';
   }
 }

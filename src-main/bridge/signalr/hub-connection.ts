@@ -1,0 +1,282 @@
+/**
+ * One SignalR connection over one WebSocket: handshake, record framing, keep-alive and client
+ * timeout, client results, and hand-off of invocations to the runner. Any protocol error ends this
+ * connection only; the hub and other connections never see it.
+ */
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { RawData, WebSocket } from 'ws';
+import { closeMessage, handshakeResponse, invocationMessage, MessageType, parseClientMessage, parseHandshakeRequest, pingMessage, type ClientMessage } from './hub-messages.js';
+import { InvocationRunner, type HandlerErrorReporter, type MethodTable } from './invocation-runner.js';
+import { PendingInvocations } from './pending-invocations.js';
+import { encodeRecord, RecordSplitter } from './record-framing.js';
+import { HubInvocationError, type HubConnection, type InvokeOptions } from './types.js';
+
+export interface ConnectionSettings {
+  maxFrameBytes: number;
+  keepAliveIntervalMs: number;
+  clientTimeoutMs: number;
+  handshakeTimeoutMs: number;
+}
+
+export interface ConnectionHooks {
+  methods: MethodTable;
+  handshakeCompleted(connection: SignalRConnection): void;
+  closed(connection: SignalRConnection, error: Error | undefined): void;
+  handlerError: HandlerErrorReporter;
+}
+
+type State = 'handshaking' | 'open' | 'closing' | 'closed';
+
+/** How long a closing socket may take to finish the WebSocket close handshake before it is cut. */
+const CLOSE_GRACE_MS = 2000;
+
+function rawToBuffer(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}
+
+export class SignalRConnection implements HubConnection {
+  readonly query: URLSearchParams;
+  readonly headers: IncomingHttpHeaders;
+  readonly remoteAddress: string | undefined;
+  readonly connectedAt = Date.now();
+  /** Settles when the socket is fully closed and every listener has run. */
+  readonly whenClosed: Promise<void>;
+
+  private state: State = 'handshaking';
+  private closeError: Error | undefined;
+  private lastReceivedAt = Date.now();
+  private readonly splitter: RecordSplitter;
+  private readonly pending = new PendingInvocations();
+  private readonly runner: InvocationRunner;
+  private readonly closeListeners = new Set<(error?: Error) => void>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private markClosed!: () => void;
+
+  constructor(
+    readonly id: string,
+    private readonly socket: WebSocket,
+    request: IncomingMessage,
+    private readonly settings: ConnectionSettings,
+    private readonly hooks: ConnectionHooks,
+  ) {
+    this.query = new URL(request.url ?? '/', 'http://localhost').searchParams;
+    this.headers = request.headers;
+    this.remoteAddress = request.socket.remoteAddress;
+    this.splitter = new RecordSplitter(settings.maxFrameBytes);
+    this.runner = new InvocationRunner(this, hooks.methods, { transmit: (record) => this.transmit(record) }, hooks.handlerError);
+    this.whenClosed = new Promise((resolve) => (this.markClosed = resolve));
+    socket.on('message', (data, isBinary) => this.receive(data, isBinary));
+    socket.on('error', (error) => (this.closeError ??= error));
+    socket.on('close', (code, reason) => this.finish(code, reason.toString()));
+    this.after(settings.handshakeTimeoutMs, () => {
+      if (this.state === 'handshaking') this.rejectHandshake(`Handshake was not completed within ${settings.handshakeTimeoutMs} ms.`);
+    });
+  }
+
+  get closed(): boolean {
+    return this.state === 'closing' || this.state === 'closed';
+  }
+
+  invoke(method: string, args: unknown[], options: InvokeOptions = {}): Promise<unknown> {
+    if (this.state !== 'open') return Promise.reject(new HubInvocationError('connectionClosed', `Connection ${this.id} is not open.`));
+    return this.pending.start(method, options, (invocationId) => {
+      if (!this.write(encodeRecord(invocationMessage(method, args, invocationId)))) throw new Error('the WebSocket is not open');
+    });
+  }
+
+  /** Fire-and-forget: silently dropped once the connection is closing, like any message lost with its transport. */
+  send(method: string, args: unknown[]): void {
+    if (this.state !== 'open') return;
+    this.write(encodeRecord(invocationMessage(method, args)));
+  }
+
+  close(error?: string, allowReconnect = false): void {
+    if (this.closed) return;
+    if (error !== undefined) this.closeError = new Error(error);
+    if (this.state === 'handshaking') {
+      this.rejectHandshake(error ?? 'The server closed the connection during the handshake.');
+      return;
+    }
+    this.write(encodeRecord(closeMessage(error, allowReconnect)));
+    this.closeSocket();
+  }
+
+  onClose(listener: (error?: Error) => void): () => void {
+    if (this.state === 'closed') {
+      queueMicrotask(() => listener(this.closeError));
+      return () => undefined;
+    }
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  private receive(data: RawData, isBinary: boolean): void {
+    if (this.closed) return;
+    this.lastReceivedAt = Date.now();
+    if (isBinary) {
+      this.protocolError('binary WebSocket messages are not supported; this hub speaks the JSON hub protocol over Text frames');
+      return;
+    }
+    const chunk = rawToBuffer(data);
+    if (chunk.length > this.settings.maxFrameBytes) {
+      this.tooLarge(chunk.length);
+      return;
+    }
+    const split = this.splitter.push(chunk);
+    if (!split.ok) {
+      this.tooLarge(split.recordBytes);
+      return;
+    }
+    for (const record of split.records) {
+      if (this.closed) return;
+      if (this.state === 'handshaking') this.handshake(record);
+      else this.dispatch(record);
+    }
+  }
+
+  private handshake(record: string): void {
+    const request = parseHandshakeRequest(record);
+    if (!request.ok) {
+      this.rejectHandshake(request.error);
+      return;
+    }
+    this.write(encodeRecord(handshakeResponse()));
+    this.state = 'open';
+    this.startKeepAlive();
+    this.hooks.handshakeCompleted(this);
+  }
+
+  private dispatch(record: string): void {
+    const parsed = parseClientMessage(record);
+    if (!parsed.ok) {
+      this.protocolError(parsed.error);
+      return;
+    }
+    this.handle(parsed.value);
+  }
+
+  private handle(message: ClientMessage): void {
+    switch (message.type) {
+      case MessageType.Invocation:
+        this.runner.invoke(message);
+        return;
+      case MessageType.StreamInvocation:
+        this.runner.stream(message);
+        return;
+      case MessageType.CancelInvocation:
+        this.runner.cancel(message.invocationId);
+        return;
+      case MessageType.Completion:
+        // A Completion for an id we no longer wait for (timed out, aborted) is late, not malformed.
+        this.pending.complete(message.invocationId, message);
+        return;
+      case MessageType.StreamItem:
+        // Uploads are refused at invocation time, so an item can only belong to a refused stream.
+        return;
+      case MessageType.Ping:
+        return;
+      case MessageType.Close:
+        if (message.error !== undefined) this.closeError = new Error(`Client closed the connection with an error: ${message.error}`);
+        this.closeSocket();
+        return;
+    }
+  }
+
+  private tooLarge(bytes: number): void {
+    this.protocolError(`a message of ${bytes} bytes exceeds the limit of ${this.settings.maxFrameBytes} bytes (maxFrameBytes)`);
+  }
+
+  /** A protocol error ends the connection: after a malformed record the stream cannot be trusted to be in sync. */
+  private protocolError(reason: string): void {
+    this.close(`Protocol error: ${reason}.`, false);
+  }
+
+  private rejectHandshake(error: string): void {
+    this.closeError ??= new Error(error);
+    this.write(encodeRecord(handshakeResponse(error)));
+    this.closeSocket();
+  }
+
+  private startKeepAlive(): void {
+    const ping = encodeRecord(pingMessage);
+    const interval = setInterval(() => this.write(ping), this.settings.keepAliveIntervalMs);
+    interval.unref();
+    this.timers.add(interval);
+    this.watchClientTimeout(this.settings.clientTimeoutMs);
+  }
+
+  /** One timer re-armed for the remaining time, instead of a reset on every received message. */
+  private watchClientTimeout(delayMs: number): void {
+    this.after(delayMs, () => {
+      if (this.state !== 'open') return;
+      const silentMs = Date.now() - this.lastReceivedAt;
+      const remaining = this.settings.clientTimeoutMs - silentMs;
+      if (remaining > 0) this.watchClientTimeout(remaining);
+      else this.close(`Client timeout: nothing was received for ${this.settings.clientTimeoutMs} ms.`, true);
+    });
+  }
+
+  private after(ms: number, run: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      run();
+    }, ms);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  /** False when the socket can no longer take data (the peer may be closing before our state knows it). */
+  private write(record: string): boolean {
+    if (this.socket.readyState !== this.socket.OPEN) return false;
+    this.socket.send(record);
+    return true;
+  }
+
+  private transmit(record: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.state !== 'open' || this.socket.readyState !== this.socket.OPEN) {
+        reject(new Error('the connection is closed'));
+        return;
+      }
+      this.socket.send(record, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  private closeSocket(): void {
+    if (this.closed) return;
+    this.state = 'closing';
+    this.clearTimers();
+    this.socket.close(1000);
+    const force = setTimeout(() => this.socket.terminate(), CLOSE_GRACE_MS);
+    force.unref();
+    this.timers.add(force);
+  }
+
+  private finish(code: number, reason: string): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.clearTimers();
+    if (!this.closeError && code !== 1000 && code !== 1001 && code !== 1005) {
+      this.closeError = new Error(`WebSocket closed with code ${code}${reason ? ` (${reason})` : ''}.`);
+    }
+    this.pending.failAll(new HubInvocationError('connectionClosed', `Connection ${this.id} closed before the client completed the invocation.`));
+    this.runner.cancelAll();
+    this.hooks.closed(this, this.closeError);
+    for (const listener of [...this.closeListeners]) {
+      try {
+        listener(this.closeError);
+      } catch (error) {
+        this.hooks.handlerError('onClose', error);
+      }
+    }
+    this.closeListeners.clear();
+    this.markClosed();
+  }
+
+  private clearTimers(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}

@@ -1,0 +1,10 @@
+export { createHubServer, type AuthorizeResult, type HubServer, type HubServerOptions } from './hub-server.js';
+export {
+  HubInvocationError,
+  HubMethodError,
+  type HubConnection,
+  type HubInvocationFailure,
+  type HubMethodHandler,
+  type HubServerEvents,
+  type InvokeOptions,
+} from './types.js';

@@ -1,0 +1,79 @@
+/**
+ * Server-to-client invocations waiting for the client's Completion ("client results"). Each entry
+ * settles exactly once: by the client's Completion, its own timeout, its abort signal, or the
+ * connection closing.
+ */
+import { HubInvocationError, type InvokeOptions } from './types.js';
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: HubInvocationError) => void;
+  dispose: () => void;
+}
+
+export class PendingInvocations {
+  private readonly pending = new Map<string, Pending>();
+  private nextId = 1;
+
+  /** Allocates an invocation id and a promise for its result; `transmit` sends the invocation (throwing rejects the promise). */
+  start(method: string, options: InvokeOptions, transmit: (invocationId: string) => void): Promise<unknown> {
+    const id = String(this.nextId++);
+    return new Promise<unknown>((resolve, reject) => {
+      if (options.signal?.aborted) {
+        reject(new HubInvocationError('aborted', `Invocation of client method '${method}' was aborted.`));
+        return;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = (): void => this.fail(id, new HubInvocationError('aborted', `Invocation of client method '${method}' was aborted.`));
+      const entry: Pending = {
+        resolve,
+        reject,
+        dispose: () => {
+          if (timer) clearTimeout(timer);
+          options.signal?.removeEventListener('abort', onAbort);
+        },
+      };
+      this.pending.set(id, entry);
+      if (options.timeoutMs !== undefined) {
+        const ms = options.timeoutMs;
+        timer = setTimeout(() => this.fail(id, new HubInvocationError('timeout', `Client method '${method}' did not complete within ${ms} ms.`)), ms);
+        timer.unref();
+      }
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        transmit(id);
+      } catch (error) {
+        this.fail(id, new HubInvocationError('connectionClosed', `Could not send invocation of client method '${method}': ${error instanceof Error ? error.message : String(error)}`));
+      }
+    });
+  }
+
+  /** Settles the invocation the client completed; false when the id is unknown (already settled or never issued). */
+  complete(id: string, outcome: { error?: string; result?: unknown }): boolean {
+    const entry = this.take(id);
+    if (!entry) return false;
+    if (outcome.error !== undefined) entry.reject(new HubInvocationError('clientError', outcome.error));
+    else entry.resolve(outcome.result);
+    return true;
+  }
+
+  failAll(error: HubInvocationError): void {
+    for (const id of [...this.pending.keys()]) this.fail(id, error);
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  private fail(id: string, error: HubInvocationError): void {
+    this.take(id)?.reject(error);
+  }
+
+  private take(id: string): Pending | undefined {
+    const entry = this.pending.get(id);
+    if (!entry) return undefined;
+    this.pending.delete(id);
+    entry.dispose();
+    return entry;
+  }
+}

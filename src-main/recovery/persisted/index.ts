@@ -1,0 +1,1 @@
+export { CURRENT_FORMAT_VERSION, SUPPORTED_FORMAT_VERSIONS, probeFormatVersion, decodeManifest, decodeOwner, decodeProgress, encodeManifest, encodeOwner, encodeProgress, type Decoded } from './formats.js';

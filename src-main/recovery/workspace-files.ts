@@ -1,0 +1,54 @@
+/** Reading and locating workspace files for the journal: refuses anything that would escape the root. */
+import { lstat, readFile, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import { JunctionError } from '../shared/errors.js';
+import { isCode } from './durable-fs.js';
+
+export function absolutePath(root: string, relative: string): string {
+  return join(root, ...relative.split('/'));
+}
+
+export async function assertWorkspaceRoot(root: string): Promise<void> {
+  let real: string;
+  try {
+    real = await realpath(root);
+  } catch (error) {
+    if (isCode(error, 'ENOENT')) throw new JunctionError('WorkspaceNotFound', `Workspace root does not exist: ${root}`);
+    throw error;
+  }
+  if (real !== root) throw new JunctionError('ValidationFailed', `workspaceRoot must be symlink-resolved: ${root} is ${real}`);
+}
+
+/**
+ * Every existing ancestor must be a real directory: a symlinked directory could point outside the
+ * workspace, and renames through it would land there.
+ */
+export async function assertNoSymlinkAncestors(root: string, relative: string): Promise<void> {
+  const segments = relative.split('/');
+  let current = root;
+  for (const segment of segments.slice(0, -1)) {
+    current = join(current, segment);
+    let info;
+    try {
+      info = await lstat(current);
+    } catch (error) {
+      if (isCode(error, 'ENOENT')) return;
+      throw error;
+    }
+    if (info.isSymbolicLink()) throw new JunctionError('PathOutsideWorkspace', `${relative} passes through the symbolic link ${current}`, { details: { path: relative } });
+    if (!info.isDirectory()) throw new JunctionError('ValidationFailed', `${relative}: ${current} is not a directory`, { details: { path: relative } });
+  }
+}
+
+/** Current content of a regular file, or null when nothing is there. */
+export async function readRegularFile(absolute: string, relative: string): Promise<Buffer | null> {
+  let info;
+  try {
+    info = await lstat(absolute);
+  } catch (error) {
+    if (isCode(error, 'ENOENT')) return null;
+    throw error;
+  }
+  if (!info.isFile()) throw new JunctionError('ValidationFailed', `${relative} is not a regular file; the journal only replaces regular files`, { details: { path: relative } });
+  return readFile(absolute);
+}

@@ -1,0 +1,77 @@
+/**
+ * One node:http server for everything on the port (hub, /mcp, /api, console). Each room contributes a
+ * handler that claims the requests it owns; the first to claim wins and nothing else sees the request.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { StructuredError } from '../../shared/errors.js';
+
+export interface RouteHandler {
+  handleRequest?(req: IncomingMessage, res: ServerResponse): boolean;
+  handleUpgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+}
+
+/** Runs before routing; a refusal is answered with its status and structured error. */
+export type RequestGate = (req: IncomingMessage) => Promise<{ ok: true } | { ok: false; status: number; error: StructuredError }>;
+
+export function sendJsonError(res: ServerResponse, status: number, error: StructuredError): void {
+  if (res.headersSent) return;
+  const body = JSON.stringify({ error });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function refuseUpgrade(socket: Duplex, status: number, error: StructuredError) {
+  const body = JSON.stringify({ error });
+  socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Refused'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
+export function createHttpServer(routes: readonly RouteHandler[], gate?: RequestGate): Server {
+  const server = createServer((req, res) => {
+    const route = () => {
+      for (const r of routes) if (r.handleRequest?.(req, res)) return;
+      sendJsonError(res, 404, { code: 'ToolNotFound', message: `Nothing is served at ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}.` });
+    };
+    if (!gate) return route();
+    gate(req).then(
+      (verdict) => (verdict.ok ? route() : sendJsonError(res, verdict.status, verdict.error)),
+      (error: unknown) => sendJsonError(res, 500, { code: 'InternalError', message: (error as Error).message }),
+    );
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const route = () => {
+      for (const r of routes) if (r.handleUpgrade?.(req, socket, head)) return;
+      refuseUpgrade(socket, 404, { code: 'ToolNotFound', message: 'No WebSocket endpoint at this path.' });
+    };
+    if (!gate) return route();
+    gate(req).then(
+      (verdict) => (verdict.ok ? route() : refuseUpgrade(socket, verdict.status, verdict.error)),
+      () => socket.destroy(),
+    );
+  });
+  // Streamed MCP responses and long tool calls must not be cut by Node's default request timeout.
+  server.requestTimeout = 0;
+  server.headersTimeout = 30_000;
+  return server;
+}
+
+export function listen(server: Server, port: number, host: string): Promise<{ port: number; host: string }> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      const address = server.address();
+      if (!address || typeof address === 'string') return reject(new Error('server has no TCP address'));
+      resolve({ port: address.port, host });
+    });
+  });
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

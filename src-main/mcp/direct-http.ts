@@ -1,0 +1,115 @@
+/**
+ * `POST /api/tools/{name}` (body: the arguments object) and `GET /api/tools`, for agents and scripts that
+ * do not speak MCP. Failures carry an HTTP status derived from the failure kind and the structured error.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JunctionError, toStructuredError, type StructuredError } from '../shared/errors.js';
+import type { FailureKind, ToolResult } from '../shared/tool-source.js';
+import type { Catalogue } from './catalogue.js';
+import type { Dispatcher } from './dispatcher.js';
+
+export const STATUS_BY_FAILURE: Readonly<Record<FailureKind, number>> = {
+  binding: 400,
+  notFound: 404,
+  conflict: 409,
+  thrown: 422,
+  internal: 500,
+  unavailable: 503,
+  timeout: 504,
+};
+
+export interface DirectApiOptions {
+  catalogue: Catalogue;
+  dispatcher: Dispatcher;
+  readBody: (req: IncomingMessage) => Promise<Buffer>;
+  /** Identifies the caller for the console, e.g. from the remote address. */
+  agentOf?: (req: IncomingMessage) => string;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, status: number, error: StructuredError) {
+  sendJson(res, status, { error });
+}
+
+function structuredErrorOf(result: ToolResult): StructuredError {
+  const structured = result.structuredContent as { error?: StructuredError } | undefined;
+  if (structured?.error?.code) return structured.error;
+  const text = result.content.find((c) => c.type === 'text');
+  return { code: 'ToolFailed', message: text && 'text' in text ? text.text : 'The tool reported an error without a message.' };
+}
+
+export function createDirectToolApi(options: DirectApiOptions) {
+  const agentOf = options.agentOf ?? ((req: IncomingMessage) => `http ${req.socket.remoteAddress ?? 'unknown'}`);
+
+  const parseArguments = async (req: IncomingMessage): Promise<Record<string, unknown>> => {
+    const raw = await options.readBody(req);
+    if (raw.length === 0) return {};
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString('utf8'));
+    } catch (error) {
+      throw new JunctionError('InvalidArguments', `The request body is not valid JSON: ${(error as Error).message}`);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new JunctionError('InvalidArguments', 'The request body must be a JSON object of tool arguments.');
+    }
+    return parsed as Record<string, unknown>;
+  };
+
+  const callTool = async (req: IncomingMessage, res: ServerResponse, name: string) => {
+    let args: Record<string, unknown>;
+    try {
+      args = await parseArguments(req);
+    } catch (error) {
+      const structured = toStructuredError(error);
+      sendError(res, structured.code === 'PayloadTooLarge' ? 413 : 400, structured);
+      return;
+    }
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableEnded) abort.abort();
+    });
+    const outcome = await options.dispatcher.call({ name, args, agent: agentOf(req), transport: 'http-api', signal: abort.signal });
+    if (!outcome.result.isError) {
+      sendJson(res, 200, outcome.result);
+      return;
+    }
+    const failure = outcome.failure ?? 'internal';
+    const error = structuredErrorOf(outcome.result);
+    const message = failure === 'thrown' || failure === 'internal' ? `Tool execution failed for '${name}': ${error.message}` : error.message;
+    sendError(res, STATUS_BY_FAILURE[failure], { ...error, message });
+  };
+
+  return {
+    handleRequest(req: IncomingMessage, res: ServerResponse): boolean {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname === '/api/tools') {
+        if (req.method !== 'GET') sendError(res, 405, { code: 'InvalidArguments', message: 'Use GET /api/tools to list tools, POST /api/tools/{name} to call one.' });
+        else sendJson(res, 200, { tools: options.catalogue.listTools() });
+        return true;
+      }
+      const match = /^\/api\/tools\/([^/]+)$/.exec(url.pathname);
+      if (!match) return false;
+      if (req.method !== 'POST') {
+        sendError(res, 405, { code: 'InvalidArguments', message: `Use POST /api/tools/${match[1]} with a JSON object of arguments.` });
+        return true;
+      }
+      let name: string;
+      try {
+        name = decodeURIComponent(match[1]!);
+      } catch {
+        sendError(res, 400, { code: 'InvalidArguments', message: 'The tool name in the path is not valid percent-encoding.' });
+        return true;
+      }
+      callTool(req, res, name).catch((error: unknown) => {
+        if (!res.headersSent) sendError(res, 500, toStructuredError(error));
+      });
+      return true;
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * Streamable HTTP at `/mcp`: one SDK transport + server per agent session, bounded in number and
+ * closed when idle, so an agent that vanishes cannot pin memory forever.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { StructuredError } from '../shared/errors.js';
+import type { McpServerFactory } from './server.js';
+
+export interface McpHttpOptions {
+  path?: string;
+  factory: McpServerFactory;
+  idleTimeoutMs: number;
+  maxSessions: number;
+  /** Reads the request body within the configured cap, or throws a JunctionError (PayloadTooLarge). */
+  readBody: (req: IncomingMessage) => Promise<Buffer>;
+  /** Allowed Host header values, checked by the SDK as DNS-rebinding protection. */
+  allowedHosts?: string[];
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  lastSeen: number;
+}
+
+export interface McpHttpHandler {
+  handleRequest(req: IncomingMessage, res: ServerResponse): boolean;
+  sessionCount(): number;
+  close(): Promise<void>;
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, data?: StructuredError) {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: null }));
+}
+
+export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
+  const path = options.path ?? '/mcp';
+  const sessions = new Map<string, Session>();
+  let sessionCounter = 0;
+
+  const closeSession = (id: string) => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    session.transport.close().catch(() => undefined);
+  };
+
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - options.idleTimeoutMs;
+    for (const [id, session] of sessions) if (session.lastSeen < cutoff) closeSession(id);
+  }, Math.min(options.idleTimeoutMs, 30_000));
+  sweep.unref();
+
+  const evictForRoom = () => {
+    while (sessions.size >= options.maxSessions) {
+      let oldest: [string, Session] | undefined;
+      for (const entry of sessions) if (!oldest || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
+      if (!oldest) return;
+      closeSession(oldest[0]);
+    }
+  };
+
+  const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
+    evictForRoom();
+    const label = `#${++sessionCounter}`;
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, lastSeen: Date.now() });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts, enableDnsRebindingProtection: true } : {}),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    const server = options.factory.create('mcp-http', () => label);
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    let body: unknown;
+    if (req.method === 'POST') {
+      let raw: Buffer;
+      try {
+        raw = await options.readBody(req);
+      } catch (error) {
+        const structured = (error as { toStructured?: () => StructuredError }).toStructured?.();
+        jsonRpcError(res, structured?.code === 'PayloadTooLarge' ? 413 : 400, -32600, (error as Error).message, structured);
+        return;
+      }
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
+        return;
+      }
+    }
+    const sessionHeader = req.headers['mcp-session-id'];
+    const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
+    if (sessionId) {
+      const session = sessions.get(sessionId);
+      if (!session) {
+        jsonRpcError(res, 404, -32001, 'Session not found: it expired or the server restarted; initialize a new session.');
+        return;
+      }
+      session.lastSeen = Date.now();
+      await session.transport.handleRequest(req, res, body);
+      return;
+    }
+    const initializing = req.method === 'POST' && (Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body));
+    if (!initializing) {
+      jsonRpcError(res, 400, -32000, 'Bad request: send initialize first, then the mcp-session-id header it returns.');
+      return;
+    }
+    await startSession(req, res, body);
+  };
+
+  return {
+    handleRequest(req, res) {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname !== path) return false;
+      handle(req, res).catch((error: unknown) => jsonRpcError(res, 500, -32603, `Internal error: ${(error as Error).message}`));
+      return true;
+    },
+    sessionCount: () => sessions.size,
+    async close() {
+      clearInterval(sweep);
+      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
+      sessions.clear();
+    },
+  };
+}

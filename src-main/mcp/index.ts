@@ -1,0 +1,7 @@
+export { createCatalogue, type Catalogue, type CatalogueCollision, type CatalogueEntry } from './catalogue.js';
+export type { ContentSource } from './content-source.js';
+export { createDispatcher, type CallObserver, type DispatchRequest, type Dispatcher } from './dispatcher.js';
+export { createMcpServerFactory, type McpServerDeps, type McpServerFactory } from './server.js';
+export { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http-transport.js';
+export { createDirectToolApi, STATUS_BY_FAILURE, type DirectApiOptions } from './direct-http.js';
+export { proxyStdioToHttp, serveStdio, type StdioProxy, type StdioStreams } from './stdio.js';

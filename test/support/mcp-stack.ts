@@ -1,0 +1,42 @@
+/** Composes the MCP room over given tool sources on an ephemeral loopback port, for integration tests. */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readBodyLimited } from '../../src-main/app/http/read-body.js';
+import { closeServer, createHttpServer, listen } from '../../src-main/app/http/server.js';
+import { createCatalogue, createDirectToolApi, createDispatcher, createMcpHttpHandler, createMcpServerFactory, type CallObserver } from '../../src-main/mcp/index.js';
+import type { ToolSource } from '../../src-main/shared/tool-source.js';
+
+export async function startMcpStack(sources: ToolSource[], options: { maxBodyBytes?: number; observers?: CallObserver[] } = {}) {
+  const catalogue = createCatalogue(sources);
+  const dispatcher = createDispatcher(catalogue, options.observers ?? []);
+  const factory = createMcpServerFactory({ name: 'junction-test', version: '0.0.0', catalogue, dispatcher });
+  const readBody = (req: Parameters<typeof readBodyLimited>[0]) => readBodyLimited(req, options.maxBodyBytes ?? 1_048_576);
+  const mcp = createMcpHttpHandler({ factory, idleTimeoutMs: 60_000, maxSessions: 10, readBody });
+  const api = createDirectToolApi({ catalogue, dispatcher, readBody });
+  const server = createHttpServer([mcp, api]);
+  const { port } = await listen(server, 0, '127.0.0.1');
+  const base = `http://127.0.0.1:${port}`;
+  const clients: Client[] = [];
+  return {
+    base,
+    catalogue,
+    mcp,
+    async connectClient(): Promise<Client> {
+      const client = new Client({ name: 'test-agent', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+      clients.push(client);
+      return client;
+    },
+    async post(path: string, body: string | undefined, headers: Record<string, string> = {}) {
+      const response = await fetch(`${base}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+      return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      await mcp.close();
+      factory.close();
+      catalogue.close();
+      await closeServer(server);
+    },
+  };
+}

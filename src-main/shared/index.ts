@@ -2,3 +2,4 @@ export * from './errors.js';
 export * from './json.js';
 export * from './tool-source.js';
 export * from './typed-emitter.js';
+export * from './log.js';

@@ -195,7 +195,7 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
         if (methods.get(key) === handler) methods.delete(key);
       };
     },
-    connections: () => [...open],
+    connections: () => [...open].filter((c) => !c.closed),
     async close() {
       closing = true;
       tokens.clear();

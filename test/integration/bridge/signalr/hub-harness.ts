@@ -48,12 +48,17 @@ export interface ClientOptions {
   keepAliveIntervalMs?: number;
   serverTimeoutMs?: number;
   query?: string;
+  headers?: Record<string, string>;
 }
 
 export function buildClient(url: string, options: ClientOptions = {}): ClientConnection {
   const target = options.query ? `${url}?${options.query}` : url;
   let builder = new HubConnectionBuilder()
-    .withUrl(target, options.skipNegotiation ? { skipNegotiation: true, transport: HttpTransportType.WebSockets } : { transport: HttpTransportType.WebSockets })
+    .withUrl(target, {
+      transport: HttpTransportType.WebSockets,
+      ...(options.skipNegotiation ? { skipNegotiation: true } : {}),
+      ...(options.headers ? { headers: options.headers } : {}),
+    })
     .configureLogging(LogLevel.None);
   if (options.reconnectDelaysMs) builder = builder.withAutomaticReconnect(options.reconnectDelaysMs);
   const connection = builder.build();

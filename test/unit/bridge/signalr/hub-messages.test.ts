@@ -1,0 +1,66 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { closeMessage, completionResult, parseClientMessage, parseHandshakeRequest } from '../../../../src-main/bridge/signalr/hub-messages.js';
+
+function error(text: string): string {
+  const parsed = parseClientMessage(text);
+  assert.equal(parsed.ok, false);
+  return parsed.ok ? '' : parsed.error;
+}
+
+describe('parseClientMessage', () => {
+  test('accepts every client message type with its required fields', () => {
+    const valid = [
+      { type: 1, target: 'A', arguments: [1] },
+      { type: 1, invocationId: '7', target: 'A', arguments: [], headers: { k: 'v' } },
+      { type: 2, invocationId: '1', item: { x: 1 } },
+      { type: 3, invocationId: '1', result: null },
+      { type: 3, invocationId: '1', error: 'bad' },
+      { type: 4, invocationId: '2', target: 'S', arguments: [] },
+      { type: 5, invocationId: '2' },
+      { type: 6 },
+      { type: 7, error: 'bye', allowReconnect: false },
+    ];
+    for (const message of valid) {
+      const parsed = parseClientMessage(JSON.stringify(message));
+      assert.ok(parsed.ok, JSON.stringify(message));
+      assert.equal(parsed.value.type, message.type);
+    }
+  });
+
+  test('names what is wrong: JSON, shape, type, missing fields', () => {
+    assert.match(error('{oops'), /not valid JSON/);
+    assert.match(error('"str"'), /not a JSON object/);
+    assert.match(error('{}'), /unknown message type undefined/);
+    assert.match(error('{"type":"1"}'), /unknown message type "1"/);
+    assert.match(error('{"type":8,"sequenceId":1}'), /unknown message type 8/);
+    assert.match(error('{"type":1,"arguments":[]}'), /'target'/);
+    assert.match(error('{"type":1,"target":"A"}'), /'arguments'/);
+    assert.match(error('{"type":1,"target":"A","arguments":[],"invocationId":5}'), /'invocationId'/);
+    assert.match(error('{"type":4,"target":"A","arguments":[]}'), /'invocationId'/);
+    assert.match(error('{"type":3,"invocationId":"1","error":42}'), /'error'/);
+    assert.match(error('{"type":5}'), /'invocationId'/);
+  });
+});
+
+describe('parseHandshakeRequest', () => {
+  test('accepts json version 1 only', () => {
+    assert.deepEqual(parseHandshakeRequest('{"protocol":"json","version":1}'), { ok: true, value: { protocol: 'json', version: 1 } });
+    for (const [text, expected] of [
+      ['{"protocol":"messagepack","version":1}', /'messagepack' is not supported/],
+      ['{"protocol":"json","version":2}', /version 2/],
+      ['{"protocol":"json"}', /Invalid handshake request/],
+      ['nope', /not valid JSON/],
+    ] as const) {
+      const parsed = parseHandshakeRequest(text);
+      assert.ok(!parsed.ok);
+      assert.match(parsed.error, expected);
+    }
+  });
+});
+
+test('server messages omit absent optional fields', () => {
+  assert.deepEqual(closeMessage(undefined, true), { type: 7, allowReconnect: true });
+  assert.deepEqual(completionResult('3', undefined), { type: 3, invocationId: '3' });
+  assert.deepEqual(completionResult('3', null), { type: 3, invocationId: '3', result: null });
+});

@@ -48,6 +48,8 @@ export interface CallDetail {
   call: CallView;
   arguments: unknown;
   result?: unknown;
+  /** True when arguments or result exceeded the per-call cap and were replaced by a text preview. */
+  truncated?: boolean;
 }
 
 export interface FileDiffView {
@@ -178,4 +180,55 @@ export interface ControlApi {
   recover(): Promise<RecoveryView>;
   /** Subscribes to events after the snapshot; the adapter guarantees no gap between the two. */
   subscribe(listener: (event: ControlEvent) => void): () => void;
+}
+
+/** Every event carries a strictly increasing sequence number; a snapshot names the last sequence it includes. */
+export interface SequencedEvent {
+  seq: number;
+  event: ControlEvent;
+}
+
+/**
+ * What a console client receives: first one `snapshot`, then `event`s with seq > snapshot.seq, in order.
+ * A later `snapshot` (a resync) replaces all state and restarts the sequence check.
+ */
+export type ControlFrame =
+  | { type: 'snapshot'; seq: number; snapshot: ControlSnapshot }
+  | { type: 'event'; seq: number; event: ControlEvent };
+
+/** Commands a console client may invoke over any transport, with their wire arguments and results. */
+export interface ControlCommands {
+  snapshot: { args: Record<string, never>; result: ControlSnapshot };
+  callDetail: { args: { callId: string }; result: CallDetail };
+  approve: { args: { approvalId: string }; result: ApprovalView };
+  deny: { args: { approvalId: string; reason: string }; result: ApprovalView };
+  openWorkspace: { args: { root: string; trusted: boolean }; result: WorkspaceView };
+  rollback: { args: { workspaceId: string; toRevision: number }; result: WorkspaceView };
+  startBridge: { args: Record<string, never>; result: BridgeView };
+  stopBridge: { args: Record<string, never>; result: BridgeView };
+  recover: { args: Record<string, never>; result: RecoveryView };
+}
+
+export type ControlCommandName = keyof ControlCommands;
+
+/** WebSocket request `{ id, command, args }` and its reply `{ id, result }`. */
+export interface ControlRequestMessage {
+  id: number | string;
+  command: string;
+  args?: unknown;
+}
+
+export interface ControlReplyMessage {
+  id: number | string | null;
+  result: ControlResult<unknown>;
+}
+
+/**
+ * The transport-neutral door the renderer talks to: `window.junction` in Electron (preload) and the
+ * WebSocket client in a browser both implement it.
+ */
+export interface ControlChannel {
+  invoke<C extends ControlCommandName>(command: C, args: ControlCommands[C]['args']): Promise<ControlResult<ControlCommands[C]['result']>>;
+  /** Starts the frame stream (snapshot first); returns an unsubscribe function. */
+  onFrame(listener: (frame: ControlFrame) => void): () => void;
 }

@@ -1,0 +1,132 @@
+/**
+ * The console's memory of recent calls: a bounded, insertion-ordered log of CallViews plus bounded
+ * argument/result details. Pure data structure, no I/O.
+ */
+import type { CallDetail, CallView } from './api.js';
+
+export interface CallLogLimits {
+  /** Calls kept; the oldest is evicted first. */
+  maxCalls: number;
+  /** Serialized size above which arguments or a result is replaced by a text preview. */
+  maxDetailBytes: number;
+  /** Total serialized detail bytes kept across all calls; oldest details are dropped first. */
+  maxTotalDetailBytes: number;
+}
+
+export const DEFAULT_CALL_LOG_LIMITS: CallLogLimits = {
+  maxCalls: 10_000,
+  maxDetailBytes: 64 * 1024,
+  maxTotalDetailBytes: 64 * 1024 * 1024,
+};
+
+interface StoredDetail {
+  arguments: unknown;
+  result: unknown;
+  hasResult: boolean;
+  truncated: boolean;
+  bytes: number;
+}
+
+export interface CappedValue {
+  value: unknown;
+  truncated: boolean;
+  bytes: number;
+}
+
+/** Keeps a value as-is when its JSON fits in `maxBytes`, else a string preview of that size. */
+export function capValue(value: unknown, maxBytes: number): CappedValue {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? 'null';
+  } catch {
+    text = String(value);
+    return { value: text.slice(0, maxBytes), truncated: true, bytes: Math.min(text.length, maxBytes) };
+  }
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= maxBytes) return { value, truncated: false, bytes };
+  // Slicing by UTF-16 units keeps the preview at or under the byte cap for ASCII-heavy JSON and close to it otherwise.
+  const preview = text.slice(0, Math.max(0, Math.floor(maxBytes / 2)));
+  return { value: `${preview}…`, truncated: true, bytes: Buffer.byteLength(preview, 'utf8') };
+}
+
+export class CallLog {
+  private readonly calls = new Map<string, CallView>();
+  private readonly details = new Map<string, StoredDetail>();
+  private detailBytes = 0;
+
+  constructor(private readonly limits: CallLogLimits = DEFAULT_CALL_LOG_LIMITS) {}
+
+  get size(): number {
+    return this.calls.size;
+  }
+
+  get totalDetailBytes(): number {
+    return this.detailBytes;
+  }
+
+  /** Inserts or replaces a call; a replaced call keeps its place in the order. */
+  upsert(call: CallView): void {
+    this.calls.set(call.callId, call);
+    while (this.calls.size > this.limits.maxCalls) {
+      const oldest = this.calls.keys().next().value;
+      if (oldest === undefined) break;
+      this.calls.delete(oldest);
+      this.dropDetail(oldest);
+    }
+  }
+
+  progress(callId: string, progress: NonNullable<CallView['progress']>): CallView | undefined {
+    const call = this.calls.get(callId);
+    if (!call) return undefined;
+    const updated = { ...call, progress };
+    this.calls.set(callId, updated);
+    return updated;
+  }
+
+  get(callId: string): CallView | undefined {
+    return this.calls.get(callId);
+  }
+
+  /** Oldest first. */
+  list(): CallView[] {
+    return [...this.calls.values()];
+  }
+
+  recordDetail(callId: string, args: unknown, result?: unknown): void {
+    if (!this.calls.has(callId)) return;
+    const cappedArgs = capValue(args, this.limits.maxDetailBytes);
+    const cappedResult = result === undefined ? { value: undefined, truncated: false, bytes: 0 } : capValue(result, this.limits.maxDetailBytes);
+    this.dropDetail(callId);
+    const detail: StoredDetail = {
+      arguments: cappedArgs.value,
+      result: cappedResult.value,
+      hasResult: result !== undefined,
+      truncated: cappedArgs.truncated || cappedResult.truncated,
+      bytes: cappedArgs.bytes + cappedResult.bytes,
+    };
+    this.details.set(callId, detail);
+    this.detailBytes += detail.bytes;
+    while (this.detailBytes > this.limits.maxTotalDetailBytes && this.details.size > 1) {
+      const oldest = this.details.keys().next().value;
+      if (oldest === undefined || oldest === callId) break;
+      this.dropDetail(oldest);
+    }
+  }
+
+  detail(callId: string): CallDetail | undefined {
+    const call = this.calls.get(callId);
+    if (!call) return undefined;
+    const stored = this.details.get(callId);
+    if (!stored) return { call, arguments: null, truncated: false };
+    const out: CallDetail = { call, arguments: stored.arguments, truncated: stored.truncated };
+    if (stored.hasResult) out.result = stored.result;
+    return out;
+  }
+
+  private dropDetail(callId: string): void {
+    const stored = this.details.get(callId);
+    if (!stored) return;
+    this.details.delete(callId);
+    this.detailBytes -= stored.bytes;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Wire validation and dispatch of console commands: every transport hands the raw `{ command, args }`
+ * here and gets a ControlResult back, never a thrown error.
+ */
+import { z } from 'zod';
+import { JunctionError, next, toStructuredError } from '../shared/errors.js';
+import type { ControlApi, ControlCommandName, ControlResult } from './api.js';
+
+const id = z.string().min(1).max(512);
+const none = z.object({}).strict().optional();
+
+export const COMMAND_SCHEMAS = {
+  snapshot: none,
+  callDetail: z.object({ callId: id }).strict(),
+  approve: z.object({ approvalId: id }).strict(),
+  deny: z.object({ approvalId: id, reason: z.string().trim().min(1).max(4096) }).strict(),
+  openWorkspace: z.object({ root: z.string().min(1).max(4096), trusted: z.boolean() }).strict(),
+  rollback: z.object({ workspaceId: id, toRevision: z.number().int().min(0) }).strict(),
+  startBridge: none,
+  stopBridge: none,
+  recover: none,
+} satisfies Record<ControlCommandName, z.ZodType>;
+
+export const COMMAND_NAMES = Object.keys(COMMAND_SCHEMAS) as ControlCommandName[];
+
+function isCommandName(name: string): name is ControlCommandName {
+  return Object.hasOwn(COMMAND_SCHEMAS, name);
+}
+
+function run(api: ControlApi, command: ControlCommandName, args: unknown): Promise<unknown> {
+  switch (command) {
+    case 'snapshot':
+      return api.snapshot();
+    case 'callDetail':
+      return api.callDetail(COMMAND_SCHEMAS.callDetail.parse(args).callId);
+    case 'approve':
+      return api.approve(COMMAND_SCHEMAS.approve.parse(args).approvalId);
+    case 'deny': {
+      const a = COMMAND_SCHEMAS.deny.parse(args);
+      return api.deny(a.approvalId, a.reason);
+    }
+    case 'openWorkspace': {
+      const a = COMMAND_SCHEMAS.openWorkspace.parse(args);
+      return api.openWorkspace(a.root, { trusted: a.trusted });
+    }
+    case 'rollback': {
+      const a = COMMAND_SCHEMAS.rollback.parse(args);
+      return api.rollback(a.workspaceId, a.toRevision);
+    }
+    case 'startBridge':
+      return api.startBridge();
+    case 'stopBridge':
+      return api.stopBridge();
+    case 'recover':
+      return api.recover();
+  }
+}
+
+/** Validates a command from the wire and runs it; unknown commands and bad arguments fail without side effects. */
+export async function dispatchCommand(api: ControlApi, command: unknown, args: unknown): Promise<ControlResult<unknown>> {
+  if (typeof command !== 'string' || !isCommandName(command)) {
+    return {
+      ok: false,
+      error: new JunctionError('InvalidArguments', `Unknown console command ${JSON.stringify(command)}.`, { details: { known: COMMAND_NAMES } }).toStructured(),
+    };
+  }
+  const parsed = COMMAND_SCHEMAS[command].safeParse(args ?? {});
+  if (!parsed.success) {
+    return {
+      ok: false,
+      error: {
+        code: 'InvalidArguments',
+        message: `Invalid arguments for ${command}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`,
+        next: next('fixArguments'),
+        details: { issues: parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })) },
+      },
+    };
+  }
+  try {
+    return { ok: true, value: await run(api, command, parsed.data ?? {}) };
+  } catch (error) {
+    return { ok: false, error: toStructuredError(error) };
+  }
+}

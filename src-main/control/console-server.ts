@@ -1,0 +1,166 @@
+/**
+ * Browser adapter for the control room: serves the renderer bundle and the `/control` WebSocket on the
+ * composition root's HTTP server, for token holders on the console's own loopback origin only.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { z } from 'zod';
+import type { ControlReplyMessage } from './api.js';
+import { loopbackHost, originAllowed, presentedToken, tokenCookie, tokensEqual } from './console-auth.js';
+import { DEFAULT_FRAME_SENDER_LIMITS, FrameSender, type FrameSenderLimits, type FrameSenderStats } from './frame-sender.js';
+import type { ControlHub } from './hub.js';
+import { resolveStaticFile, securityHeaders, sendFile, sendPage } from './static-files.js';
+
+export const CONTROL_SOCKET_PATH = '/control';
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+export interface ConsoleServerOptions {
+  hub: ControlHub;
+  token: string;
+  staticDir: string;
+  limits?: Partial<FrameSenderLimits>;
+}
+
+export interface ConsoleServer {
+  /** True when the request was the console's (bundle or its refusal); false leaves it to other routes. */
+  handleRequest(req: IncomingMessage, res: ServerResponse): boolean;
+  /** True when the upgrade was for `/control` (accepted or refused); false leaves it to other routes. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Flow-control counters per connected client, for tests and the status view. */
+  clientStats(): FrameSenderStats[];
+  /** Closes every console socket. */
+  close(): Promise<void>;
+}
+
+const requestSchema = z.object({
+  id: z.union([z.number(), z.string().max(128)]),
+  command: z.string().max(64),
+  args: z.unknown().optional(),
+});
+
+function requestUrl(req: IncomingMessage): URL {
+  return new URL(req.url ?? '/', 'http://console.invalid');
+}
+
+function isConsolePath(staticDir: string, pathname: string): boolean {
+  return pathname === '/' || pathname === '/index.html' || pathname.startsWith('/assets/') || resolveStaticFile(staticDir, pathname) !== undefined;
+}
+
+function refuseUpgrade(socket: Duplex, status: 401 | 403, reason: string): void {
+  const text = status === 401 ? 'Unauthorized' : 'Forbidden';
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);
+}
+
+export function createConsoleServer(options: ConsoleServerOptions): ConsoleServer {
+  const { hub, token, staticDir } = options;
+  const limits = { ...DEFAULT_FRAME_SENDER_LIMITS, ...options.limits };
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const senders = new Map<WebSocket, FrameSender>();
+
+  function authorised(req: IncomingMessage, url: URL): boolean {
+    const presented = presentedToken(req, url);
+    return tokensEqual(token, presented.queryToken) || tokensEqual(token, presented.cookieToken);
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, url: URL, host: string): Promise<void> {
+    const headers = securityHeaders(`ws://${host}`);
+    const presented = presentedToken(req, url);
+    if (presented.queryToken !== undefined) {
+      if (!tokensEqual(token, presented.queryToken)) {
+        sendPage(res, 401, 'Unauthorized', 'This console link is not valid. Use the URL Junction printed at start.', headers);
+        return;
+      }
+      // The token leaves the address bar (and history) at once; from here on the cookie carries it.
+      res.writeHead(303, { ...headers, 'Set-Cookie': tokenCookie(req.socket.localPort ?? 0, token), Location: url.pathname });
+      res.end();
+      return;
+    }
+    if (!tokensEqual(token, presented.cookieToken)) {
+      sendPage(res, 401, 'Unauthorized', 'Open the console with the URL Junction printed at start (it carries a one-time token).', headers);
+      return;
+    }
+    const file = resolveStaticFile(staticDir, url.pathname);
+    if (!file) {
+      const missingBundle = url.pathname === '/' || url.pathname === '/index.html';
+      sendPage(res, missingBundle ? 503 : 404, missingBundle ? 'Console not built' : 'Not found', missingBundle ? 'The renderer bundle is missing; build it with npm run build:renderer.' : 'No such console file.', headers);
+      return;
+    }
+    await sendFile(res, file, headers, req.method === 'HEAD');
+  }
+
+  function attachClient(ws: WebSocket): void {
+    const sender = new FrameSender(
+      { write: (text, done) => ws.send(text, () => done()) },
+      () => hub.snapshotFrame(),
+      limits,
+    );
+    senders.set(ws, sender);
+    const detach = hub.attach((frame) => sender.push(frame));
+    ws.on('message', (data, isBinary) => {
+      void answer(ws, isBinary ? undefined : data.toString());
+    });
+    ws.on('close', () => {
+      detach();
+      sender.close();
+      senders.delete(ws);
+    });
+    ws.on('error', () => ws.terminate());
+  }
+
+  async function answer(ws: WebSocket, text: string | undefined): Promise<void> {
+    let parsed: unknown;
+    try {
+      parsed = text === undefined ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const request = requestSchema.safeParse(parsed);
+    let reply: ControlReplyMessage;
+    if (!request.success) {
+      reply = { id: null, result: { ok: false, error: { code: 'InvalidArguments', message: 'A console message is JSON text { id, command, args }.' } } };
+    } else {
+      reply = { id: request.data.id, result: await hub.execute(request.data.command, request.data.args) };
+    }
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
+  }
+
+  return {
+    handleRequest(req, res) {
+      const url = requestUrl(req);
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || !isConsolePath(staticDir, url.pathname)) return false;
+      const host = loopbackHost(req);
+      if (!host) {
+        sendPage(res, 403, 'Forbidden', 'The console is served on its loopback address only.', securityHeaders("'none'"));
+        return true;
+      }
+      serve(req, res, url, host).catch(() => {
+        if (!res.headersSent) sendPage(res, 500, 'Console error', 'The console bundle could not be read.', securityHeaders(`ws://${host}`));
+        else res.destroy();
+      });
+      return true;
+    },
+    handleUpgrade(req, socket, head) {
+      const url = requestUrl(req);
+      if (url.pathname !== CONTROL_SOCKET_PATH) return false;
+      const host = loopbackHost(req);
+      if (!host || !originAllowed(req, host)) {
+        refuseUpgrade(socket, 403, 'The console socket accepts its own loopback origin only.');
+        return true;
+      }
+      if (!authorised(req, url)) {
+        refuseUpgrade(socket, 401, 'A valid console token is required.');
+        return true;
+      }
+      wss.handleUpgrade(req, socket, head, attachClient);
+      return true;
+    },
+    clientStats() {
+      return [...senders.values()].map((s) => ({ ...s.stats }));
+    },
+    async close() {
+      for (const ws of senders.keys()) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * The control room: one in-memory hub that turns the composition root's events into a sequenced stream,
+ * keeps recent calls, and forwards console commands to injected functions. No I/O; transports adapt it.
+ */
+import { JunctionError } from '../shared/errors.js';
+import type {
+  ApprovalView,
+  BridgeView,
+  CallDetail,
+  ControlApi,
+  ControlEvent,
+  ControlFrame,
+  ControlResult,
+  ControlSnapshot,
+  PluginView,
+  RecoveryView,
+  SequencedEvent,
+  WorkspaceView,
+} from './api.js';
+import { CallLog, DEFAULT_CALL_LOG_LIMITS, type CallLogLimits } from './call-log.js';
+import { dispatchCommand } from './commands.js';
+
+export interface ControlProviders {
+  plugins(): PluginView[];
+  workspaces(): WorkspaceView[];
+  approvals(): ApprovalView[];
+  recovery(): RecoveryView;
+  bridge(): BridgeView;
+}
+
+export interface ControlCommandHandlers {
+  approve(approvalId: string): Promise<ApprovalView>;
+  deny(approvalId: string, reason: string): Promise<ApprovalView>;
+  openWorkspace(root: string, options: { trusted: boolean }): Promise<WorkspaceView>;
+  rollback(workspaceId: string, toRevision: number): Promise<WorkspaceView>;
+  startBridge(): Promise<BridgeView>;
+  stopBridge(): Promise<BridgeView>;
+  recover(): Promise<RecoveryView>;
+}
+
+export interface ControlHubOptions {
+  version: string;
+  providers: ControlProviders;
+  commands: ControlCommandHandlers;
+  limits?: Partial<CallLogLimits>;
+}
+
+export type SnapshotFrame = Extract<ControlFrame, { type: 'snapshot' }>;
+
+export interface ControlHub extends ControlApi {
+  /** Sequences an event, updates the call log and delivers it; returns its sequence number. */
+  publish(event: ControlEvent): number;
+  recordCallDetail(callId: string, args: unknown, result?: unknown): void;
+  /** Sequence number of the last published event (0 before any). */
+  readonly lastSeq: number;
+  /** The current state together with the last sequence it includes. */
+  snapshotFrame(): SnapshotFrame;
+  /** Delivers a snapshot frame synchronously, then every later event in order; no gap, no duplicate. */
+  attach(listener: (frame: ControlFrame) => void): () => void;
+  /** Receives sequenced events only (transports that build their own snapshot frames). */
+  subscribeSequenced(listener: (event: SequencedEvent) => void): () => void;
+  /** Validates a raw wire command and runs it; never throws. */
+  execute(command: unknown, args: unknown): Promise<ControlResult<unknown>>;
+}
+
+export function createControlHub(options: ControlHubOptions): ControlHub {
+  const { providers, commands, version } = options;
+  const calls = new CallLog({ ...DEFAULT_CALL_LOG_LIMITS, ...options.limits });
+  const listeners = new Set<(event: SequencedEvent) => void>();
+  const pending: SequencedEvent[] = [];
+  let delivering = false;
+  let seq = 0;
+
+  function applyToCalls(event: ControlEvent): void {
+    if (event.type === 'call.started' || event.type === 'call.finished') calls.upsert(event.call);
+    else if (event.type === 'call.progress') calls.progress(event.callId, event.progress);
+  }
+
+  // A listener that publishes while being notified must not reorder the stream for the listeners after it.
+  function drain(): void {
+    if (delivering) return;
+    delivering = true;
+    try {
+      for (let item = pending.shift(); item; item = pending.shift()) {
+        for (const listener of [...listeners]) {
+          try {
+            listener(item);
+          } catch {
+            // One broken console client must not starve the others; its transport owns its own errors.
+          }
+        }
+      }
+    } finally {
+      delivering = false;
+    }
+  }
+
+  function snapshot(): ControlSnapshot {
+    return {
+      version,
+      plugins: providers.plugins(),
+      calls: calls.list(),
+      workspaces: providers.workspaces(),
+      approvals: providers.approvals(),
+      recovery: providers.recovery(),
+      bridge: providers.bridge(),
+    };
+  }
+
+  function subscribeSequenced(listener: (event: SequencedEvent) => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+
+  const hub: ControlHub = {
+    get lastSeq() {
+      return seq;
+    },
+    publish(event) {
+      seq += 1;
+      applyToCalls(event);
+      pending.push({ seq, event });
+      drain();
+      return seq;
+    },
+    recordCallDetail(callId, args, result) {
+      calls.recordDetail(callId, args, result);
+    },
+    // Events queued but not yet delivered are already in the call log, so the frame names the last delivered seq
+    // only when nothing is pending; otherwise attaching mid-delivery would skip them.
+    snapshotFrame() {
+      return { type: 'snapshot', seq: seq - pending.length, snapshot: snapshot() };
+    },
+    attach(listener) {
+      const first = hub.snapshotFrame();
+      listener(first);
+      return subscribeSequenced(({ seq: s, event }) => {
+        if (s > first.seq) listener({ type: 'event', seq: s, event });
+      });
+    },
+    subscribeSequenced,
+    subscribe(listener) {
+      return subscribeSequenced(({ event }) => listener(event));
+    },
+    execute(command, args) {
+      return dispatchCommand(hub, command, args);
+    },
+    async snapshot() {
+      return snapshot();
+    },
+    async callDetail(callId): Promise<CallDetail> {
+      const detail = calls.detail(callId);
+      if (!detail) throw new JunctionError('ResourceNotFound', `No recent call ${callId}; the console keeps the last ${DEFAULT_CALL_LOG_LIMITS.maxCalls} calls.`);
+      return detail;
+    },
+    approve: (approvalId) => commands.approve(approvalId),
+    deny: (approvalId, reason) => commands.deny(approvalId, reason),
+    openWorkspace: (root, opts) => commands.openWorkspace(root, opts),
+    rollback: (workspaceId, toRevision) => commands.rollback(workspaceId, toRevision),
+    startBridge: () => commands.startBridge(),
+    stopBridge: () => commands.stopBridge(),
+    recover: () => commands.recover(),
+  };
+  return hub;
+}

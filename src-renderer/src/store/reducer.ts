@@ -1,0 +1,149 @@
+/**
+ * Pure console state: a snapshot replaces everything, then sequenced events apply in order.
+ * Events at or below the applied sequence are ignored, so a resync or a replay never double-applies.
+ */
+import type { ApprovalView, BridgeView, CallView, ControlEvent, ControlFrame, ControlSnapshot, PluginView, RecoveryView, WorkspaceView } from '../../../src-main/control/api.js';
+
+export const MAX_CALLS = 10_000;
+
+export interface ConsoleData {
+  /** Last applied sequence; -1 before the first snapshot. */
+  seq: number;
+  version: string;
+  plugins: PluginView[];
+  /** Call views by id; `callIds` holds their order, oldest first. */
+  calls: Map<string, CallView>;
+  callIds: string[];
+  workspaces: WorkspaceView[];
+  approvals: ApprovalView[];
+  recovery: RecoveryView | undefined;
+  bridge: BridgeView | undefined;
+  /** Sequence gaps seen (should stay 0; non-zero means a transport lost frames). */
+  gaps: number;
+}
+
+export const EMPTY_DATA: ConsoleData = {
+  seq: -1,
+  version: '',
+  plugins: [],
+  calls: new Map(),
+  callIds: [],
+  workspaces: [],
+  approvals: [],
+  recovery: undefined,
+  bridge: undefined,
+  gaps: 0,
+};
+
+function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
+  const recent = snapshot.calls.slice(-MAX_CALLS);
+  return {
+    seq,
+    version: snapshot.version,
+    plugins: snapshot.plugins,
+    calls: new Map(recent.map((c) => [c.callId, c])),
+    callIds: recent.map((c) => c.callId),
+    workspaces: snapshot.workspaces,
+    approvals: snapshot.approvals,
+    recovery: snapshot.recovery,
+    bridge: snapshot.bridge,
+    gaps: 0,
+  };
+}
+
+function upsertBy<T>(items: T[], item: T, key: (t: T) => string): T[] {
+  const k = key(item);
+  const index = items.findIndex((t) => key(t) === k);
+  if (index === -1) return [...items, item];
+  const copy = items.slice();
+  copy[index] = item;
+  return copy;
+}
+
+/** Mutable working copy for one batch, so a burst of call events copies the call map once, not per event. */
+interface Draft {
+  data: ConsoleData;
+  callsCopied: boolean;
+  addedIds: string[];
+}
+
+function draftCalls(d: Draft): Map<string, CallView> {
+  if (!d.callsCopied) {
+    d.data.calls = new Map(d.data.calls);
+    d.callsCopied = true;
+  }
+  return d.data.calls;
+}
+
+function applyEvent(d: Draft, event: ControlEvent): void {
+  const data = d.data;
+  switch (event.type) {
+    case 'plugin.connected':
+    case 'plugin.updated':
+      data.plugins = upsertBy(data.plugins, event.plugin, (p) => p.connectionId);
+      return;
+    case 'plugin.disconnected':
+      data.plugins = data.plugins.filter((p) => p.connectionId !== event.connectionId);
+      return;
+    case 'call.started':
+    case 'call.finished': {
+      const calls = draftCalls(d);
+      if (!calls.has(event.call.callId)) d.addedIds.push(event.call.callId);
+      calls.set(event.call.callId, event.call);
+      return;
+    }
+    case 'call.progress': {
+      const calls = draftCalls(d);
+      const call = calls.get(event.callId);
+      if (call) calls.set(event.callId, { ...call, progress: event.progress });
+      return;
+    }
+    case 'workspace.updated':
+      data.workspaces = upsertBy(data.workspaces, event.workspace, (w) => w.workspaceId);
+      return;
+    case 'approval.requested':
+    case 'approval.decided':
+      data.approvals = upsertBy(data.approvals, event.approval, (a) => a.approvalId);
+      return;
+    case 'recovery.state':
+      data.recovery = event.recovery;
+      return;
+    case 'bridge.state':
+      data.bridge = event.bridge;
+      return;
+  }
+}
+
+function finishCalls(d: Draft): void {
+  if (d.addedIds.length === 0) return;
+  let ids = d.data.callIds.concat(d.addedIds);
+  if (ids.length > MAX_CALLS) {
+    const evicted = ids.slice(0, ids.length - MAX_CALLS);
+    ids = ids.slice(ids.length - MAX_CALLS);
+    const calls = draftCalls(d);
+    for (const id of evicted) calls.delete(id);
+  }
+  d.data.callIds = ids;
+}
+
+/** Applies a batch of frames in order and returns the new state (the input is not modified). */
+export function applyFrames(state: ConsoleData, frames: readonly ControlFrame[]): ConsoleData {
+  let d: Draft = { data: { ...state }, callsCopied: false, addedIds: [] };
+  for (const frame of frames) {
+    if (frame.type === 'snapshot') {
+      finishCalls(d);
+      d = { data: fromSnapshot(frame.seq, frame.snapshot), callsCopied: true, addedIds: [] };
+      continue;
+    }
+    if (d.data.seq < 0 || frame.seq <= d.data.seq) continue;
+    if (frame.seq !== d.data.seq + 1) d.data.gaps += 1;
+    applyEvent(d, frame.event);
+    d.data.seq = frame.seq;
+  }
+  finishCalls(d);
+  return d.data;
+}
+
+export function pendingApprovals(data: ConsoleData): ApprovalView[] {
+  return data.approvals.filter((a) => a.state === 'pending');
+}

@@ -1,0 +1,71 @@
+/**
+ * The zustand store the views read. Frames are batched per animation frame so a burst of events renders
+ * once; the reducer itself is pure (reducer.ts).
+ */
+import { create } from 'zustand';
+import type { ControlChannel, ControlCommandName, ControlCommands, ControlFrame, ControlResult, StructuredErrorLike } from './types.js';
+import { applyFrames, EMPTY_DATA, type ConsoleData } from './reducer.js';
+
+export type ConnectionStatus = 'connecting' | 'open' | 'closed';
+
+export interface Notice {
+  id: number;
+  kind: 'ok' | 'error';
+  text: string;
+}
+
+export interface ConsoleState {
+  data: ConsoleData;
+  status: ConnectionStatus;
+  notices: Notice[];
+  channel: ControlChannel | undefined;
+  setStatus(status: ConnectionStatus): void;
+  receive(frames: readonly ControlFrame[]): void;
+  connect(channel: ControlChannel): () => void;
+  /** Runs a command, reports its outcome as a notice, and returns the result for the caller. */
+  run<C extends ControlCommandName>(command: C, args: ControlCommands[C]['args'], success: string): Promise<ControlResult<ControlCommands[C]['result']>>;
+  dismiss(id: number): void;
+}
+
+let noticeId = 0;
+
+function describe(error: StructuredErrorLike): string {
+  return `${error.code}: ${error.message}`;
+}
+
+export const useConsole = create<ConsoleState>()((set, get) => ({
+  data: EMPTY_DATA,
+  status: 'connecting',
+  notices: [],
+  channel: undefined,
+  setStatus: (status) => set({ status }),
+  receive: (frames) => set((s) => ({ data: applyFrames(s.data, frames) })),
+  connect(channel) {
+    set({ channel });
+    let queued: ControlFrame[] = [];
+    let scheduled = false;
+    const flush = (): void => {
+      scheduled = false;
+      const frames = queued;
+      queued = [];
+      get().receive(frames);
+    };
+    return channel.onFrame((frame) => {
+      queued.push(frame);
+      if (!scheduled) {
+        scheduled = true;
+        requestAnimationFrame(flush);
+      }
+    });
+  },
+  async run(command, args, success) {
+    const channel = get().channel;
+    const result: ControlResult<ControlCommands[typeof command]['result']> = channel
+      ? await channel.invoke(command, args)
+      : { ok: false, error: { code: 'PluginUnavailable', message: 'Not connected.' } };
+    const notice: Notice = { id: ++noticeId, kind: result.ok ? 'ok' : 'error', text: result.ok ? success : describe(result.error) };
+    set((s) => ({ notices: [...s.notices.slice(-4), notice] }));
+    return result;
+  },
+  dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+}));

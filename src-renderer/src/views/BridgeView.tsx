@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import { useConsole } from '../store/store.js';
+
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async (): Promise<void> => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <button type="button" className="secondary" aria-label={`Copy ${label}`} onClick={() => void copy()}>
+      {copied ? 'Copied' : 'Copy'}
+    </button>
+  );
+}
+
+export function BridgeView() {
+  const bridge = useConsole((s) => s.data.bridge);
+  const run = useConsole((s) => s.run);
+  if (!bridge) return <section className="view"><h2>Bridge</h2><p className="empty">Waiting for state.</p></section>;
+  return (
+    <section aria-labelledby="bridge-title" className="view">
+      <h2 id="bridge-title">Bridge</h2>
+      <p>
+        <span className={`pill ${bridge.running ? 'ok' : 'bad'}`}>{bridge.running ? 'running' : 'stopped'}</span> on {bridge.host}:{bridge.port}{' '}
+        {bridge.running ? (
+          <button type="button" onClick={() => void run('stopBridge', {}, 'Bridge stopped')}>
+            Stop bridge
+          </button>
+        ) : (
+          <button type="button" className="primary" onClick={() => void run('startBridge', {}, 'Bridge started')}>
+            Start bridge
+          </button>
+        )}
+      </p>
+      <dl className="facts">
+        <dt>Plugin hub</dt>
+        <dd><code>{bridge.hubUrl}</code></dd>
+        <dt>MCP endpoint</dt>
+        <dd><code>{bridge.mcpUrl}</code></dd>
+        <dt>HTTP tool API</dt>
+        <dd><code>{bridge.apiUrl}</code></dd>
+        <dt>Agent transports</dt>
+        <dd>{bridge.transports.join(', ')}</dd>
+      </dl>
+      <h3>Client configuration</h3>
+      {bridge.snippets.map((s) => (
+        <figure key={s.client} className="snippet">
+          <figcaption>
+            {s.client} <span className="muted">({s.format})</span> <CopyButton text={s.text} label={`${s.client} configuration`} />
+          </figcaption>
+          <pre tabIndex={0} aria-label={`${s.client} configuration`}>{s.text}</pre>
+        </figure>
+      ))}
+    </section>
+  );
+}

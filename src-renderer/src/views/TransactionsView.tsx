@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import type { DiagnosticView, WorkspaceView } from '../store/types.js';
+import { useConsole } from '../store/store.js';
+import { formatTime } from '../lib/format.js';
+import { FileDiffs } from './DiffView.js';
+
+function Diagnostics({ title, items }: { title: string; items: DiagnosticView[] }) {
+  if (items.length === 0) return null;
+  return (
+    <div className="diagnostics">
+      <h4>{title}</h4>
+      <ul>
+        {items.map((d, i) => (
+          <li key={i} className={`diag diag-${d.category}`}>
+            <code>
+              {d.path}:{d.line + 1}:{d.column + 1}
+            </code>{' '}
+            {d.code} {d.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function WorkspaceTransactions({ workspace }: { workspace: WorkspaceView }) {
+  const run = useConsole((s) => s.run);
+  const tx = workspace.transaction;
+  const [selected, setSelected] = useState<number | undefined>(undefined);
+  if (!tx) return <p className="empty">No transaction in this workspace.</p>;
+  const revision = tx.revisions.find((r) => r.revision === selected) ?? tx.revisions[tx.revisions.length - 1];
+  return (
+    <div className="transaction">
+      <p>
+        Transaction <code>{tx.transactionId}</code> · <span className="pill">{tx.state}</span> · started {formatTime(tx.startedAt)}
+      </p>
+      <div className="split-pane">
+        <ol className="revisions" aria-label="Revisions">
+          {tx.revisions.map((r) => (
+            <li key={r.revision}>
+              <button type="button" aria-current={r.revision === revision?.revision} onClick={() => setSelected(r.revision)}>
+                r{r.revision}: {r.summary}
+              </button>
+              {tx.state === 'active' && r.revision !== tx.revisions[tx.revisions.length - 1]?.revision && (
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Roll back to revision ${r.revision}`}
+                  onClick={() => void run('rollback', { workspaceId: workspace.workspaceId, toRevision: r.revision }, `Rolled back to revision ${r.revision}`)}
+                >
+                  Roll back here
+                </button>
+              )}
+            </li>
+          ))}
+        </ol>
+        <div className="revision-detail">
+          {revision ? (
+            <>
+              <h3>
+                Revision {revision.revision} · {formatTime(revision.stagedAt)}
+              </h3>
+              <Diagnostics title="Diagnostics added" items={revision.diagnosticsAdded} />
+              <Diagnostics title="Diagnostics removed" items={revision.diagnosticsRemoved} />
+              <FileDiffs files={revision.files} label={`revision ${revision.revision}`} />
+            </>
+          ) : (
+            <p className="empty">Nothing staged yet.</p>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function TransactionsView() {
+  const workspaces = useConsole((s) => s.data.workspaces);
+  const [chosen, setChosen] = useState<string | undefined>(undefined);
+  const workspace = workspaces.find((w) => w.workspaceId === chosen) ?? workspaces[0];
+  return (
+    <section aria-labelledby="tx-title" className="view">
+      <h2 id="tx-title">Transactions</h2>
+      {workspaces.length === 0 ? (
+        <p className="empty">No workspace is open.</p>
+      ) : (
+        <>
+          <label className="field">
+            Workspace{' '}
+            <select value={workspace?.workspaceId} onChange={(e) => setChosen(e.target.value)}>
+              {workspaces.map((w) => (
+                <option key={w.workspaceId} value={w.workspaceId}>
+                  {w.name} ({w.mode}{w.trusted ? '' : ', untrusted'})
+                </option>
+              ))}
+            </select>
+          </label>
+          {workspace && <p className="muted">{workspace.root} · epoch {workspace.epoch} · {workspace.documentCount} documents</p>}
+          {workspace && <WorkspaceTransactions key={workspace.workspaceId} workspace={workspace} />}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,116 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyFrames, EMPTY_DATA, MAX_CALLS, pendingApprovals } from '../../../src-renderer/src/store/reducer.js';
+import type { CallView, ControlEvent, ControlFrame, ControlSnapshot } from '../../../src-main/control/api.js';
+
+const bridge = { running: true, host: '127.0.0.1', port: 1, hubUrl: 'h', mcpUrl: 'm', apiUrl: 'a', transports: [], snippets: [] };
+const recovery = { stateDir: '/s', healthy: true, entries: [] };
+
+function snapshot(seq: number, patch: Partial<ControlSnapshot> = {}): ControlFrame {
+  return { type: 'snapshot', seq, snapshot: { version: '1', plugins: [], calls: [], workspaces: [], approvals: [], recovery, bridge, ...patch } };
+}
+function ev(seq: number, event: ControlEvent): ControlFrame {
+  return { type: 'event', seq, event };
+}
+function call(id: string, patch: Partial<CallView> = {}): CallView {
+  return { callId: id, agent: 'a', transport: 'mcp-http', tool: 't', target: 'host', status: 'running', startedAt: 0, requestBytes: 1, ...patch };
+}
+const plugin = (id: string, name = 'p') => ({ connectionId: id, role: 'editor' as const, name, connectedAt: 0, reconnects: 0, toolCount: 1, promptCount: 0, resourceCount: 0, state: 'connected' as const });
+
+describe('console reducer', () => {
+  test('events before the first snapshot are ignored; the snapshot then deltas build the state', () => {
+    const state = applyFrames(EMPTY_DATA, [
+      ev(1, { type: 'plugin.connected', plugin: plugin('early') }),
+      snapshot(3, { plugins: [plugin('c1')] }),
+      ev(4, { type: 'plugin.connected', plugin: plugin('c2') }),
+      ev(5, { type: 'plugin.updated', plugin: plugin('c1', 'renamed') }),
+      ev(6, { type: 'plugin.disconnected', connectionId: 'c2' }),
+    ]);
+    assert.equal(state.seq, 6);
+    assert.deepEqual(state.plugins.map((p) => [p.connectionId, p.name]), [['c1', 'renamed']]);
+    assert.equal(state.gaps, 0);
+  });
+
+  test('events at or below the applied sequence are not applied twice', () => {
+    const once = applyFrames(EMPTY_DATA, [snapshot(0), ev(1, { type: 'call.started', call: call('k') })]);
+    const again = applyFrames(once, [ev(1, { type: 'call.started', call: call('k') }), ev(1, { type: 'call.started', call: call('dup') })]);
+    assert.deepEqual(again.callIds, ['k']);
+    assert.equal(again.seq, 1);
+  });
+
+  test('calls start, progress and finish in place, keeping their order', () => {
+    const state = applyFrames(EMPTY_DATA, [
+      snapshot(10, { calls: [call('a')] }),
+      ev(11, { type: 'call.started', call: call('b') }),
+      ev(12, { type: 'call.progress', callId: 'a', progress: { progress: 5, total: 10 } }),
+      ev(13, { type: 'call.finished', call: call('a', { status: 'ok', durationMs: 7 }) }),
+      ev(14, { type: 'call.progress', callId: 'unknown', progress: { progress: 1 } }),
+    ]);
+    assert.deepEqual(state.callIds, ['a', 'b']);
+    assert.equal(state.calls.get('a')?.status, 'ok');
+    assert.equal(state.calls.get('b')?.status, 'running');
+    assert.equal(state.calls.size, 2);
+  });
+
+  test('a progress event keeps the rest of the call', () => {
+    const state = applyFrames(EMPTY_DATA, [snapshot(0, { calls: [call('a', { tool: 'slow' })] }), ev(1, { type: 'call.progress', callId: 'a', progress: { progress: 1, message: 'x' } })]);
+    assert.equal(state.calls.get('a')?.tool, 'slow');
+    assert.deepEqual(state.calls.get('a')?.progress, { progress: 1, message: 'x' });
+  });
+
+  test('the input state is never modified', () => {
+    const before = applyFrames(EMPTY_DATA, [snapshot(0, { calls: [call('a')] })]);
+    const copyIds = [...before.callIds];
+    applyFrames(before, [ev(1, { type: 'call.started', call: call('b') }), ev(2, { type: 'call.finished', call: call('a', { status: 'error' }) })]);
+    assert.deepEqual(before.callIds, copyIds);
+    assert.equal(before.calls.get('a')?.status, 'running');
+    assert.equal(before.calls.has('b'), false);
+  });
+
+  test('a resync snapshot replaces everything and restarts the sequence', () => {
+    const first = applyFrames(EMPTY_DATA, [snapshot(0, { plugins: [plugin('old')] }), ev(1, { type: 'call.started', call: call('x') })]);
+    const resynced = applyFrames(first, [snapshot(500, { plugins: [plugin('new')] }), ev(500, { type: 'call.started', call: call('stale') }), ev(501, { type: 'call.started', call: call('fresh') })]);
+    assert.deepEqual(resynced.plugins.map((p) => p.connectionId), ['new']);
+    assert.deepEqual(resynced.callIds, ['fresh']);
+    assert.equal(resynced.seq, 501);
+  });
+
+  test('a gap in sequence numbers is counted, not hidden', () => {
+    const state = applyFrames(EMPTY_DATA, [snapshot(0), ev(1, { type: 'call.started', call: call('a') }), ev(3, { type: 'call.started', call: call('b') })]);
+    assert.equal(state.gaps, 1);
+    assert.deepEqual(state.callIds, ['a', 'b']);
+  });
+
+  test('keeps at most MAX_CALLS calls, evicting the oldest', () => {
+    const frames: ControlFrame[] = [snapshot(0)];
+    for (let i = 1; i <= MAX_CALLS + 25; i++) frames.push(ev(i, { type: 'call.started', call: call(`c${i}`) }));
+    const state = applyFrames(EMPTY_DATA, frames);
+    assert.equal(state.callIds.length, MAX_CALLS);
+    assert.equal(state.calls.size, MAX_CALLS);
+    assert.equal(state.callIds[0], 'c26');
+    assert.equal(state.calls.has('c25'), false);
+  });
+
+  test('approvals are requested then decided in place; pending ones are listed', () => {
+    const approval = { approvalId: 'a1', workspaceId: 'w', transactionId: 't', revision: 1, requestedAt: 0, files: [], state: 'pending' as const };
+    const requested = applyFrames(EMPTY_DATA, [snapshot(0), ev(1, { type: 'approval.requested', approval })]);
+    assert.equal(pendingApprovals(requested).length, 1);
+    const decided = applyFrames(requested, [ev(2, { type: 'approval.decided', approval: { ...approval, state: 'denied', reason: 'no' } })]);
+    assert.equal(pendingApprovals(decided).length, 0);
+    assert.equal(decided.approvals[0]?.reason, 'no');
+  });
+
+  test('workspace, recovery and bridge updates replace their views', () => {
+    const ws = { workspaceId: 'w', root: '/r', name: 'r', epoch: 1, trusted: true, mode: 'transactional', documentCount: 1 };
+    const state = applyFrames(EMPTY_DATA, [
+      snapshot(0),
+      ev(1, { type: 'workspace.updated', workspace: ws }),
+      ev(2, { type: 'workspace.updated', workspace: { ...ws, epoch: 2 } }),
+      ev(3, { type: 'recovery.state', recovery: { ...recovery, healthy: false } }),
+      ev(4, { type: 'bridge.state', bridge: { ...bridge, running: false } }),
+    ]);
+    assert.deepEqual(state.workspaces.map((w) => w.epoch), [2]);
+    assert.equal(state.recovery?.healthy, false);
+    assert.equal(state.bridge?.running, false);
+  });
+});

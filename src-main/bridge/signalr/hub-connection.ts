@@ -62,6 +62,8 @@ export class SignalRConnection implements HubConnection {
     private readonly hooks: ConnectionHooks,
   ) {
     this.query = new URL(request.url ?? '/', 'http://localhost').searchParams;
+    // The negotiate token is a one-time credential; nothing downstream (logs, console) needs to see it.
+    this.query.delete('id');
     this.headers = request.headers;
     this.remoteAddress = request.socket.remoteAddress;
     this.splitter = new RecordSplitter(settings.maxFrameBytes);

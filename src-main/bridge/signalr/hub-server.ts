@@ -96,6 +96,23 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: settings.maxFrameBytes * HARD_PAYLOAD_FACTOR, perMessageDeflate: false });
   let closing = false;
 
+  /** A throwing listener must not unwind into the socket's event handler and take the process down. */
+  function notify<K extends 'connected' | 'disconnected'>(event: K, payload: HubServerEvents[K], connection: HubConnection): void {
+    try {
+      events.emit(event, payload);
+    } catch (error) {
+      reportError(connection, event, error);
+    }
+  }
+
+  function reportError(connection: HubConnection, method: string, error: unknown): void {
+    try {
+      events.emit('handlerError', { connection, method, error });
+    } catch {
+      // The error reporter itself failed; there is no one further to tell.
+    }
+  }
+
   const closingRefusal: HttpRefusal = { status: 503, code: 'ServerClosing', message: 'The hub is shutting down; reconnect later.' };
 
   /** Runs the authorize hook; a refusal or a failing hook yields what to answer. */
@@ -144,14 +161,14 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
       methods: { lookup: (name) => methods.get(name.toLowerCase()) },
       handshakeCompleted: (c) => {
         open.add(c);
-        events.emit('connected', c);
+        notify('connected', c, c);
       },
       closed: (c, error) => {
         all.delete(c);
         if (!open.delete(c)) return;
-        events.emit('disconnected', error === undefined ? { connection: c } : { connection: c, error });
+        notify('disconnected', error === undefined ? { connection: c } : { connection: c, error }, c);
       },
-      handlerError: (method, error) => events.emit('handlerError', { connection, method, error }),
+      handlerError: (method, error) => reportError(connection, method, error),
     });
     all.add(connection);
     if (closing) connection.close(undefined, true);

@@ -26,7 +26,7 @@ export interface HubConnection {
   readonly connectedAt: number;
   /** Server-to-client invocation that awaits the client's result (SignalR "client results"). */
   invoke(method: string, args: unknown[], options?: InvokeOptions): Promise<unknown>;
-  /** Server-to-client invocation without a result. */
+  /** Server-to-client invocation without a result; dropped silently once the connection is closing. */
   send(method: string, args: unknown[]): void;
   /** Closes the connection, optionally with an error message the client sees in its Close frame. */
   close(error?: string, allowReconnect?: boolean): void;
@@ -38,7 +38,10 @@ export interface HubServerEvents {
   /** A connection completed its handshake; register method handlers on the hub, not the connection. */
   connected: HubConnection;
   disconnected: { connection: HubConnection; error?: Error };
-  /** A hub method threw something other than HubMethodError; the client saw only a generic error. */
+  /**
+   * A hub method threw something other than HubMethodError (the client saw only a generic error), or
+   * a listener of `connected`/`disconnected`/`onClose` threw (`method` names that event).
+   */
   handlerError: { connection: HubConnection; method: string; error: unknown };
 }
 

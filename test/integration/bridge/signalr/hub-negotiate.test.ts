@@ -75,6 +75,7 @@ test('a negotiated token opens exactly one connection under the negotiated id; u
     const raw = await RawClient.open(`${wsUrl(h.url)}?id=${connectionToken}`);
     assert.deepEqual(await raw.handshake(), {});
     assert.deepEqual(h.hub.connections().map((c) => c.id), [connectionId]);
+    assert.equal(h.hub.connections()[0]?.query.has('id'), false, 'the one-time token is not exposed downstream');
     raw.close();
 
     const reused = await tryUpgrade(`${wsUrl(h.url)}?id=${connectionToken}`);

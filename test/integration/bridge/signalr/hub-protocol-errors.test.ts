@@ -89,6 +89,11 @@ test('a message over maxFrameBytes closes that connection with a Close naming th
     assert.match(String((await spanning.next()).error), /limit of 2048 bytes/);
     await spanning.closed;
 
+    // Far past the limit ws refuses the message unread (close code 1009) instead of buffering it.
+    const huge = await handshaken(h);
+    huge.send('x'.repeat(2048 * 4 + 1));
+    assert.equal((await huge.closed).code, 1009);
+
     const fine = buildClient(h.url, { skipNegotiation: true });
     await fine.start();
     try {

@@ -1,7 +1,7 @@
 /** Composes the MCP room over given tool sources on an ephemeral loopback port, for integration tests. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { readBodyLimited } from '../../src-main/app/http/read-body.js';
+import { bodyReader } from '../../src-main/app/http/read-body.js';
 import { closeServer, createHttpServer, listen } from '../../src-main/app/http/server.js';
 import { createCatalogue, createDirectToolApi, createDispatcher, createMcpHttpHandler, createMcpServerFactory, type CallObserver } from '../../src-main/mcp/index.js';
 import type { ToolSource } from '../../src-main/shared/tool-source.js';
@@ -10,7 +10,7 @@ export async function startMcpStack(sources: ToolSource[], options: { maxBodyByt
   const catalogue = createCatalogue(sources);
   const dispatcher = createDispatcher(catalogue, options.observers ?? []);
   const factory = createMcpServerFactory({ name: 'junction-test', version: '0.0.0', catalogue, dispatcher });
-  const readBody = (req: Parameters<typeof readBodyLimited>[0]) => readBodyLimited(req, options.maxBodyBytes ?? 1_048_576);
+  const readBody = bodyReader(options.maxBodyBytes ?? 1_048_576);
   const mcp = createMcpHttpHandler({ factory, idleTimeoutMs: 60_000, maxSessions: 10, readBody });
   const api = createDirectToolApi({ catalogue, dispatcher, readBody });
   const server = createHttpServer([mcp, api]);

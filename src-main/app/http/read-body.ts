@@ -1,28 +1,12 @@
 import type { IncomingMessage } from 'node:http';
+import { readBodyLimited } from '../../security/index.js';
 import { JunctionError } from '../../shared/errors.js';
 
-/** Reads a request body, refusing (and not buffering) anything past `maxBytes`. */
-export function readBodyLimited(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      req.resume();
-      reject(new JunctionError('PayloadTooLarge', `The request body (${declared} bytes) exceeds the limit of ${maxBytes} bytes.`, { details: { limit: maxBytes } }));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new JunctionError('PayloadTooLarge', `The request body exceeds the limit of ${maxBytes} bytes.`, { details: { limit: maxBytes } }));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+/** The body reader the MCP and direct-API handlers take: the capped body, or a PayloadTooLarge JunctionError. */
+export function bodyReader(maxBytes: number): (req: IncomingMessage) => Promise<Buffer> {
+  return async (req) => {
+    const read = await readBodyLimited(req, maxBytes);
+    if (read.ok) return read.body;
+    throw new JunctionError(read.code, read.message, { details: { limitBytes: read.limitBytes } });
+  };
 }

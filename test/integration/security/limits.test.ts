@@ -1,0 +1,117 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { createInFlightLimiter, createRateLimiter, readBodyLimited } from '../../../src-main/security/index.js';
+import { reply, send, startServer } from './http-harness.js';
+
+describe('readBodyLimited on a real server', () => {
+  const limit = 1024;
+
+  async function withBodyServer(run: (port: number, seen: () => number) => Promise<void>): Promise<void> {
+    let bytesSeenByHandler = 0;
+    const server = await startServer(async (req, res) => {
+      req.on('data', (chunk: Buffer) => void (bytesSeenByHandler += chunk.length));
+      const read = await readBodyLimited(req, limit);
+      if (read.ok) reply(res, 200, { length: read.body.length, text: read.body.toString('utf8') });
+      else res.writeHead(read.status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ error: { code: read.code, message: read.message } }));
+    });
+    try {
+      await run(server.port, () => bytesSeenByHandler);
+    } finally {
+      await server.close();
+    }
+  }
+
+  test('a body within the limit is returned whole', async () => {
+    await withBodyServer(async (port) => {
+      const body = 'é'.repeat(limit / 2);
+      const { status, body: answer } = await send(port, { method: 'POST', body, headers: { 'content-type': 'text/plain' } });
+      assert.equal(status, 200);
+      assert.deepEqual(JSON.parse(answer), { length: limit, text: body });
+    });
+  });
+
+  test('a declared Content-Length over the limit is refused with 413 before reading', async () => {
+    await withBodyServer(async (port, seen) => {
+      const { status, body } = await send(port, { method: 'POST', body: Buffer.alloc(limit + 1, 1) });
+      assert.equal(status, 413);
+      assert.equal((JSON.parse(body) as { error: { code: string } }).error.code, 'PayloadTooLarge');
+      assert.equal(seen(), 0);
+    });
+  });
+
+  test('a chunked body is cut off once it passes the limit, without buffering the rest', async () => {
+    await withBodyServer(async (port, seen) => {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', agent: false, headers: { 'transfer-encoding': 'chunked' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+        // Keeps sending 512-byte chunks until the server answers, like a client streaming an endless upload.
+        const pump = (): void => {
+          if (req.destroyed) return;
+          if (req.write(Buffer.alloc(512, 2))) setImmediate(pump);
+          else req.once('drain', pump);
+        };
+        pump();
+      });
+      assert.equal(status, 413);
+      assert.ok(seen() <= limit + 512, `read ${seen()} bytes for a ${limit}-byte limit`);
+    });
+  });
+});
+
+describe('rate and in-flight limits provoked over HTTP', () => {
+  test('the (burst+1)th request inside the window gets 429, a second concurrent one gets 503', async () => {
+    const clock = { t: 0 };
+    const rate = createRateLimiter({ ratePerSecond: 1, burst: 2, now: () => clock.t });
+    const inFlight = createInFlightLimiter({ maxPerKey: 1 });
+    let releaseSlow: () => void = () => undefined;
+    const slowStarted = new Promise<void>((started) => (releaseSlow = started));
+    let unblock: () => void = () => undefined;
+    const blocked = new Promise<void>((resolve) => (unblock = resolve));
+
+    const server = await startServer(async (req, res) => {
+      const key = req.socket.remoteAddress ?? 'unknown';
+      if (req.url === '/rate') {
+        const decision = rate.take(key);
+        if (decision.ok) reply(res, 200, { remaining: decision.remaining });
+        else res.writeHead(decision.status, { 'retry-after': String(Math.ceil(decision.retryAfterMs / 1000)) }).end(decision.code);
+        return;
+      }
+      const slot = inFlight.acquire(key);
+      if (!slot.ok) {
+        res.writeHead(slot.status).end(slot.code);
+        return;
+      }
+      try {
+        if (req.url === '/slow') {
+          releaseSlow();
+          await blocked;
+        }
+        reply(res, 200, {});
+      } finally {
+        slot.release();
+      }
+    });
+    try {
+      assert.equal((await send(server.port, { path: '/rate' })).status, 200);
+      assert.equal((await send(server.port, { path: '/rate' })).status, 200);
+      const limited = await send(server.port, { path: '/rate' });
+      assert.deepEqual(limited, { status: 429, body: 'Overloaded' });
+      clock.t += 1000;
+      assert.equal((await send(server.port, { path: '/rate' })).status, 200);
+
+      const slow = send(server.port, { path: '/slow' });
+      await slowStarted;
+      assert.deepEqual(await send(server.port, { path: '/fast' }), { status: 503, body: 'Overloaded' });
+      unblock();
+      assert.equal((await slow).status, 200);
+      assert.equal((await send(server.port, { path: '/fast' })).status, 200);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,236 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as tick } from 'node:timers/promises';
+import WebSocket from 'ws';
+import type { ControlFrame, ControlReplyMessage } from '../../../src-main/control/index.js';
+import { startConsole, type ConsoleHarness } from './support/console-harness.js';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function get(origin: string, path: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${origin}${path}`, { headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function cookieFrom(reply: Reply): string {
+  const set = reply.headers['set-cookie'];
+  const first = Array.isArray(set) ? set[0] : set;
+  assert.ok(first, 'a cookie is set');
+  return first.split(';')[0] ?? '';
+}
+
+/** Opens a console socket; resolves with the client and its frames, or rejects with the refusal status. */
+function connect(h: ConsoleHarness, options: { cookie?: string; origin?: string; query?: string } = {}): Promise<{ ws: WebSocket; frames: ControlFrame[]; replies: ControlReplyMessage[] }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = {};
+    if (options.cookie) headers.Cookie = options.cookie;
+    const ws = new WebSocket(`${h.origin.replace('http', 'ws')}/control${options.query ?? ''}`, { headers, origin: options.origin ?? h.origin });
+    const frames: ControlFrame[] = [];
+    const replies: ControlReplyMessage[] = [];
+    ws.on('message', (data) => {
+      const msg = JSON.parse(data.toString()) as ControlFrame | ControlReplyMessage;
+      if ('type' in msg) frames.push(msg);
+      else replies.push(msg);
+    });
+    ws.once('open', () => resolve({ ws, frames, replies }));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+function closeClient(ws: WebSocket): Promise<void> {
+  if (ws.readyState === WebSocket.CLOSED) return Promise.resolve();
+  return new Promise((resolve) => {
+    ws.once('close', () => resolve());
+    ws.terminate();
+  });
+}
+
+describe('console server', () => {
+  let dir: string;
+  let h: ConsoleHarness;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'junction-console-'));
+    await mkdir(join(dir, 'assets'));
+    await writeFile(join(dir, 'index.html'), '<!doctype html><title>bundle</title><script type="module" src="./assets/app.js"></script>');
+    await writeFile(join(dir, 'assets', 'app.js'), 'console.log("bundle")');
+    await writeFile(join(dir, '..', `${dir.split('/').pop() ?? 'x'}-secret.txt`), 'secret');
+    h = await startConsole({ staticDir: dir });
+  });
+
+  after(async () => {
+    await h.close();
+    await rm(dir, { recursive: true, force: true });
+    await rm(`${dir}-secret.txt`, { force: true });
+  });
+
+  test('a missing or wrong token gets a 401 page without the bundle', async () => {
+    for (const path of ['/', '/?token=wrong', '/assets/app.js', '/index.html']) {
+      const reply = await get(h.origin, path);
+      assert.equal(reply.status, 401, path);
+      assert.ok(!reply.body.includes('bundle'), path);
+      assert.equal(reply.headers['set-cookie'], undefined);
+    }
+    const wrongCookie = await get(h.origin, '/', { Cookie: `junction_console_${new URL(h.origin).port}=nope` });
+    assert.equal(wrongCookie.status, 401);
+  });
+
+  test('the token in the URL is exchanged once for an HttpOnly SameSite=Strict cookie that then opens the bundle', async () => {
+    const first = await get(h.origin, `/?token=${h.token}`);
+    assert.equal(first.status, 303);
+    assert.equal(first.headers.location, '/');
+    const setCookie = String(first.headers['set-cookie']);
+    assert.match(setCookie, /HttpOnly/);
+    assert.match(setCookie, /SameSite=Strict/);
+    const cookie = cookieFrom(first);
+
+    const page = await get(h.origin, '/', { Cookie: cookie });
+    assert.equal(page.status, 200);
+    assert.match(page.body, /bundle/);
+    const csp = String(page.headers['content-security-policy']);
+    assert.match(csp, /default-src 'self'/);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.ok(!csp.includes('unsafe-inline'));
+    assert.ok(csp.includes(`connect-src 'self' ${h.origin.replace('http', 'ws')}`));
+
+    const asset = await get(h.origin, '/assets/app.js', { Cookie: cookie });
+    assert.equal(asset.status, 200);
+    assert.match(String(asset.headers['content-type']), /javascript/);
+  });
+
+  test('only bundle files are served: traversal and other routes are not the console', async () => {
+    const cookie = cookieFrom(await get(h.origin, `/?token=${h.token}`));
+    const traversal = await get(h.origin, `/assets/..%2f..%2f${dir.split('/').pop() ?? 'x'}-secret.txt`, { Cookie: cookie });
+    assert.ok(!traversal.body.includes('secret'));
+    const other = await get(h.origin, '/mcp', { Cookie: cookie });
+    assert.equal(other.status, 404);
+    assert.equal(other.body, 'not a console route');
+  });
+
+  test('a foreign Host header (DNS rebinding) is refused', async () => {
+    const reply = await get(h.origin, `/?token=${h.token}`, { Host: `evil.example:${new URL(h.origin).port}` });
+    assert.equal(reply.status, 403);
+    assert.equal(reply.headers['set-cookie'], undefined);
+  });
+
+  test('the control socket is refused without a token, with a wrong token, and from a foreign Origin', async () => {
+    await assert.rejects(connect(h), /refused 401/);
+    await assert.rejects(connect(h, { query: '?token=wrong' }), /refused 401/);
+    await assert.rejects(connect(h, { query: `?token=${h.token}`, origin: 'http://evil.example' }), /refused 403/);
+    await assert.rejects(connect(h, { query: `?token=${h.token}`, origin: `http://localhost:${new URL(h.origin).port}` }), /refused 403/);
+    const { ws } = await connect(h, { query: `?token=${h.token}` });
+    await closeClient(ws);
+  });
+
+  test('two clients get a snapshot and then the same deltas; a late joiner starts where its snapshot ends', async () => {
+    const cookie = cookieFrom(await get(h.origin, `/?token=${h.token}`));
+    h.world.connectPlugin({ connectionId: 'editor-1' });
+    const a = await connect(h, { cookie });
+    await until(() => a.frames.length >= 1, 'snapshot for a');
+    h.world.startCall({ callId: 'call-1' });
+    h.world.finishCall('call-1');
+    await until(() => a.frames.length >= 3, 'deltas for a');
+    const b = await connect(h, { cookie });
+    await until(() => b.frames.length >= 1, 'snapshot for b');
+    h.world.requestApproval({ approvalId: 'ap-1' });
+    await until(() => a.frames.length >= 4 && b.frames.length >= 2, 'approval for both');
+
+    const [snapA, ...restA] = a.frames;
+    const [snapB, ...restB] = b.frames;
+    assert.ok(snapA?.type === 'snapshot' && snapB?.type === 'snapshot');
+    assert.deepEqual(snapA.snapshot.plugins.map((p) => p.connectionId), ['editor-1']);
+    assert.deepEqual(restA.map((f) => f.seq), [snapA.seq + 1, snapA.seq + 2, snapA.seq + 3]);
+    assert.equal(snapB.seq, snapA.seq + 2);
+    assert.equal(snapB.snapshot.calls.find((c) => c.callId === 'call-1')?.status, 'ok');
+    assert.deepEqual(restB, [restA[2]]);
+    assert.equal(restB[0]?.type === 'event' && restB[0].event.type, 'approval.requested');
+    await Promise.all([closeClient(a.ws), closeClient(b.ws)]);
+  });
+
+  test('commands travel as { id, command, args } and come back as { id, result }, with structured errors', async () => {
+    const c = await connect(h, { query: `?token=${h.token}` });
+    h.world.requestApproval({ approvalId: 'ap-2' });
+    c.ws.send(JSON.stringify({ id: 1, command: 'approve', args: { approvalId: 'ap-2' } }));
+    c.ws.send(JSON.stringify({ id: 2, command: 'deny', args: { approvalId: 'ap-2' } }));
+    c.ws.send(JSON.stringify({ id: 3, command: 'rm -rf', args: {} }));
+    c.ws.send('not json');
+    await until(() => c.replies.length >= 4, 'four replies');
+    const byId = new Map(c.replies.map((r) => [r.id, r.result]));
+    assert.equal(byId.get(1)?.ok, true);
+    const bad = byId.get(2);
+    assert.equal(bad?.ok === false && bad.error.code, 'InvalidArguments');
+    const unknown = byId.get(3);
+    assert.equal(unknown?.ok === false && unknown.error.code, 'InvalidArguments');
+    const garbled = byId.get(null);
+    assert.equal(garbled?.ok === false && garbled.error.code, 'InvalidArguments');
+    assert.deepEqual(h.world.commands.filter((x) => x.command === 'approve').map((x) => x.args), [['ap-2']]);
+    await until(() => c.frames.some((f) => f.type === 'event' && f.event.type === 'approval.decided'), 'decision event');
+    await closeClient(c.ws);
+  });
+});
+
+describe('console server flow control', () => {
+  test('a client that stops reading is resynced with a fresh snapshot while a reading client gets every event', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'junction-console-'));
+    await writeFile(join(dir, 'index.html'), '<!doctype html>');
+    const maxQueuedFrames = 32;
+    const h = await startConsole({ staticDir: dir, limits: { maxInFlight: 8, maxQueuedFrames } });
+    try {
+      const fast = await connect(h, { query: `?token=${h.token}` });
+      const slow = await connect(h, { query: `?token=${h.token}` });
+      await until(() => fast.frames.length >= 1 && slow.frames.length >= 1, 'snapshots');
+      slow.ws.pause();
+      const name = 'n'.repeat(16 * 1024);
+      for (let batch = 0; batch < 100; batch++) {
+        for (let i = 0; i < 20; i++) h.world.hub.publish({ type: 'plugin.updated', plugin: { connectionId: 'p', role: 'editor', name: `${name}${batch}-${i}`, connectedAt: 0, reconnects: 0, toolCount: 0, promptCount: 0, resourceCount: 0, state: 'connected' } });
+        await tick();
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      const last = h.world.hub.lastSeq;
+      await until(() => fast.frames.at(-1)?.seq === last, 'fast client to catch up');
+      const fastSeqs = fast.frames.slice(1).map((f) => f.seq);
+      assert.equal(fastSeqs.length, last);
+      assert.ok(fast.frames.slice(1).every((f, i) => f.type === 'event' && f.seq === i + 1));
+
+      for (const stats of h.console.clientStats()) assert.ok(stats.maxQueued <= maxQueuedFrames);
+      assert.ok(h.console.clientStats().some((s) => s.resyncs >= 1), 'the slow client was marked for resync');
+      slow.ws.resume();
+      await until(() => slow.frames.at(-1)?.type === 'snapshot' && slow.frames.at(-1)?.seq === last, 'resync snapshot');
+      assert.ok(slow.frames.length < last, 'the slow client was not sent every event');
+      const seqs = slow.frames.map((f) => f.seq);
+      assert.ok(seqs.every((s, i) => i === 0 || s > (seqs[i - 1] ?? -1) || slow.frames[i]?.type === 'snapshot'));
+
+      h.world.startCall({ callId: 'after-resync' });
+      await until(() => slow.frames.at(-1)?.seq === last + 1, 'delta after resync');
+      await Promise.all([closeClient(fast.ws), closeClient(slow.ws)]);
+    } finally {
+      await h.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * Server-side argument validation against a tool's published input schema (8.14+ plugins only).
+ * Validators are compiled once per descriptor object; a schema ajv cannot compile is not enforced,
+ * because refusing every call over a plugin's schema bug would be worse than forwarding it.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ResponseListTool } from '../../../plugins/sdk/src/protocol.js';
+
+export interface ArgumentProblem {
+  path: string;
+  message: string;
+}
+
+const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
+const compiled = new WeakMap<ResponseListTool, ValidateFunction | null>();
+
+function validatorFor(tool: ResponseListTool): ValidateFunction | null {
+  let validator = compiled.get(tool);
+  if (validator === undefined) {
+    // The dialect marker would make ajv look up a meta-schema it may not bundle; the keywords are what matter.
+    const { $schema: _dialect, ...schema } = tool.inputSchema;
+    try {
+      validator = ajv.compile(schema);
+    } catch {
+      validator = null;
+    }
+    compiled.set(tool, validator);
+  }
+  return validator;
+}
+
+function describe(error: ErrorObject): ArgumentProblem {
+  const missing = error.keyword === 'required' ? `/${String(error.params['missingProperty'])}` : '';
+  const path = `${error.instancePath}${missing}` || '/';
+  return { path, message: error.message ?? error.keyword };
+}
+
+/** Problems with `args` for `tool`, empty when they satisfy its input schema. */
+export function validateArguments(tool: ResponseListTool, args: Record<string, unknown>): ArgumentProblem[] {
+  const validator = validatorFor(tool);
+  if (!validator || validator(args)) return [];
+  return (validator.errors ?? []).map(describe);
+}

@@ -1,0 +1,160 @@
+/**
+ * The call guard: one agent call from routing to outcome. Every plugin gets the lone-surrogate
+ * refusal and routing; 8.14+ plugins also get argument validation, one whole-call deadline and the
+ * re-send of calls they answered `notExecuted` (after a reconnect, or every resend interval while
+ * connected, within the reconnect wait), ending in 503 `[plugin_reloading]`. Older plugins' calls are
+ * forwarded with the plain invoke timeout and their errors are not rewritten.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RequestCallTool } from '../../../plugins/sdk/src/protocol.js';
+import { findLoneSurrogate } from '../../shared/json.js';
+import type { CallContext, ToolOutcome } from '../../shared/tool-source.js';
+import { validateArguments } from './arguments.js';
+import { bridgeFailure, isNotExecuted, outcomeFromReply, pluginReloadingOutcome, toolFailedMessage, type PluginReply } from './outcome.js';
+import type { PluginRegistry } from './registry.js';
+import { routeTool } from './routing.js';
+
+/** `clientError`: the plugin's RunCallTool handler itself failed; `protocol`: its reply did not parse. */
+export type InvokeFailureReason = 'timeout' | 'aborted' | 'connectionClosed' | 'clientError' | 'protocol';
+
+/** Why a plugin invocation produced no reply. */
+export class InvokeFailure extends Error {
+  constructor(
+    readonly reason: InvokeFailureReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'InvokeFailure';
+  }
+}
+
+export interface ToolInvoker {
+  /** Runs the call on one connection; rejects with InvokeFailure when no reply arrives. */
+  invokeTool(
+    connectionId: string,
+    request: RequestCallTool,
+    options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress'] },
+  ): Promise<PluginReply>;
+}
+
+export interface GuardSettings {
+  timeoutMs: number;
+  reconnectWaitMs: number;
+  resendIntervalMs: number;
+  now: () => number;
+}
+
+/** Resolves when a plugin's catalogue arrives, after `ms`, or on abort, whichever is first. */
+function waitForPlugin(registry: PluginRegistry, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted || ms <= 0) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      off();
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const off = registry.events.on('ready', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function cancelledOutcome(tool: string): ToolOutcome {
+  return bridgeFailure(tool, 'unavailable', 'PluginUnavailable', `The call to '${tool}' was cancelled before it finished.`);
+}
+
+function notFoundOutcome(tool: string): ToolOutcome {
+  return bridgeFailure(tool, 'notFound', 'ToolNotFound', `No connected plugin publishes a tool named '${tool}'.`);
+}
+
+function timeoutOutcome(tool: string, timeoutMs: number, phase: string): ToolOutcome {
+  return bridgeFailure(tool, 'timeout', 'ToolTimeout', `'${tool}' did not finish within ${timeoutMs} ms (${phase}).`, { timeoutMs });
+}
+
+function invokeFailureOutcome(tool: string, failure: InvokeFailure, timeoutMs: number): ToolOutcome {
+  switch (failure.reason) {
+    case 'timeout':
+      return timeoutOutcome(tool, timeoutMs, 'waiting for the plugin');
+    case 'aborted':
+      return cancelledOutcome(tool);
+    case 'connectionClosed':
+      return bridgeFailure(tool, 'unavailable', 'PluginUnavailable', `The plugin serving '${tool}' disconnected before answering; the call may or may not have run.`);
+    case 'clientError':
+      return bridgeFailure(tool, 'internal', 'InternalError', toolFailedMessage(tool, failure.message));
+    case 'protocol':
+      return bridgeFailure(tool, 'internal', 'InternalError', `The plugin serving '${tool}' answered with a malformed result: ${failure.message}`);
+  }
+}
+
+export async function guardedCall(
+  registry: PluginRegistry,
+  invoker: ToolInvoker,
+  settings: GuardSettings,
+  tool: string,
+  args: Record<string, unknown>,
+  ctx: CallContext,
+): Promise<ToolOutcome> {
+  const surrogateAt = findLoneSurrogate(args);
+  if (surrogateAt !== undefined) {
+    return bridgeFailure(
+      tool,
+      'binding',
+      'InvalidArguments',
+      `The arguments for '${tool}' hold an unpaired UTF-16 surrogate at ${surrogateAt}; no plugin can receive it. Send well-formed Unicode text.`,
+      { path: surrogateAt },
+    );
+  }
+
+  const started = settings.now();
+  const deadline = started + settings.timeoutMs;
+  let windowEnd: number | undefined;
+  let validated = false;
+
+  for (;;) {
+    if (ctx.signal.aborted) return cancelledOutcome(tool);
+    const now = settings.now();
+    const decision = routeTool(tool, registry.active(), registry.awaited(now), now);
+    if (decision.kind === 'notFound') return notFoundOutcome(tool);
+    if (decision.kind === 'wait') {
+      if (now >= deadline) return timeoutOutcome(tool, settings.timeoutMs, `the ${decision.role} plugin that serves it did not reconnect in time`);
+      await waitForPlugin(registry, Math.min(decision.until, deadline) - now, ctx.signal);
+      continue;
+    }
+
+    const record = registry.get(decision.connectionId);
+    const descriptor = record?.catalogue.tools.find((t) => t.name === tool);
+    if (!record || !descriptor) return notFoundOutcome(tool);
+
+    if (record.guarded && !validated) {
+      const problems = validateArguments(descriptor, args);
+      if (problems.length) {
+        const summary = problems.map((p) => `${p.path} ${p.message}`).join('; ');
+        return bridgeFailure(tool, 'binding', 'InvalidArguments', `Invalid arguments for '${tool}': ${summary}`, { problems });
+      }
+      validated = true;
+    }
+
+    const remaining = record.guarded ? deadline - now : settings.timeoutMs;
+    if (remaining <= 0) return timeoutOutcome(tool, settings.timeoutMs, 'before the plugin was reached');
+    let reply: PluginReply;
+    try {
+      reply = await invoker.invokeTool(
+        record.connectionId,
+        { requestId: randomUUID(), name: tool, arguments: args },
+        { timeoutMs: remaining, signal: ctx.signal, ...(ctx.progress ? { onProgress: ctx.progress } : {}) },
+      );
+    } catch (error) {
+      if (error instanceof InvokeFailure) return invokeFailureOutcome(tool, error, settings.timeoutMs);
+      throw error;
+    }
+
+    if (!record.guarded || !isNotExecuted(reply)) return outcomeFromReply(tool, reply, record.guarded);
+
+    const after = settings.now();
+    windowEnd ??= Math.min(after + settings.reconnectWaitMs, deadline);
+    if (after >= windowEnd) return pluginReloadingOutcome(tool, reply, after - started);
+    await waitForPlugin(registry, Math.min(settings.resendIntervalMs, windowEnd - after), ctx.signal);
+    if (settings.now() >= windowEnd) return pluginReloadingOutcome(tool, reply, settings.now() - started);
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Turning a plugin's answer into an MCP tool outcome (pure): the FailureKind from ErrorKind and
+ * httpStatusCode, the stable error code, and the message form agents see.
+ */
+import {
+  ResponseErrorKind,
+  ResponseStatus,
+  type ContentBlock,
+  type ResponseCallTool,
+  type ResponseData,
+} from '../../../plugins/sdk/src/protocol.js';
+import { next, type ErrorCode, type NextAction } from '../../shared/errors.js';
+import { errorOutcome, type FailureKind, type ToolOutcome } from '../../shared/tool-source.js';
+import { toMcpContent } from './content.js';
+
+/** The tool result and its envelope folded into one: errors may sit on either level. */
+export interface PluginReply {
+  status: ResponseStatus;
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  errorKind: ResponseErrorKind;
+  httpStatusCode?: number;
+  notExecuted?: boolean;
+  message: string;
+}
+
+/** The phrase a plugin's reload gate uses when it refuses a call before running it. */
+const RELOAD_GATE_PHRASE = 'this call was not run';
+
+function textOf(content: readonly ContentBlock[]): string {
+  return content
+    .map((block) => (block.type === 'text' && typeof block['text'] === 'string' ? block['text'] : ''))
+    .filter((t) => t !== '')
+    .join('\n');
+}
+
+export function replyFromEnvelope(envelope: ResponseData<ResponseCallTool>): PluginReply {
+  const value = envelope.value ?? undefined;
+  if (!value) {
+    return { status: envelope.status, content: [], errorKind: envelope.errorKind, httpStatusCode: envelope.httpStatusCode, message: envelope.message ?? '' };
+  }
+  const failed = envelope.status === ResponseStatus.Error || value.status === ResponseStatus.Error;
+  const status = failed ? ResponseStatus.Error : value.status;
+  return {
+    status,
+    content: value.content,
+    ...(value.structuredContent === undefined || value.structuredContent === null ? {} : { structuredContent: value.structuredContent }),
+    errorKind: value.errorKind !== ResponseErrorKind.None ? value.errorKind : envelope.errorKind,
+    httpStatusCode: value.httpStatusCode ?? envelope.httpStatusCode,
+    ...(value.notExecuted ? { notExecuted: true } : {}),
+    message: envelope.message || textOf(value.content),
+  };
+}
+
+/** A failure the plugin guarantees changed nothing and that a plugin reload ends: safe to send again. */
+export function isNotExecuted(reply: PluginReply): boolean {
+  if (reply.status !== ResponseStatus.Error) return false;
+  return reply.notExecuted === true || (reply.errorKind === ResponseErrorKind.Unavailable && reply.message.toLowerCase().includes(RELOAD_GATE_PHRASE));
+}
+
+const BY_STATUS: ReadonlyArray<[number, FailureKind]> = [
+  [400, 'binding'],
+  [404, 'notFound'],
+  [408, 'timeout'],
+  [409, 'conflict'],
+  [422, 'thrown'],
+  [503, 'unavailable'],
+  [504, 'timeout'],
+];
+
+const BY_KIND: Record<ResponseErrorKind, FailureKind> = {
+  [ResponseErrorKind.None]: 'internal',
+  [ResponseErrorKind.BadRequest]: 'binding',
+  [ResponseErrorKind.NotFound]: 'notFound',
+  [ResponseErrorKind.Conflict]: 'conflict',
+  [ResponseErrorKind.Timeout]: 'timeout',
+  [ResponseErrorKind.Unavailable]: 'unavailable',
+  [ResponseErrorKind.Internal]: 'internal',
+};
+
+/** An explicit HTTP status wins (BadRequest + 422 is "thrown by the tool"); otherwise the kind decides. */
+export function failureKindOf(errorKind: ResponseErrorKind, httpStatusCode: number | undefined): FailureKind {
+  if (httpStatusCode !== undefined) {
+    const hit = BY_STATUS.find(([status]) => status === httpStatusCode);
+    if (hit) return hit[1];
+    if (httpStatusCode >= 500) return 'internal';
+    if (httpStatusCode >= 400) return 'binding';
+  }
+  return BY_KIND[errorKind];
+}
+
+export const CODE_BY_FAILURE: Record<FailureKind, ErrorCode> = {
+  binding: 'InvalidArguments',
+  notFound: 'ToolNotFound',
+  conflict: 'Conflict',
+  thrown: 'ToolFailed',
+  internal: 'InternalError',
+  unavailable: 'PluginUnavailable',
+  timeout: 'ToolTimeout',
+};
+
+function nextFor(failure: FailureKind, tool: string): NextAction | undefined {
+  if (failure === 'binding') return next('fixArguments', tool);
+  if (failure === 'unavailable' || failure === 'timeout') return next('retryLater', tool);
+  return undefined;
+}
+
+export function toolFailedMessage(tool: string, message: string): string {
+  return `Tool execution failed for '${tool}': ${message}`;
+}
+
+/** A failure the bridge itself decided (routing, guard, transport). */
+export function bridgeFailure(tool: string, failure: FailureKind, code: ErrorCode, message: string, details?: Record<string, unknown>): ToolOutcome {
+  const nextAction = nextFor(failure, tool);
+  return errorOutcome({ code, message, ...(nextAction ? { next: nextAction } : {}), ...(details ? { details } : {}) }, failure);
+}
+
+function successResult(reply: PluginReply): ToolOutcome {
+  const structured = reply.structuredContent;
+  if (structured === undefined) return { result: { content: toMcpContent(reply.content) } };
+  const structuredContent =
+    structured !== null && typeof structured === 'object' && !Array.isArray(structured) ? (structured as Record<string, unknown>) : { result: structured };
+  const content = reply.content.length ? toMcpContent(reply.content) : [{ type: 'text' as const, text: JSON.stringify(structured) }];
+  return { result: { content, structuredContent } };
+}
+
+/**
+ * The outcome of a completed plugin call. `guarded` (8.14+) plugins get the normalised message form;
+ * older plugins' errors travel as they sent them (only the failure kind is derived, for HTTP status).
+ */
+export function outcomeFromReply(tool: string, reply: PluginReply, guarded: boolean): ToolOutcome {
+  if (reply.status !== ResponseStatus.Error) return successResult(reply);
+  const failure = failureKindOf(reply.errorKind, reply.httpStatusCode);
+  const raw = reply.message || `The plugin reported an error without a message (kind ${reply.errorKind}).`;
+  const message = guarded && (failure === 'thrown' || failure === 'internal') ? toolFailedMessage(tool, raw) : raw;
+  const outcome = bridgeFailure(tool, failure, CODE_BY_FAILURE[failure], message);
+  if (!guarded && reply.content.length) outcome.result.content = toMcpContent(reply.content);
+  return outcome;
+}
+
+/** The answer after the re-send window for a `notExecuted` call closed: 503 with the tool's message last. */
+export function pluginReloadingOutcome(tool: string, reply: PluginReply, waitedMs: number): ToolOutcome {
+  const seconds = Math.round(waitedMs / 100) / 10;
+  return bridgeFailure(
+    tool,
+    'unavailable',
+    'PluginReloading',
+    `[plugin_reloading] '${tool}' was not run: the plugin did not finish reloading within ${seconds}s; try again shortly. ${reply.message}`.trimEnd(),
+  );
+}

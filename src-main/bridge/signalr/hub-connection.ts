@@ -16,6 +16,7 @@ export interface ConnectionSettings {
   keepAliveIntervalMs: number;
   clientTimeoutMs: number;
   handshakeTimeoutMs: number;
+  maxParallelInvocations: number;
 }
 
 export interface ConnectionHooks {
@@ -67,7 +68,7 @@ export class SignalRConnection implements HubConnection {
     this.headers = request.headers;
     this.remoteAddress = request.socket.remoteAddress;
     this.splitter = new RecordSplitter(settings.maxFrameBytes);
-    this.runner = new InvocationRunner(this, hooks.methods, { transmit: (record) => this.transmit(record) }, hooks.handlerError);
+    this.runner = new InvocationRunner(this, hooks.methods, { transmit: (record) => this.transmit(record) }, hooks.handlerError, settings.maxParallelInvocations);
     this.whenClosed = new Promise((resolve) => (this.markClosed = resolve));
     socket.on('message', (data, isBinary) => this.receive(data, isBinary));
     socket.on('error', (error) => (this.closeError ??= error));
@@ -84,7 +85,13 @@ export class SignalRConnection implements HubConnection {
   invoke(method: string, args: unknown[], options: InvokeOptions = {}): Promise<unknown> {
     if (this.state !== 'open') return Promise.reject(new HubInvocationError('connectionClosed', `Connection ${this.id} is not open.`));
     return this.pending.start(method, options, (invocationId) => {
-      if (!this.write(encodeRecord(invocationMessage(method, args, invocationId)))) throw new Error('the WebSocket is not open');
+      let record: string;
+      try {
+        record = encodeRecord(invocationMessage(method, args, invocationId));
+      } catch (error) {
+        throw new HubInvocationError('invalidArguments', `Arguments for client method '${method}' cannot be encoded as JSON: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (!this.write(record)) throw new Error('the WebSocket is not open');
     });
   }
 

@@ -24,6 +24,8 @@ export interface HubServerOptions {
   handshakeTimeoutMs?: number;
   /** How long a connection token from negotiate stays usable. */
   negotiateTokenTtlMs?: number;
+  /** Client invocations (and streams) one connection may have running at once; more get a Completion error. */
+  maxParallelInvocations?: number;
   /** Called before negotiate and before every upgrade; a refusal is answered with its status and `{ error: { code, message } }`. */
   authorize?: (req: IncomingMessage) => Promise<AuthorizeResult>;
 }
@@ -51,6 +53,7 @@ const optionsSchema = z.object({
   clientTimeoutMs: positiveMs.default(30_000),
   handshakeTimeoutMs: positiveMs.default(15_000),
   negotiateTokenTtlMs: positiveMs.default(30_000),
+  maxParallelInvocations: z.number().int().positive().default(64),
 });
 
 /** Negotiated tokens waiting for their WebSocket; past this, negotiate answers 503 until some are used or expire. */
@@ -87,6 +90,7 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
     keepAliveIntervalMs: settings.keepAliveIntervalMs,
     clientTimeoutMs: settings.clientTimeoutMs,
     handshakeTimeoutMs: settings.handshakeTimeoutMs,
+    maxParallelInvocations: settings.maxParallelInvocations,
   };
   const events = new TypedEmitter<HubServerEvents>();
   const methods = new Map<string, HubMethodHandler>();

@@ -40,20 +40,34 @@ function whenAborted(signal: AbortSignal): Promise<'aborted'> {
 
 export class InvocationRunner {
   private readonly streams = new Map<string, AbortController>();
+  private running = 0;
 
+  /** @param maxParallel invocations and streams of this connection that may run at once; more are refused, not queued. */
   constructor(
     private readonly connection: HubConnection,
     private readonly methods: MethodTable,
     private readonly out: Outbound,
     private readonly reportError: HandlerErrorReporter,
+    private readonly maxParallel: number,
   ) {}
 
   invoke(message: InvocationMessage): void {
-    void this.runInvocation(message);
+    if (this.admit(message)) void this.runInvocation(message).finally(() => this.running--);
   }
 
   stream(message: StreamInvocationMessage): void {
-    void this.runStream(message);
+    if (this.admit(message)) void this.runStream(message).finally(() => this.running--);
+  }
+
+  private admit(message: InvocationMessage | StreamInvocationMessage): boolean {
+    if (this.running < this.maxParallel) {
+      this.running++;
+      return true;
+    }
+    const text = `Too many parallel invocations on this connection (limit ${this.maxParallel}); wait for results before invoking '${message.target}' again.`;
+    if (message.invocationId === undefined) this.reportError(message.target, new Error(text));
+    else this.post(encodeRecord(completionError(message.invocationId, text)));
+    return false;
   }
 
   cancel(invocationId: string): void {

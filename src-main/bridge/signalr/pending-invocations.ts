@@ -15,7 +15,7 @@ export class PendingInvocations {
   private readonly pending = new Map<string, Pending>();
   private nextId = 1;
 
-  /** Allocates an invocation id and a promise for its result; `transmit` sends the invocation (throwing rejects the promise). */
+  /** Allocates an invocation id and a promise for its result; `transmit` sends the invocation (a HubInvocationError it throws is the rejection as is). */
   start(method: string, options: InvokeOptions, transmit: (invocationId: string) => void): Promise<unknown> {
     const id = String(this.nextId++);
     return new Promise<unknown>((resolve, reject) => {
@@ -43,7 +43,8 @@ export class PendingInvocations {
       try {
         transmit(id);
       } catch (error) {
-        this.fail(id, new HubInvocationError('connectionClosed', `Could not send invocation of client method '${method}': ${error instanceof Error ? error.message : String(error)}`));
+        const reason = error instanceof HubInvocationError ? error : new HubInvocationError('connectionClosed', `Could not send invocation of client method '${method}': ${error instanceof Error ? error.message : String(error)}`);
+        this.fail(id, reason);
       }
     });
   }

@@ -53,7 +53,8 @@ export class HubMethodError extends Error {
   }
 }
 
-export type HubInvocationFailure = 'clientError' | 'timeout' | 'aborted' | 'connectionClosed';
+/** `invalidArguments`: the arguments cannot be encoded as JSON (BigInt, cycles); nothing was sent. */
+export type HubInvocationFailure = 'clientError' | 'timeout' | 'aborted' | 'connectionClosed' | 'invalidArguments';
 
 /** Why a server-to-client `invoke()` failed; `reason` lets callers tell a client's own error from transport loss. */
 export class HubInvocationError extends Error {

@@ -29,6 +29,12 @@ test('each pending invocation settles once: result, client error, abort, send fa
     }),
     reason('connectionClosed'),
   );
+  await assert.rejects(
+    table.start('m', {}, () => {
+      throw new HubInvocationError('invalidArguments', 'cannot encode');
+    }),
+    reason('invalidArguments'),
+  );
   await assert.rejects(table.start('m', { timeoutMs: 5 }, () => undefined), reason('timeout'));
 
   const left = table.start('m', {}, () => undefined);

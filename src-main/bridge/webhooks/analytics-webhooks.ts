@@ -130,12 +130,15 @@ export function createAnalyticsWebhooks(input: AnalyticsWebhooksOptions): Analyt
       queueMicrotask(pump);
     }
   }
+
   async function drainThenStop(drainMs: number): Promise<void> {
     if (inFlight > 0 || queue.size > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           shutdown.abort();
           queue.clear();
+          // Aborted deliveries settle and call pump, which reports idle; this covers an already idle queue.
+          pump();
         }, drainMs);
         onIdle = () => {
           clearTimeout(timer);

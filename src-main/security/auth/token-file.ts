@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, lstat, mkdir, open, readFile } from 'node:fs/promises';
+import { chmod, link, lstat, mkdir, open, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JunctionError } from '../../shared/errors.js';
 
@@ -41,23 +41,30 @@ async function readToken(path: string): Promise<string> {
   return token;
 }
 
-/** Creates the file only if absent (O_EXCL), so two starting instances never overwrite each other's token. */
+/**
+ * Writes the token to a private temporary file, then hard-links it into place: `link` fails if the
+ * name exists, so the token file appears atomically and complete, and two instances starting
+ * together never overwrite each other's token or read a half-written one.
+ */
 async function createToken(path: string): Promise<string | undefined> {
   const token = randomBytes(32).toString('base64url');
-  let handle;
-  try {
-    handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, FILE_MODE);
-  } catch (error) {
-    if (errno(error) === 'EEXIST') return undefined;
-    throw error;
-  }
+  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, FILE_MODE);
   try {
     await handle.writeFile(`${token}\n`, 'utf8');
     await handle.sync();
   } finally {
     await handle.close();
   }
-  return token;
+  try {
+    await link(temporary, path);
+    return token;
+  } catch (error) {
+    if (errno(error) === 'EEXIST') return undefined;
+    throw error;
+  } finally {
+    await unlink(temporary);
+  }
 }
 
 export async function loadOrCreateToken(stateDir: string): Promise<string> {

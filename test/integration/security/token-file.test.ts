@@ -1,6 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadOrCreateToken, TOKEN_DIRECTORY, TOKEN_FILE } from '../../../src-main/security/index.js';
@@ -43,8 +43,9 @@ describe('loadOrCreateToken', { skip: !posix && 'POSIX permission bits are not m
 
   test('concurrent first runs agree on one token', async () => {
     const dir = await stateDir();
-    const tokens = await Promise.all([loadOrCreateToken(dir), loadOrCreateToken(dir), loadOrCreateToken(dir)]);
+    const tokens = await Promise.all(Array.from({ length: 8 }, () => loadOrCreateToken(dir)));
     assert.equal(new Set(tokens).size, 1);
+    assert.deepEqual(await readdir(join(dir, TOKEN_DIRECTORY)), [TOKEN_FILE], 'no temporary files are left behind');
   });
 
   test('tightens loosened permissions on load', async () => {

@@ -51,6 +51,9 @@ export const ERROR_CODES = [
   'ServerClosing',
   // host / approvals
   'ApprovalNotFound',
+  // host / code actions
+  'ChangeLimitExceeded',
+  'ActionUnsupported',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -94,6 +94,19 @@ function describeIssues(error: z.ZodError): string {
 
 const KNOWN_TYPES = new Set<unknown>(Object.values(MessageType));
 
+/** Optional fields a client may send as null; ASP.NET Core reads null as absent, and so do we. */
+const NULLABLE_OPTIONAL_FIELDS = ['invocationId', 'streamIds', 'headers', 'error', 'allowReconnect'] as const;
+
+function withoutNullOptionals(raw: object, type: unknown): object {
+  const copy: Record<string, unknown> = { ...raw };
+  for (const field of NULLABLE_OPTIONAL_FIELDS) {
+    // Only an Invocation may omit its id; elsewhere a null id stays null and fails validation.
+    if (field === 'invocationId' && type !== MessageType.Invocation) continue;
+    if (copy[field] === null) delete copy[field];
+  }
+  return copy;
+}
+
 /** Parses one record received after the handshake. Failures are protocol errors that end the connection. */
 export function parseClientMessage(text: string): Parsed<ClientMessage> {
   const json = parseJson(text);
@@ -102,7 +115,7 @@ export function parseClientMessage(text: string): Parsed<ClientMessage> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, error: 'message is not a JSON object' };
   const type = (raw as { type?: unknown }).type;
   if (!KNOWN_TYPES.has(type)) return { ok: false, error: `unknown message type ${JSON.stringify(type) ?? 'undefined'}` };
-  const parsed = clientMessageSchema.safeParse(raw);
+  const parsed = clientMessageSchema.safeParse(withoutNullOptionals(raw, type));
   if (!parsed.success) return { ok: false, error: `invalid message of type ${String(type)}: ${describeIssues(parsed.error)}` };
   return { ok: true, value: parsed.data };
 }

@@ -28,6 +28,14 @@ describe('parseClientMessage', () => {
     }
   });
 
+  test('reads null optional fields as absent, as ASP.NET Core does', () => {
+    const invocation = parseClientMessage('{"type":1,"invocationId":null,"target":"A","arguments":[],"streamIds":null,"headers":null}');
+    assert.deepEqual(invocation, { ok: true, value: { type: 1, target: 'A', arguments: [] } });
+    const completion = parseClientMessage('{"type":3,"invocationId":"1","error":null,"result":5}');
+    assert.deepEqual(completion, { ok: true, value: { type: 3, invocationId: '1', result: 5 } });
+    assert.match(error('{"type":3,"invocationId":null}'), /'invocationId'/);
+  });
+
   test('names what is wrong: JSON, shape, type, missing fields', () => {
     assert.match(error('{oops'), /not valid JSON/);
     assert.match(error('"str"'), /not a JSON object/);

@@ -8,13 +8,13 @@ import { useNow } from '../lib/use-now.js';
 /** Must match `.call-row { height }` in styles.css. */
 export const ROW_HEIGHT = 28;
 
-function Progress({ call }: { call: CallView }) {
+function Progress({ call, withMessage }: { call: CallView; withMessage: boolean }) {
   if (!call.progress) return null;
   const { progress, total, message } = call.progress;
   return (
-    <span className="progress">
+    <span className="progress" title={message}>
       <progress value={progress} max={total ?? undefined} aria-label={`Progress of ${call.tool}`} />
-      {message && <span className="muted"> {message}</span>}
+      {withMessage && message && <span className="muted"> {message}</span>}
     </span>
   );
 }
@@ -35,7 +35,7 @@ function Row({ call, now, selected, onSelect }: { call: CallView; now: number; s
       <span role="cell" className="c-target">{call.target}</span>
       <span role="cell" className="c-status">
         <span className={`pill status-${call.status}`}>{call.status === 'error' && call.errorCode ? call.errorCode : call.status}</span>
-        {call.status === 'running' && <Progress call={call} />}
+        {call.status === 'running' && <Progress call={call} withMessage={false} />}
       </span>
       <span role="cell" className="c-num">{formatDuration(duration)}</span>
       <span role="cell" className="c-num">{formatBytes(call.requestBytes)}</span>
@@ -74,7 +74,7 @@ function Drawer({ call, onClose }: { call: CallView; onClose: () => void }) {
       <p className="muted">
         {call.callId} · {call.agent} via {call.transport} → {call.target}
       </p>
-      <Progress call={call} />
+      <Progress call={call} withMessage />
       {error && <p className="callout bad">{error}</p>}
       {detail?.truncated && <p className="callout warn">Arguments or result exceeded the console's per-call limit and are shown truncated.</p>}
       <h4>Arguments</h4>

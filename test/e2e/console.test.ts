@@ -1,0 +1,177 @@
+/**
+ * The console in a real Chromium against a real hub and console server on loopback: every view renders
+ * without console errors under the strict CSP, approvals reach the operator and the approve command,
+ * a second tab sees the same live state, and a wrong token is refused.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startConsole, type ConsoleHarness } from '../integration/control/support/console-harness.js';
+import { buildRenderer } from './support/build-renderer.js';
+import { chromiumAvailable, launchChromium } from './support/chromium.js';
+import { seedWorld } from './support/seed.js';
+
+const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+const VIEWS = [
+  { tab: 'Plugins', heading: 'Plugins', probe: 'Unity Editor' },
+  { tab: 'Live calls', heading: 'Live calls', probe: 'prepare-fix-all' },
+  { tab: 'Transactions', heading: 'Transactions', probe: 'fix type error' },
+  { tab: 'Approvals', heading: 'Approvals', probe: 'Nothing is waiting' },
+  { tab: 'Recovery', heading: 'Recovery', probe: 'RecoveryVersionUnsupported' },
+  { tab: 'Bridge', heading: 'Bridge', probe: 'Claude Desktop' },
+] as const;
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  return errors;
+}
+
+async function openConsole(context: BrowserContext, h: ConsoleHarness): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${h.origin}/?token=${h.token}`);
+  await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+  return { page, errors };
+}
+
+describe('console in Chromium', { skip: chromiumAvailable() ? false : 'chromium not installed at /usr/bin/chromium' }, () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let h: ConsoleHarness;
+  let staticDir: string;
+
+  before(async () => {
+    staticDir = await buildRenderer();
+    h = await startConsole({ staticDir });
+    seedWorld(h.world);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await h?.close();
+    if (staticDir) await rm(staticDir, { recursive: true, force: true });
+  });
+
+  test('every view renders its state with no console errors', async () => {
+    const { page, errors } = await openConsole(context, h);
+    for (const view of VIEWS) {
+      await page.getByRole('tab', { name: view.tab }).click();
+      await page.getByRole('heading', { level: 2, name: view.heading }).waitFor();
+      await page.getByText(view.probe).first().waitFor();
+      await page.screenshot({ path: `${SCREENSHOTS}${view.tab.toLowerCase().replace(/\s+/g, '-')}.png`, fullPage: true });
+    }
+    await page.getByRole('button', { name: /Switch theme/ }).click();
+    await page.getByRole('button', { name: /Switch theme/ }).click();
+    assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
+    await page.screenshot({ path: `${SCREENSHOTS}bridge-dark.png`, fullPage: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('keyboard: arrow keys move through the views and every control has an accessible name', async () => {
+    const { page, errors } = await openConsole(context, h);
+    await page.getByRole('tab', { name: 'Plugins' }).click();
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('heading', { level: 2, name: 'Live calls' }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('heading', { level: 2, name: 'Transactions' }).waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Transactions');
+    for (const view of VIEWS) {
+      await page.getByRole('tab', { name: view.tab }).click();
+      await page.getByRole('heading', { level: 2, name: view.heading }).waitFor();
+      const unnamed = await page.evaluate(() =>
+        [...document.querySelectorAll('button, input, select, [role="tab"]')]
+          .filter((el) => !(el.getAttribute('aria-label') || el.textContent?.trim() || (el.id && document.querySelector(`label[for="${el.id}"]`)) || el.closest('label')))
+          .map((el) => el.outerHTML),
+      );
+      assert.deepEqual(unnamed, [], view.tab);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('an approval request cannot be missed, and Approve calls the approve command', async () => {
+    const { page, errors } = await openConsole(context, h);
+    await page.getByRole('tab', { name: 'Plugins' }).click();
+    h.world.requestApproval({ approvalId: 'approval-e2e' });
+    await page.getByTestId('approval-banner').waitFor();
+    assert.equal(await page.getByTestId('approval-badge').textContent(), '1');
+    await page.screenshot({ path: `${SCREENSHOTS}approval-banner.png` });
+    await page.getByRole('button', { name: 'Review now' }).click();
+    const pending = page.getByTestId('approval-pending');
+    await pending.getByText('src/app.ts').first().waitFor();
+    await pending.getByText('run(2);').first().waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}approval-pending.png`, fullPage: true });
+    await pending.getByRole('button', { name: 'Approve' }).click();
+    await page.getByTestId('approval-decided').filter({ hasText: 'approved' }).waitFor();
+    assert.deepEqual(h.world.commands.filter((c) => c.command === 'approve').map((c) => c.args), [['approval-e2e']]);
+    assert.equal(await page.getByTestId('approval-badge').count(), 0);
+
+    h.world.requestApproval({ approvalId: 'approval-deny' });
+    await page.getByTestId('approval-pending').waitFor();
+    await page.getByRole('textbox', { name: 'Reason for denial' }).fill('touches generated code');
+    await page.getByTestId('approval-pending').getByRole('button', { name: 'Deny' }).click();
+    await page.getByTestId('approval-decided').filter({ hasText: 'touches generated code' }).waitFor();
+    assert.deepEqual(h.world.commands.filter((c) => c.command === 'deny').map((c) => c.args), [['approval-deny', 'touches generated code']]);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a second tab sees the same live state', async () => {
+    const first = await openConsole(context, h);
+    const second = await openConsole(context, h);
+    for (const { page } of [first, second]) await page.getByRole('tab', { name: 'Live calls' }).click();
+    h.world.startCall({ callId: 'shared-call', tool: 'find-references', agent: 'second-tab-agent' });
+    for (const { page } of [first, second]) await page.locator('[data-call-id="shared-call"]').waitFor();
+    h.world.finishCall('shared-call', { status: 'error', errorCode: 'ToolTimeout' });
+    for (const { page } of [first, second]) await page.locator('[data-call-id="shared-call"]').getByText('ToolTimeout').waitFor();
+    const counts = await Promise.all([first, second].map(({ page }) => page.getByTestId('call-count').textContent()));
+    assert.equal(counts[0], counts[1]);
+    assert.deepEqual([...first.errors, ...second.errors], []);
+    await Promise.all([first.page.close(), second.page.close()]);
+  });
+
+  test('10,000 calls stay windowed and the detail drawer shows arguments and result', async () => {
+    const { page, errors } = await openConsole(context, h);
+    await page.getByRole('tab', { name: 'Live calls' }).click();
+    for (let i = 0; i < 10_000; i++) h.world.startCall({ callId: `bulk-${i}`, tool: i % 2 ? 'diagnostics' : 'document-read' });
+    await page.getByTestId('call-count').filter({ hasText: '10000 of 10000 calls' }).waitFor();
+    const rendered = await page.locator('.calls-window [role="row"]').count();
+    assert.ok(rendered > 0 && rendered < 100, `rendered ${rendered} rows`);
+    // The oldest calls (the seeded ones) were evicted: the console keeps the last 10,000.
+    h.world.finishCall('bulk-9999', {}, { path: 'src/app.ts' }, { content: [{ type: 'text', text: 'export {};' }] });
+    await page.getByRole('searchbox', { name: 'Search' }).fill('bulk-9999');
+    await page.locator('[data-call-id="bulk-9999"]').click();
+    const drawer = page.getByRole('complementary', { name: 'Call bulk-9999' });
+    await drawer.getByText('"src/app.ts"').waitFor();
+    await drawer.getByText('export {};').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}call-detail.png` });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('a wrong token is refused with no bundle', async () => {
+    const stranger = await browser.newContext();
+    try {
+      const page = await stranger.newPage();
+      const response = await page.goto(`${h.origin}/?token=wrong`);
+      assert.equal(response?.status(), 401);
+      assert.equal(await page.locator('#root').count(), 0);
+      const bare = await page.goto(`${h.origin}/`);
+      assert.equal(bare?.status(), 401);
+    } finally {
+      await stranger.close();
+    }
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Host tools as data: a zod input, a zod output, annotations and a handler. One function turns a
+ * list of them into a ToolSource, validating arguments on the way in and results on the way out
+ * (admission runs whether or not output schemas are published).
+ */
+import { z } from 'zod';
+import type { ErrorCode } from '../../shared/errors.js';
+import {
+  JunctionError,
+  errorOutcome,
+  next,
+  successOutcome,
+  thrownOutcome,
+  toStructuredError,
+  type CallContext,
+  type FailureKind,
+  type JsonSchemaObject,
+  type ToolDescriptor,
+  type ToolOutcome,
+  type ToolSource,
+} from '../../shared/index.js';
+
+export type OutputSchemaPublication = 'publish' | 'omit';
+
+export interface HostTool<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  readOnly: boolean;
+  destructive?: boolean;
+  idempotent?: boolean;
+  input: I;
+  output: O;
+  handler: (args: z.output<I>, ctx: CallContext) => Promise<z.input<O>> | z.input<O>;
+}
+
+/** Keeps the handler's types tied to its schemas. */
+export function defineTool<I extends z.ZodType, O extends z.ZodType>(tool: HostTool<I, O>): HostTool {
+  return tool as unknown as HostTool;
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchemaObject {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return { ...rest, type: 'object' };
+}
+
+export function describeTool(tool: HostTool, outputSchema: OutputSchemaPublication): ToolDescriptor {
+  const descriptor: ToolDescriptor = {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: jsonSchema(tool.input, 'input') as ToolDescriptor['inputSchema'],
+    annotations: {
+      title: tool.title,
+      readOnlyHint: tool.readOnly,
+      destructiveHint: tool.destructive ?? false,
+      idempotentHint: tool.idempotent ?? tool.readOnly,
+      openWorldHint: false,
+    },
+  };
+  if (outputSchema === 'publish') descriptor.outputSchema = jsonSchema(tool.output, 'output') as ToolDescriptor['outputSchema'];
+  return descriptor;
+}
+
+const FAILURE_BY_CODE: Partial<Record<ErrorCode, FailureKind>> = {
+  InvalidArguments: 'binding',
+  RangeInvalid: 'binding',
+  PathOutsideWorkspace: 'binding',
+  WorkspaceSelectorRequired: 'binding',
+  ToolNotFound: 'notFound',
+  WorkspaceNotFound: 'notFound',
+  DocumentNotFound: 'notFound',
+  RevisionNotFound: 'notFound',
+  ApprovalNotFound: 'notFound',
+  SnapshotMismatch: 'conflict',
+  TransactionActive: 'conflict',
+  ConflictOnDisk: 'conflict',
+  ConcurrentCommit: 'conflict',
+  DocumentExists: 'conflict',
+  RecoveryPending: 'conflict',
+  Conflict: 'conflict',
+  InternalError: 'internal',
+};
+
+function failureOf(error: unknown): ToolOutcome {
+  const structured = toStructuredError(error);
+  return errorOutcome(structured, FAILURE_BY_CODE[structured.code] ?? (error instanceof JunctionError ? 'thrown' : 'internal'));
+}
+
+function invalidArguments(issues: z.core.$ZodIssue[]): JunctionError {
+  return new JunctionError('InvalidArguments', issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '), {
+    next: next('fixArguments'),
+    details: { issues: issues.map((i) => ({ path: i.path.map(String), message: i.message, code: i.code })) },
+  });
+}
+
+export function createToolSource(id: string, tools: readonly HostTool[], outputSchema: OutputSchemaPublication): ToolSource {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const descriptors = tools.map((t) => describeTool(t, outputSchema));
+  return {
+    id,
+    listTools: () => descriptors,
+    async callTool(name, args, ctx) {
+      const tool = byName.get(name);
+      if (!tool) return failureOf(new JunctionError('ToolNotFound', `No host tool '${name}' in this mode.`, { next: next('inspectStatus', 'server-status'), details: { name } }));
+      const parsed = tool.input.safeParse(args);
+      if (!parsed.success) return failureOf(invalidArguments(parsed.error.issues));
+      let value: unknown;
+      try {
+        value = await tool.handler(parsed.data, ctx);
+      } catch (error) {
+        return failureOf(error);
+      }
+      const admitted = tool.output.safeParse(value);
+      if (!admitted.success) return thrownOutcome(new JunctionError('InternalError', `Tool '${name}' produced a result outside its contract.`), 'internal');
+      return successOutcome(admitted.data as Record<string, unknown>);
+    },
+    onToolsChanged: () => () => undefined,
+  };
+}

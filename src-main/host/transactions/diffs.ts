@@ -1,0 +1,54 @@
+/** Unified diffs between two snapshots, one entry per changed document, in path order. */
+import { createTwoFilesPatch } from 'diff';
+import type { FileDiffView } from '../../control/api.js';
+import type { Snapshot } from '../workspace/snapshot.js';
+
+export interface FileDiff {
+  path: string;
+  change: FileDiffView['change'];
+  previousPath?: string;
+  /** Full unified diff; views may truncate it, the domain never does. */
+  diff: string;
+}
+
+function patch(oldPath: string | null, newPath: string | null, before: string, after: string): string {
+  return createTwoFilesPatch(oldPath === null ? '/dev/null' : `a/${oldPath}`, newPath === null ? '/dev/null' : `b/${newPath}`, before, after, undefined, undefined, { context: 3 });
+}
+
+/** `origins` maps a path in `after` to its path in `before` for renamed documents. */
+export function diffSnapshots(before: Snapshot, after: Snapshot, origins: ReadonlyMap<string, string> = new Map()): FileDiff[] {
+  const out: FileDiff[] = [];
+  const renamedFrom = new Set(origins.values());
+  for (const path of after.paths()) {
+    const doc = after.get(path)!;
+    const origin = origins.get(path);
+    const previous = before.get(origin ?? path);
+    if (origin !== undefined && previous !== undefined) {
+      out.push({ path, change: 'rename', previousPath: origin, diff: patch(origin, path, previous.text, doc.text) });
+    } else if (previous === undefined) {
+      out.push({ path, change: 'create', diff: patch(null, path, '', doc.text) });
+    } else if (previous.sha256 !== doc.sha256) {
+      out.push({ path, change: 'modify', diff: patch(path, path, previous.text, doc.text) });
+    }
+  }
+  for (const path of before.paths()) {
+    if (!after.has(path) && !renamedFrom.has(path)) {
+      out.push({ path, change: 'delete', diff: patch(path, null, before.get(path)!.text, '') });
+    }
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Bounds a diff for display; the flag tells the reader the text is incomplete. */
+export function toFileDiffView(diff: FileDiff, maxChars: number): FileDiffView {
+  const truncated = diff.diff.length > maxChars;
+  let text = diff.diff;
+  if (truncated) {
+    // Never cut between the halves of a surrogate pair: a lone surrogate cannot cross JSON.
+    const last = text.charCodeAt(maxChars - 1);
+    text = text.slice(0, last >= 0xd800 && last <= 0xdbff ? maxChars - 1 : maxChars);
+  }
+  const view: FileDiffView = { path: diff.path, change: diff.change, diff: text, truncated };
+  if (diff.previousPath !== undefined) view.previousPath = diff.previousPath;
+  return view;
+}

@@ -1,0 +1,50 @@
+/** Compiler diagnostics of a snapshot as console/tool views, bounded while they are collected. */
+import { join } from 'node:path';
+import ts from 'typescript';
+import type { DiagnosticView } from '../../control/api.js';
+import type { Snapshot } from './snapshot.js';
+
+const CATEGORY: Record<ts.DiagnosticCategory, DiagnosticView['category']> = {
+  [ts.DiagnosticCategory.Error]: 'error',
+  [ts.DiagnosticCategory.Warning]: 'warning',
+  [ts.DiagnosticCategory.Suggestion]: 'suggestion',
+  [ts.DiagnosticCategory.Message]: 'message',
+};
+
+function toView(path: string, d: ts.Diagnostic): DiagnosticView {
+  const position = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : { line: 0, character: 0 };
+  return {
+    path,
+    line: position.line,
+    column: position.character,
+    code: `TS${d.code}`,
+    message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+    category: CATEGORY[d.category],
+  };
+}
+
+export interface DiagnosticsQuery {
+  paths?: readonly string[];
+  /** Stop once this many were collected (callers pass limit + 1 to learn whether more exist). */
+  stopAfter?: number;
+  errorsOnly?: boolean;
+}
+
+/** Syntactic and semantic diagnostics of the snapshot's program files (all, or `paths`), in path order. */
+export function collectDiagnostics(service: ts.LanguageService, snapshot: Snapshot, realRoot: string, query: DiagnosticsQuery = {}): DiagnosticView[] {
+  const program = service.getProgram();
+  const out: DiagnosticView[] = [];
+  const stopAfter = query.stopAfter ?? Number.POSITIVE_INFINITY;
+  const paths = (query.paths ?? snapshot.paths()).filter((p) => snapshot.has(p));
+  for (const path of paths) {
+    if (out.length >= stopAfter) break;
+    const fileName = join(realRoot, path);
+    if (!program?.getSourceFile(fileName)) continue;
+    for (const d of [...service.getSyntacticDiagnostics(fileName), ...service.getSemanticDiagnostics(fileName)]) {
+      if (query.errorsOnly && d.category !== ts.DiagnosticCategory.Error) continue;
+      out.push(toView(path, d));
+      if (out.length >= stopAfter) break;
+    }
+  }
+  return out;
+}

@@ -2,7 +2,7 @@
  * The one shape every security check answers with when it says no: an HTTP status the caller
  * writes as is, plus a stable code and a human message for the structured error body.
  */
-import type { ErrorCode, StructuredError } from '../shared/errors.js';
+import type { ErrorCode } from '../shared/errors.js';
 
 export interface Refusal<Status extends number = number, Code extends ErrorCode = ErrorCode> {
   ok: false;
@@ -13,9 +13,4 @@ export interface Refusal<Status extends number = number, Code extends ErrorCode 
 
 export function refuse<Status extends number, Code extends ErrorCode>(status: Status, code: Code, message: string): Refusal<Status, Code> {
   return { ok: false, status, code, message };
-}
-
-/** The `{ error: { code, message } }` body shape the HTTP adapters send for a refusal. */
-export function refusalError(refusal: Refusal): StructuredError {
-  return { code: refusal.code, message: refusal.message };
 }

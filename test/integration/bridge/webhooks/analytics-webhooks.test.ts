@@ -25,6 +25,23 @@ describe('analytics webhooks over real HTTP', () => {
     await Promise.all([ok.close(), failing.close(), stalled.close()]);
   });
 
+  test('with no URL configured, emit is inert: no queue, no timers, no requests', async () => {
+    const webhooks = createAnalyticsWebhooks({ logger: recordingLogger() });
+    const other = createAnalyticsWebhooks({ urls: {}, token: 't', logger: recordingLogger() });
+    assert.equal(webhooks.enabled, false);
+    assert.equal(webhooks, other, 'every disabled instance is the same shared object');
+    // Runs first in this file so no earlier delivery's timeout timer can expire between the counts.
+    const timers = activeTimers();
+    const start = ok.received.length;
+    for (let n = 0; n < 1000; n++) webhooks.emit('tool', 'tool.call.completed', { n });
+    assert.equal(activeTimers(), timers);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(activeTimers(), timers);
+    assert.deepEqual(webhooks.stats(), { queued: 0, inFlight: 0, delivered: 0, failed: 0, dropped: 0 });
+    assert.equal(ok.received.length, start);
+    await webhooks.close();
+  });
+
   test('delivers each category to its own URL in the envelope, with the token header', async () => {
     const logger = recordingLogger();
     const fixed = new Date('2026-03-01T12:34:56.789Z');
@@ -107,22 +124,6 @@ describe('analytics webhooks over real HTTP', () => {
     await webhooks.close(5000);
     assert.equal(webhooks.stats().delivered, 10);
     assert.equal(ok.received.length - start, 10);
-  });
-
-  test('with no URL configured, emit is inert: no queue, no timers, no requests', async () => {
-    const webhooks = createAnalyticsWebhooks({ logger: recordingLogger() });
-    const other = createAnalyticsWebhooks({ urls: {}, token: 't', logger: recordingLogger() });
-    assert.equal(webhooks.enabled, false);
-    assert.equal(webhooks, other, 'every disabled instance is the same shared object');
-    const timers = activeTimers();
-    const start = ok.received.length;
-    for (let n = 0; n < 1000; n++) webhooks.emit('tool', 'tool.call.completed', { n });
-    assert.equal(activeTimers(), timers);
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(activeTimers(), timers);
-    assert.deepEqual(webhooks.stats(), { queued: 0, inFlight: 0, delivered: 0, failed: 0, dropped: 0 });
-    assert.equal(ok.received.length, start);
-    await webhooks.close();
   });
 
   test('invalid settings fail at construction with ConfigInvalid', () => {

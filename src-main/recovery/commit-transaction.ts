@@ -5,17 +5,19 @@
  * process through the same code recovery uses.
  */
 import { randomUUID } from 'node:crypto';
+import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { JunctionError } from '../shared/errors.js';
 import { sha256 } from './checksum.js';
 import type { CommitReceipt, CommitRequest } from './contract.js';
-import { ensureDirectoryDurably, fsyncDirectory, removeDurably, replaceDurably, writeSynced } from './durable-fs.js';
+import { forEachBounded, WRITE_PARALLELISM } from './bounded-parallel.js';
+import { ensureDirectoryDurably, fsyncDirectory, removeIfPresent, writeSynced } from './durable-fs.js';
 import { buildManifest, withPhase, type PreparedChange } from './manifest/index.js';
-import { appendProgress, discardManifest, writeManifest } from './manifest-store.js';
+import { discardManifest, openProgressLog, writeManifest, type ProgressLog } from './manifest-store.js';
 import type { JournalManifest } from './model.js';
 import { resolveManifest, type ResolveResult } from './resolve-manifest.js';
 import type { StateLayout } from './state-dir/layout.js';
-import { absolutePath, assertNoSymlinkAncestors, readRegularFile } from './workspace-files.js';
+import { absolutePath, ancestorChecker, readRegularFile } from './workspace-files.js';
 
 export interface HookInfo {
   manifestId: string;
@@ -46,8 +48,9 @@ interface Staged {
 
 async function stage(request: CommitRequest): Promise<Staged> {
   const before: Array<Buffer | null> = [];
+  const checkAncestors = ancestorChecker(request.workspaceRoot);
   for (const change of request.changes) {
-    await assertNoSymlinkAncestors(request.workspaceRoot, change.path);
+    await checkAncestors(change.path);
     before.push(await readRegularFile(absolutePath(request.workspaceRoot, change.path), change.path));
   }
   const prepared = request.changes.map((change, i): PreparedChange => {
@@ -68,39 +71,73 @@ async function stage(request: CommitRequest): Promise<Staged> {
   return { prepared, before };
 }
 
-async function backUp(env: CommitEnvironment, manifest: JournalManifest, before: Array<Buffer | null>, hook: (point: string, extra?: Partial<HookInfo>) => Promise<void>): Promise<void> {
-  await ensureDirectoryDurably(env.layout.backupDir(manifest.manifestId));
-  for (const [fileIndex, file] of manifest.files.entries()) {
+type Hook = (point: string, extra?: Partial<HookInfo>) => Promise<void>;
+
+/**
+ * Backups are written and fsynced in parallel; their progress notes and hooks then follow in file
+ * order, so `after-backup:<k>` always means the first k backups are durable.
+ */
+async function backUp(env: CommitEnvironment, manifest: JournalManifest, before: Array<Buffer | null>, progress: ProgressLog, hook: Hook): Promise<void> {
+  const dir = env.layout.backupDir(manifest.manifestId);
+  await ensureDirectoryDurably(dir);
+  await forEachBounded(manifest.files, WRITE_PARALLELISM, async (file, fileIndex) => {
     const content = before[fileIndex];
     if (file.backupPath && content) await writeSynced(env.layout.resolve(file.backupPath), content);
-    await appendProgress(env.layout, manifest.manifestId, { fileIndex, phase: 'backedUp' });
+  });
+  await fsyncDirectory(dir);
+  for (const [fileIndex, file] of manifest.files.entries()) {
+    await progress.append({ fileIndex, phase: 'backedUp' });
     await hook(`after-backup:${fileIndex + 1}`, { count: fileIndex + 1, path: file.path });
   }
-  await fsyncDirectory(env.layout.backupDir(manifest.manifestId));
 }
 
-async function apply(env: CommitEnvironment, manifest: JournalManifest, request: CommitRequest, hook: (point: string, extra?: Partial<HookInfo>) => Promise<void>): Promise<void> {
-  for (const [fileIndex, file] of manifest.files.entries()) {
+/**
+ * New contents go to fsynced temp files next to their targets first (in parallel), then each target
+ * is replaced by a rename (or unlinked) in file order. The directories are fsynced once each before
+ * the caller writes the completion marker, which is what makes all renames durable together; a crash
+ * before that is rolled back, so no rename needs to be durable on its own.
+ */
+async function apply(manifest: JournalManifest, request: CommitRequest, progress: ProgressLog, hook: Hook): Promise<void> {
+  const root = manifest.workspaceRoot;
+  const writes = manifest.files.flatMap((file, fileIndex) => {
     const change = request.changes[fileIndex]!;
-    const target = absolutePath(manifest.workspaceRoot, file.path);
-    if (change.kind === 'write') {
-      await ensureDirectoryDurably(dirname(target));
-      await replaceDurably(target, change.content, absolutePath(manifest.workspaceRoot, file.tempPath!));
-    } else {
-      await removeDurably(target);
-    }
-    await appendProgress(env.layout, manifest.manifestId, { fileIndex, phase: 'applied' });
+    return change.kind === 'write' ? [{ file, content: change.content }] : [];
+  });
+  for (const dir of new Set(writes.map((w) => dirname(absolutePath(root, w.file.path))))) await ensureDirectoryDurably(dir);
+  await forEachBounded(writes, WRITE_PARALLELISM, ({ file, content }) => writeSynced(absolutePath(root, file.tempPath!), content));
+  for (const [fileIndex, file] of manifest.files.entries()) {
+    const target = absolutePath(root, file.path);
+    if (file.operation === 'write') await rename(absolutePath(root, file.tempPath!), target);
+    else await removeIfPresent(target);
+    await progress.append({ fileIndex, phase: 'applied' });
     await hook(`after-file:${fileIndex + 1}`, { count: fileIndex + 1, path: file.path });
+  }
+  for (const dir of new Set(manifest.files.map((file) => dirname(absolutePath(root, file.path))))) await fsyncDirectory(dir);
+}
+
+/** Everything between the prepared manifest and the durable completion marker. */
+async function runToCompletion(env: CommitEnvironment, prepared: JournalManifest, request: CommitRequest, before: Array<Buffer | null>, hook: Hook): Promise<void> {
+  const progress = await openProgressLog(env.layout, prepared.manifestId);
+  try {
+    await hook('after-manifest');
+    await backUp(env, prepared, before, progress, hook);
+    const applying = withPhase(prepared, 'applying', 'backedUp');
+    await writeManifest(env.layout, applying);
+    await apply(applying, request, progress, hook);
+    await hook('before-complete');
+    await writeManifest(env.layout, withPhase(applying, 'completed', 'applied'));
+  } finally {
+    await progress.close();
   }
 }
 
 export async function commitTransaction(env: CommitEnvironment, request: CommitRequest): Promise<CommitReceipt> {
   const { prepared, before } = await stage(request);
   const manifestId = randomUUID();
-  const hook = async (point: string, extra: Partial<HookInfo> = {}): Promise<void> => {
+  const hook: Hook = async (point, extra = {}) => {
     await env.hooks?.at(point, { manifestId, transactionId: request.transactionId, workspaceRoot: request.workspaceRoot, ...extra });
   };
-  let manifest = buildManifest({
+  const manifest = buildManifest({
     manifestId,
     transactionId: request.transactionId,
     workspaceRoot: request.workspaceRoot,
@@ -112,13 +149,7 @@ export async function commitTransaction(env: CommitEnvironment, request: CommitR
   await hook('before-manifest');
   await writeManifest(env.layout, manifest);
   try {
-    await hook('after-manifest');
-    await backUp(env, manifest, before, hook);
-    manifest = withPhase(manifest, 'applying', 'backedUp');
-    await writeManifest(env.layout, manifest);
-    await apply(env, manifest, request, hook);
-    await hook('before-complete');
-    await writeManifest(env.layout, withPhase(manifest, 'completed', 'applied'));
+    await runToCompletion(env, manifest, request, before, hook);
   } catch (error) {
     await rollBack(env, manifest, error);
     throw error;

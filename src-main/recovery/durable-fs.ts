@@ -2,7 +2,7 @@
  * The journal's only file-system primitives. Each one is durable when it returns: data is fsynced and,
  * where a directory entry changed, so is the directory, so a crash can never expose a half-written name.
  */
-import { open, readFile, rename, unlink, rm, mkdir, appendFile } from 'node:fs/promises';
+import { open, readFile, rename, unlink, rm, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 function isCode(error: unknown, code: string): boolean {
@@ -87,11 +87,6 @@ export async function ensureDirectoryDurably(dir: string): Promise<void> {
     current = parent;
   }
   for (const made of created) await fsyncDirectory(dirname(made));
-}
-
-/** Appends without fsync: used only for advisory progress notes that recovery never depends on. */
-export async function appendLine(path: string, line: string): Promise<void> {
-  await appendFile(path, line);
 }
 
 export { isCode };

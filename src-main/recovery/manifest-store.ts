@@ -1,6 +1,6 @@
 /** Durable reads and writes of manifests and their progress notes inside a state directory. */
-import { readdir } from 'node:fs/promises';
-import { appendLine, readIfExists, removeDurably, removeIfPresent, removeTree, replaceDurably } from './durable-fs.js';
+import { open, readdir } from 'node:fs/promises';
+import { readIfExists, removeDurably, removeIfPresent, removeTree, replaceDurably } from './durable-fs.js';
 import type { FileProgress, JournalManifest } from './model.js';
 import { decodeProgress, encodeManifest, encodeProgress } from './persisted/index.js';
 import { MANIFEST_SUFFIX, MANIFEST_TEMP_SUFFIX, type StateLayout } from './state-dir/layout.js';
@@ -9,8 +9,20 @@ export async function writeManifest(layout: StateLayout, manifest: JournalManife
   await replaceDurably(layout.manifestFile(manifest.manifestId), encodeManifest(manifest), layout.manifestTemp(manifest.manifestId));
 }
 
-export async function appendProgress(layout: StateLayout, manifestId: string, progress: FileProgress): Promise<void> {
-  await appendLine(layout.progressFile(manifestId), encodeProgress(progress));
+export interface ProgressLog {
+  append(progress: FileProgress): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Progress notes are advisory (recovery decides from checksums), so they are appended without fsync. */
+export async function openProgressLog(layout: StateLayout, manifestId: string): Promise<ProgressLog> {
+  const handle = await open(layout.progressFile(manifestId), 'a');
+  return {
+    append: async (progress) => {
+      await handle.write(encodeProgress(progress));
+    },
+    close: () => handle.close(),
+  };
 }
 
 export async function readProgress(layout: StateLayout, manifestId: string, formatVersion: number): Promise<FileProgress[]> {

@@ -5,7 +5,9 @@
  */
 import { dirname } from 'node:path';
 import { sha256 } from './checksum.js';
-import { ensureDirectoryDurably, readIfExists, removeDurably, removeIfPresent, replaceDurably } from './durable-fs.js';
+import { rename } from 'node:fs/promises';
+import { forEachBounded, WRITE_PARALLELISM } from './bounded-parallel.js';
+import { ensureDirectoryDurably, fsyncDirectory, readIfExists, removeIfPresent, writeSynced } from './durable-fs.js';
 import { planRecovery, tempPathFor, withPhase, type Direction, type FileConflict, type FileStep } from './manifest/index.js';
 import { discardManifest, writeManifest } from './manifest-store.js';
 import type { JournalManifest } from './model.js';
@@ -48,15 +50,18 @@ async function loadBackups(layout: StateLayout, manifest: JournalManifest, steps
   return damaged.length > 0 ? damaged : backups;
 }
 
-async function applyStep(manifest: JournalManifest, step: FileStep, backups: Map<number, Buffer>): Promise<void> {
-  const file = manifest.files[step.fileIndex]!;
-  const target = absolutePath(manifest.workspaceRoot, file.path);
-  if (step.action === 'remove') {
-    await removeDurably(target);
-  } else if (step.action === 'restoreBackup') {
-    await ensureDirectoryDurably(dirname(target));
-    await replaceDurably(target, backups.get(step.fileIndex)!, tempOf(manifest, step.fileIndex));
+/** Same durable order as a commit's apply: fsynced temps in parallel, renames and unlinks, then one fsync per directory. */
+async function applySteps(manifest: JournalManifest, steps: FileStep[], backups: Map<number, Buffer>): Promise<void> {
+  const changing = steps.filter((s) => s.action !== 'keep');
+  const targetOf = (step: FileStep) => absolutePath(manifest.workspaceRoot, manifest.files[step.fileIndex]!.path);
+  const restores = changing.filter((s) => s.action === 'restoreBackup');
+  for (const dir of new Set(restores.map((s) => dirname(targetOf(s))))) await ensureDirectoryDurably(dir);
+  await forEachBounded(restores, WRITE_PARALLELISM, (step) => writeSynced(tempOf(manifest, step.fileIndex), backups.get(step.fileIndex)!));
+  for (const step of changing) {
+    if (step.action === 'restoreBackup') await rename(tempOf(manifest, step.fileIndex), targetOf(step));
+    else await removeIfPresent(targetOf(step));
   }
+  for (const dir of new Set(changing.map((s) => dirname(targetOf(s))))) await fsyncDirectory(dir);
 }
 
 export async function resolveManifest(layout: StateLayout, manifest: JournalManifest): Promise<ResolveResult> {
@@ -67,7 +72,7 @@ export async function resolveManifest(layout: StateLayout, manifest: JournalMani
   }
   const backups = await loadBackups(layout, manifest, plan.steps);
   if (Array.isArray(backups)) return { kind: 'conflict', direction: plan.direction, conflicts: backups, reason: 'backups are missing or damaged' };
-  for (const step of plan.steps) await applyStep(manifest, step, backups);
+  await applySteps(manifest, plan.steps, backups);
 
   const after = await observe(manifest);
   const mismatched = plan.steps.filter((s) => after[s.fileIndex] !== s.targetSha256);

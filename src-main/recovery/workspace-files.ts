@@ -20,14 +20,21 @@ export async function assertWorkspaceRoot(root: string): Promise<void> {
 }
 
 /**
- * Every existing ancestor must be a real directory: a symlinked directory could point outside the
- * workspace, and renames through it would land there.
+ * Returns a checker that every existing ancestor of a path is a real directory: a symlinked directory
+ * could point outside the workspace, and renames through it would land there. Verified directories
+ * are remembered, so a commit checks each directory once.
  */
-export async function assertNoSymlinkAncestors(root: string, relative: string): Promise<void> {
+export function ancestorChecker(root: string): (relative: string) => Promise<void> {
+  const verified = new Set<string>();
+  return (relative) => assertNoSymlinkAncestors(root, relative, verified);
+}
+
+async function assertNoSymlinkAncestors(root: string, relative: string, verified: Set<string>): Promise<void> {
   const segments = relative.split('/');
   let current = root;
   for (const segment of segments.slice(0, -1)) {
     current = join(current, segment);
+    if (verified.has(current)) continue;
     let info;
     try {
       info = await lstat(current);
@@ -37,6 +44,7 @@ export async function assertNoSymlinkAncestors(root: string, relative: string): 
     }
     if (info.isSymbolicLink()) throw new JunctionError('PathOutsideWorkspace', `${relative} passes through the symbolic link ${current}`, { details: { path: relative } });
     if (!info.isDirectory()) throw new JunctionError('ValidationFailed', `${relative}: ${current} is not a directory`, { details: { path: relative } });
+    verified.add(current);
   }
 }
 

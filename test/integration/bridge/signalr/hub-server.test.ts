@@ -17,6 +17,11 @@ async function withHub(run: (h: Harness) => Promise<void>): Promise<void> {
   h.hub.on('Count', async function* (_c, n) {
     for (let i = 0; i < Number(n); i++) yield i;
   });
+  h.hub.on('Broken', async function* () {
+    yield 'first';
+    throw new HubMethodError('stream broke');
+  });
+  h.hub.on('Unencodable', () => ({ big: 10n }));
   try {
     await run(h);
   } finally {
@@ -45,6 +50,7 @@ for (const skipNegotiation of [true, false]) {
           await assert.rejects(client.invoke('Crash'), (error: Error) => !error.message.includes('secret') && /unexpected error/.test(error.message));
           assert.equal((await crashReported).method, 'Crash');
           await assert.rejects(client.invoke('Missing'), /Unknown hub method 'Missing'/);
+          await assert.rejects(client.invoke('Unencodable'), /unexpected error occurred invoking 'Unencodable'/);
           assert.equal(client.state, HubConnectionState.Connected);
           assert.equal(await client.invoke('Add', 1, 1), 2);
           assert.deepEqual(h.hub.connections().map((c) => c.id), [server.id]);
@@ -83,6 +89,12 @@ for (const skipNegotiation of [true, false]) {
             client.stream<number>('Count', 4).subscribe({ next: (v) => got.push(v), complete: () => resolve(got), error: reject });
           });
           assert.deepEqual(items, [0, 1, 2, 3]);
+          const broken: string[] = [];
+          const failure = await new Promise<Error>((resolve, reject) => {
+            client.stream<string>('Broken').subscribe({ next: (v) => broken.push(v), complete: () => reject(new Error('completed')), error: resolve });
+          });
+          assert.deepEqual(broken, ['first']);
+          assert.match(failure.message, /stream broke/);
         } finally {
           await client.stop();
         }

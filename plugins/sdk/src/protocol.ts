@@ -283,6 +283,15 @@ export const ResponseResourceContentDataSchema = responseDataSchema(z.array(Resp
 
 // ---- helpers -----------------------------------------------------------------------------------
 
+/** RFC 6570 level-1 match of a resource URI against a template: each `{var}` is one or more non-`/` characters. */
+export function matchesUriTemplate(uriTemplate: string, uri: string): boolean {
+  const pattern = uriTemplate
+    .split(/(\{[^}]+\})/)
+    .map((part) => (part.startsWith('{') && part.endsWith('}') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${pattern}$`).test(uri);
+}
+
 /** A successful envelope around `value`. */
 export function successData<T>(requestId: string, value?: T): ResponseData<T> {
   return value === undefined

@@ -12,6 +12,7 @@ import type {
 import {
   ResponseErrorKind,
   ResponseStatus,
+  matchesUriTemplate,
   type ResponseData,
   type ResponseGetPrompt,
   type ResponseResourceContent,
@@ -22,7 +23,6 @@ import type { CallContext, ToolDescriptor, ToolOutcome, ToolSource } from '../..
 import { TypedEmitter } from '../../shared/typed-emitter.js';
 import { guardedCall, InvokeFailure, type GuardSettings, type ToolInvoker } from './call-guard.js';
 import {
-  matchesTemplate,
   promptDescriptor,
   promptResult,
   resourceDescriptor,
@@ -170,7 +170,7 @@ export class BridgeToolSource implements ToolSource {
     const active = this.registry.active();
     return (
       active.find((r) => r.catalogue.resources.some((res) => res.uri === uri)) ??
-      active.find((r) => r.catalogue.templates.some((t) => matchesTemplate(t.uriTemplate, uri)))
+      active.find((r) => r.catalogue.templates.some((t) => matchesUriTemplate(t.uriTemplate, uri)))
     );
   }
 

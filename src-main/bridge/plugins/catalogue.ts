@@ -76,12 +76,3 @@ export function resourceResult(contents: readonly ResponseResourceContent[]): Re
     ),
   };
 }
-
-/** RFC 6570 level-1 match: each `{var}` stands for one or more characters other than `/`. */
-export function matchesTemplate(uriTemplate: string, uri: string): boolean {
-  const pattern = uriTemplate
-    .split(/(\{[^}]+\})/)
-    .map((part) => (part.startsWith('{') && part.endsWith('}') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${pattern}$`).test(uri);
-}

@@ -213,7 +213,10 @@ export class PluginRegistry {
     const record = this.records.get(connectionId);
     if (!record) return;
     const before = record.catalogue;
-    record.catalogue = { ...before, ...patch };
+    const after = { ...before, ...patch };
+    // Plugins re-announce after every handshake; an identical list is not a change.
+    if (JSON.stringify(after) === JSON.stringify(before)) return;
+    record.catalogue = after;
     if (!record.handshake) return;
     this.emitCatalogueChanges([before, record.catalogue]);
     this.events.emit('pluginUpdated', this.view(record));

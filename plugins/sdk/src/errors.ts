@@ -1,0 +1,14 @@
+/**
+ * Thrown by a tool whose failure is nobody's fault in the request (the app is compiling, a service the
+ * tool needs is not built yet). Pass `notExecuted: true` only when the tool changed nothing and a
+ * plugin reload ends the condition: a bridge with the call guard then sends the call again.
+ */
+export class ToolUnavailableError extends Error {
+  readonly notExecuted: boolean;
+
+  constructor(message: string, options: { notExecuted?: boolean; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ToolUnavailableError';
+    this.notExecuted = options.notExecuted ?? false;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The TypeScript McpPlugin SDK: connect a live app to a Junction bridge (or McpPlugin.Server) and
+ * expose tools, prompts and resources to agents. It speaks the 8.16 contract (see protocol.ts).
+ *
+ *   const plugin = createPlugin({ name: 'scene', version: '1.0.0', role: 'editor' });
+ *   plugin.tool({ name: 'add-object', description: '…', input: z.object({ name: z.string() }), handler: async (args, ctx) => … });
+ *   await plugin.connect();
+ */
+export { createPlugin, McpPlugin, type PluginEvents, type PluginOptions, type PluginState } from './plugin.js';
+export { ToolUnavailableError } from './errors.js';
+export type {
+  ArgsOf,
+  JsonObjectSchema,
+  PluginRole,
+  PromptDefinition,
+  PromptMessageInput,
+  ResourceDefinition,
+  ResourceReadResult,
+  ToolAnnotations,
+  ToolContext,
+  ToolDefinition,
+  ToolReturn,
+  ToolSchema,
+  ToolTarget,
+} from './definitions.js';
+export { DEFAULT_ENDPOINT, HUB_PATH, MCP_PLUGIN_VERSION } from './protocol.js';

@@ -1,0 +1,369 @@
+/**
+ * One plugin process's link to a Junction (or McpPlugin.Server) bridge: connects with its role,
+ * performs the version handshake, publishes its catalogue, answers the bridge's calls, and
+ * reconnects (re-handshake, re-publish) until disconnect() or a ForceDisconnect.
+ */
+import { randomUUID } from 'node:crypto';
+import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { z } from 'zod';
+import {
+  isTemplate,
+  promptDescriptor,
+  publishedBy,
+  resourceDescriptor,
+  templateDescriptor,
+  toolDescriptor,
+  type PluginRole,
+  type PromptDefinition,
+  type ResourceDefinition,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolSchema,
+} from './definitions.js';
+import { readResource, runPrompt, runTool, unknownTool } from './dispatch.js';
+import {
+  API_VERSION,
+  CancelToolRequestSchema,
+  ClientMethod,
+  DEFAULT_ENDPOINT,
+  HubQuery,
+  MCP_PLUGIN_VERSION,
+  RequestCallToolSchema,
+  RequestGetPromptSchema,
+  RequestIdOnlySchema,
+  RequestResourceContentSchema,
+  ResponseErrorKind,
+  ServerMethod,
+  VersionHandshakeResponseSchema,
+  errorData,
+  matchesUriTemplate,
+  responseDataSchema,
+  successData,
+  type LogLevel as PluginLogLevel,
+  type VersionHandshakeResponse,
+} from './protocol.js';
+
+export interface PluginOptions {
+  name: string;
+  version: string;
+  role: PluginRole;
+  /** Handshake environment; defaults to `<name> (<role>)`, which older bridges use to tell a runtime. */
+  environment?: string;
+  endpoint?: string;
+  token?: string;
+  /** Connect straight over WebSockets without the negotiate round trip. */
+  skipNegotiation?: boolean;
+  /** Waits between reconnect attempts; the last one repeats. */
+  reconnectDelaysMs?: number[];
+}
+
+export type PluginState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting';
+
+export interface PluginEvents {
+  state: PluginState;
+  /** A handshake completed; `connectionId` is the bridge's id for this connection. */
+  connected: { connectionId: string; handshake: VersionHandshakeResponse };
+  disconnected: { error?: Error };
+  /** The bridge refused the handshake or forced the plugin off; the plugin stops reconnecting. */
+  stopped: { reason: string };
+  error: Error;
+}
+
+type Listener<T> = (payload: T) => void;
+
+const optionsSchema = z.object({
+  name: z.string().min(1),
+  version: z.string().min(1),
+  role: z.enum(['editor', 'runtime']),
+  environment: z.string().optional(),
+  endpoint: z.url().default(DEFAULT_ENDPOINT),
+  token: z.string().optional(),
+  skipNegotiation: z.boolean().default(false),
+  reconnectDelaysMs: z.array(z.number().int().min(0)).min(1).default([0, 1_000, 2_000, 5_000, 10_000]),
+});
+
+const HandshakeReplySchema = z.union([
+  VersionHandshakeResponseSchema,
+  responseDataSchema(VersionHandshakeResponseSchema).transform((d, ctx) => {
+    if (d.value) return d.value;
+    ctx.addIssue({ code: 'custom', message: d.message ?? 'handshake refused' });
+    return z.NEVER;
+  }),
+]);
+
+export class McpPlugin {
+  readonly options: Readonly<z.output<typeof optionsSchema>>;
+  readonly instanceId = randomUUID();
+  private readonly tools = new Map<string, ToolDefinition>();
+  private readonly prompts = new Map<string, PromptDefinition>();
+  private readonly resources = new Map<string, ResourceDefinition>();
+  private readonly running = new Map<string, AbortController>();
+  private readonly listeners = new Map<keyof PluginEvents, Set<Listener<never>>>();
+  private readonly hub: HubConnection;
+  private currentState: PluginState = 'disconnected';
+  private wanted = false;
+  private loop: Promise<void> | undefined;
+  private wakeLoop: (() => void) | undefined;
+  private connectionId: string | undefined;
+
+  constructor(options: PluginOptions) {
+    const parsed = optionsSchema.safeParse(options);
+    if (!parsed.success) throw new TypeError(`Invalid plugin options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    this.options = parsed.data;
+    const url = new URL(this.options.endpoint);
+    url.searchParams.set(HubQuery.clientRole, this.options.role);
+    url.searchParams.set(HubQuery.projectName, this.options.name);
+    url.searchParams.set(HubQuery.instanceId, this.instanceId);
+    const token = this.options.token;
+    this.hub = new HubConnectionBuilder()
+      .withUrl(url.toString(), {
+        ...(this.options.skipNegotiation ? { skipNegotiation: true, transport: HttpTransportType.WebSockets } : {}),
+        ...(token ? { accessTokenFactory: () => token } : {}),
+      })
+      .configureLogging(LogLevel.None)
+      .build();
+    this.registerClientMethods();
+    this.hub.onclose((error) => this.onClosed(error));
+  }
+
+  get state(): PluginState {
+    return this.currentState;
+  }
+
+  /** The bridge's id for the current connection, while connected. */
+  get currentConnectionId(): string | undefined {
+    return this.connectionId;
+  }
+
+  on<K extends keyof PluginEvents>(event: K, listener: Listener<PluginEvents[K]>): () => void {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(listener as Listener<never>);
+    return () => set.delete(listener as Listener<never>);
+  }
+
+  tool<S extends ToolSchema>(definition: ToolDefinition<S>): this {
+    this.tools.set(definition.name, definition as unknown as ToolDefinition);
+    this.announce(ServerMethod.NotifyAboutUpdatedTools);
+    return this;
+  }
+
+  prompt(definition: PromptDefinition): this {
+    this.prompts.set(definition.name, definition);
+    this.announce(ServerMethod.NotifyAboutUpdatedPrompts);
+    return this;
+  }
+
+  resource(definition: ResourceDefinition): this {
+    this.resources.set(definition.uri, definition);
+    this.announce(ServerMethod.NotifyAboutUpdatedResources);
+    return this;
+  }
+
+  /** Resolves once connected and handshaken; keeps retrying with the reconnect delays until then. */
+  async connect(): Promise<void> {
+    this.wanted = true;
+    if (this.currentState === 'connected') return;
+    const connected = new Promise<void>((resolve, reject) => {
+      const offConnected = this.on('connected', () => {
+        cleanup();
+        resolve();
+      });
+      const offStopped = this.on('stopped', ({ reason }) => {
+        cleanup();
+        reject(new Error(reason));
+      });
+      const cleanup = () => {
+        offConnected();
+        offStopped();
+      };
+    });
+    this.loop ??= this.runLoop();
+    return connected;
+  }
+
+  /** Closes the connection and stops reconnecting. */
+  async disconnect(): Promise<void> {
+    this.wanted = false;
+    this.wakeLoop?.();
+    await this.hub.stop();
+    await this.loop;
+    this.abortRunning('The plugin disconnected.');
+    this.setState('disconnected');
+  }
+
+  private emit<K extends keyof PluginEvents>(event: K, payload: PluginEvents[K]): void {
+    for (const listener of [...(this.listeners.get(event) ?? [])]) (listener as Listener<PluginEvents[K]>)(payload);
+  }
+
+  private setState(state: PluginState): void {
+    if (state === this.currentState) return;
+    this.currentState = state;
+    this.emit('state', state);
+  }
+
+  private stop(reason: string): void {
+    this.wanted = false;
+    this.emit('stopped', { reason });
+    void this.hub.stop();
+  }
+
+  /** Connects, and after every loss reconnects, while the plugin is wanted online. */
+  private async runLoop(): Promise<void> {
+    let attempt = 0;
+    let everConnected = false;
+    while (this.wanted) {
+      this.setState(everConnected ? 'reconnecting' : 'connecting');
+      try {
+        await this.hub.start();
+        await this.handshake();
+        everConnected = true;
+        attempt = 0;
+        await this.untilClosed();
+      } catch (error) {
+        if (!this.wanted) break;
+        this.emit('error', error instanceof Error ? error : new Error(String(error)));
+        await this.hub.stop();
+      }
+      if (!this.wanted) break;
+      const delays = this.options.reconnectDelaysMs;
+      await this.sleep(delays[Math.min(attempt, delays.length - 1)] ?? 0);
+      attempt++;
+    }
+    this.loop = undefined;
+  }
+
+  private untilClosed(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.hub.state === HubConnectionState.Disconnected) return resolve();
+      this.wakeLoop = resolve;
+    });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeLoop = done;
+    });
+  }
+
+  private onClosed(error?: Error): void {
+    const wasConnected = this.connectionId !== undefined;
+    this.connectionId = undefined;
+    this.abortRunning('The connection to the bridge closed.');
+    if (wasConnected) this.emit('disconnected', error ? { error } : {});
+    this.setState(this.wanted ? 'reconnecting' : 'disconnected');
+    this.wakeLoop?.();
+  }
+
+  private async handshake(): Promise<void> {
+    const raw: unknown = await this.hub.invoke(ServerMethod.PerformVersionHandshake, {
+      requestId: randomUUID(),
+      apiVersion: API_VERSION,
+      pluginVersion: this.options.version,
+      environment: this.options.environment ?? `${this.options.name} (${this.options.role})`,
+      mcpPluginVersion: MCP_PLUGIN_VERSION,
+    });
+    const parsed = HandshakeReplySchema.safeParse(raw);
+    if (!parsed.success) throw new Error(`The bridge answered the handshake with malformed data: ${parsed.error.message}`);
+    if (!parsed.data.compatible) {
+      this.stop(`The bridge refused the handshake: ${parsed.data.message}`);
+      throw new Error(parsed.data.message);
+    }
+    this.connectionId = this.hub.connectionId ?? undefined;
+    this.setState('connected');
+    this.emit('connected', { connectionId: this.connectionId ?? '', handshake: parsed.data });
+    // McpPlugin servers read the catalogue when told it changed; Junction also reads it at the handshake and ignores repeats.
+    for (const method of [ServerMethod.NotifyAboutUpdatedTools, ServerMethod.NotifyAboutUpdatedPrompts, ServerMethod.NotifyAboutUpdatedResources]) {
+      this.announce(method);
+    }
+  }
+
+  private announce(method: ServerMethod): void {
+    if (this.currentState !== 'connected') return;
+    this.hub.invoke(method, { requestId: randomUUID() }).catch((error: unknown) => this.emit('error', error instanceof Error ? error : new Error(String(error))));
+  }
+
+  private publishedTools(): ToolDefinition[] {
+    return [...this.tools.values()].filter((t) => publishedBy(t.target, this.options.role));
+  }
+
+  private abortRunning(reason: string): void {
+    for (const controller of this.running.values()) controller.abort(new Error(reason));
+    this.running.clear();
+  }
+
+  private registerClientMethods(): void {
+    this.hub.on(ClientMethod.RunListTool, (raw: unknown) => {
+      const { requestId } = RequestIdOnlySchema.parse(raw ?? {});
+      return successData(requestId, this.publishedTools().map(toolDescriptor));
+    });
+    this.hub.on(ClientMethod.RunCallTool, async (raw: unknown) => {
+      const parsed = RequestCallToolSchema.safeParse(raw);
+      if (!parsed.success) return errorData('', `Malformed RunCallTool request: ${parsed.error.message}`, ResponseErrorKind.BadRequest, 400);
+      const request = parsed.data;
+      const tool = this.publishedTools().find((t) => t.name === request.name);
+      if (!tool) return unknownTool(request.requestId, request.name);
+      const controller = new AbortController();
+      this.running.set(request.requestId, controller);
+      try {
+        return await runTool(tool, request, this.contextFor(request.requestId, controller.signal));
+      } finally {
+        this.running.delete(request.requestId);
+      }
+    });
+    this.hub.on(ClientMethod.RunListPrompts, (raw: unknown) => {
+      const { requestId } = RequestIdOnlySchema.parse(raw ?? {});
+      return successData(requestId, [...this.prompts.values()].map(promptDescriptor));
+    });
+    this.hub.on(ClientMethod.RunGetPrompt, async (raw: unknown) => {
+      const request = RequestGetPromptSchema.parse(raw);
+      const prompt = this.prompts.get(request.name);
+      if (!prompt) return errorData(request.requestId, `This plugin has no prompt named '${request.name}'.`, ResponseErrorKind.NotFound, 404);
+      return runPrompt(prompt, request.requestId, request.arguments);
+    });
+    this.hub.on(ClientMethod.RunListResources, (raw: unknown) => {
+      const { requestId } = RequestIdOnlySchema.parse(raw ?? {});
+      return successData(requestId, [...this.resources.values()].filter((r) => !isTemplate(r)).map(resourceDescriptor));
+    });
+    this.hub.on(ClientMethod.RunResourceTemplates, (raw: unknown) => {
+      const { requestId } = RequestIdOnlySchema.parse(raw ?? {});
+      return successData(requestId, [...this.resources.values()].filter(isTemplate).map(templateDescriptor));
+    });
+    this.hub.on(ClientMethod.RunResourceContent, async (raw: unknown) => {
+      const request = RequestResourceContentSchema.parse(raw);
+      const resource = this.resources.get(request.uri) ?? [...this.resources.values()].find((r) => isTemplate(r) && matchesUriTemplate(r.uri, request.uri));
+      if (!resource) return errorData(request.requestId, `This plugin has no resource '${request.uri}'.`, ResponseErrorKind.NotFound, 404);
+      return readResource(resource, request.requestId, request.uri);
+    });
+    this.hub.on(ClientMethod.CancelToolRequest, (raw: unknown) => {
+      const parsed = CancelToolRequestSchema.safeParse(raw);
+      if (parsed.success) this.running.get(parsed.data.requestId)?.abort(new Error(parsed.data.reason ?? 'Cancelled by the bridge.'));
+    });
+    this.hub.on(ClientMethod.ForceDisconnect, (reason: unknown) => {
+      this.stop(typeof reason === 'string' && reason ? reason : 'The bridge disconnected this plugin.');
+    });
+    // Agent-session notifications carry nothing a TypeScript plugin acts on; registering them keeps the client quiet.
+    for (const method of [ClientMethod.OnInitialClientData, ClientMethod.OnMcpClientConnected, ClientMethod.OnMcpClientDisconnected]) this.hub.on(method, () => undefined);
+  }
+
+  private contextFor(requestId: string, signal: AbortSignal): ToolContext {
+    const send = (method: string, payload: Record<string, unknown>) => {
+      if (this.currentState === 'connected') this.hub.send(method, payload).catch(() => undefined);
+    };
+    return {
+      requestId,
+      signal,
+      progress: (progress, total, message) => send(ServerMethod.NotifyToolProgress, { requestId, progress, total, message }),
+      log: (level: PluginLogLevel, message: string) => send(ServerMethod.NotifyLog, { requestId, level, message }),
+    };
+  }
+}
+
+export function createPlugin(options: PluginOptions): McpPlugin {
+  return new McpPlugin(options);
+}

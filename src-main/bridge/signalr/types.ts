@@ -28,7 +28,10 @@ export interface HubConnection {
   invoke(method: string, args: unknown[], options?: InvokeOptions): Promise<unknown>;
   /** Server-to-client invocation without a result; dropped silently once the connection is closing. */
   send(method: string, args: unknown[]): void;
-  /** Closes the connection, optionally with an error message the client sees in its Close frame. */
+  /**
+   * Closes the connection, optionally with an error message the client sees in its Close frame.
+   * `allowReconnect` (default false) tells a client built withAutomaticReconnect() whether to come back.
+   */
   close(error?: string, allowReconnect?: boolean): void;
   onClose(listener: (error?: Error) => void): () => void;
   readonly closed: boolean;

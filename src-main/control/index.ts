@@ -5,3 +5,4 @@ export { createConsoleServer, CONTROL_SOCKET_PATH, type ConsoleServer, type Cons
 export { dispatchCommand, COMMAND_NAMES } from './commands.js';
 export { DEFAULT_CALL_LOG_LIMITS, type CallLogLimits } from './call-log.js';
 export type { FrameSenderLimits, FrameSenderStats } from './frame-sender.js';
+export { contentSecurityPolicy, contentTypeFor, resolveStaticFile } from './static-files.js';

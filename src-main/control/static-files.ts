@@ -17,14 +17,15 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-export function contentSecurityPolicy(wsOrigin: string): string {
+/** `wsOrigin` widens connect-src for the browser mode's WebSocket; Electron passes none. */
+export function contentSecurityPolicy(wsOrigin?: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
-    `connect-src 'self' ${wsOrigin}`,
+    wsOrigin ? `connect-src 'self' ${wsOrigin}` : "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
@@ -62,9 +63,13 @@ export function resolveStaticFile(staticDir: string, pathname: string): string |
   }
 }
 
+export function contentTypeFor(file: string): string {
+  return CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
+}
+
 export async function sendFile(res: ServerResponse, file: string, headers: Record<string, string>, headOnly: boolean): Promise<void> {
   const body = await readFile(file);
-  res.writeHead(200, { ...headers, 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': body.length });
+  res.writeHead(200, { ...headers, 'Content-Type': contentTypeFor(file), 'Content-Length': body.length });
   res.end(headOnly ? undefined : body);
 }
 

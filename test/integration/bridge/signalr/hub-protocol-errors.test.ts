@@ -76,6 +76,29 @@ test('an unknown method, a stream upload and a binary frame are handled without 
   });
 });
 
+test('late completions and stray stream items are ignored; a duplicate stream id is refused; a client Close ends the connection', async () => {
+  await withHub({}, async (h) => {
+    h.hub.on('Idle', async function* () {
+      await new Promise(() => undefined);
+      yield 'never';
+    });
+    const raw = await handshaken(h);
+    const server = h.hub.connections()[0];
+    assert.ok(server);
+    raw.send(`{"type":3,"invocationId":"nobody","result":1}${RS}{"type":2,"invocationId":"up","item":1}${RS}`);
+    raw.send(`{"type":4,"invocationId":"s","target":"Idle","arguments":[]}${RS}{"type":4,"invocationId":"s","target":"Idle","arguments":[]}${RS}`);
+    assert.deepEqual(await raw.next(), { type: 3, invocationId: 's', error: "Invocation ID 's' is already in use." });
+    raw.send(`{"type":5,"invocationId":"s"}${RS}`);
+    assert.deepEqual(await raw.next(), { type: 3, invocationId: 's' });
+    raw.send(`{"type":1,"invocationId":"n","target":"Add","arguments":[2,2]}${RS}`);
+    assert.deepEqual(await raw.next(), { type: 3, invocationId: 'n', result: 4 });
+    const closedWith = new Promise<Error | undefined>((resolve) => server.onClose(resolve));
+    raw.send(`{"type":7,"error":"bye"}${RS}`);
+    assert.match(String(await closedWith), /Client closed the connection with an error: bye/);
+    await raw.closed;
+  });
+});
+
 test('a message over maxFrameBytes closes that connection with a Close naming the limit', async () => {
   await withHub({ maxFrameBytes: 2048 }, async (h) => {
     const single = await handshaken(h);

@@ -41,11 +41,12 @@ export class ApprovalDesk {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Raises a request, or returns the pending one for exactly the same binding. */
+  /** Raises a request, or returns the pending (or approved, not yet used) one for exactly the same binding. */
   request(binding: Omit<ReceiptBinding, 'approvalId'>, files: FileDiffView[]): ApprovalView {
     for (const entry of this.entries.values()) {
       const b = entry.binding;
-      if (entry.view.state === 'pending' && b.workspaceId === binding.workspaceId && b.transactionId === binding.transactionId && b.revision === binding.revision && b.contentHash === binding.contentHash) {
+      const reusable = entry.view.state === 'pending' || (entry.view.state === 'approved' && !this.used.has(b.approvalId));
+      if (reusable && b.workspaceId === binding.workspaceId && b.transactionId === binding.transactionId && b.revision === binding.revision && b.contentHash === binding.contentHash) {
         return entry.view;
       }
     }

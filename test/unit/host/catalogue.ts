@@ -1,0 +1,25 @@
+/** Builds the host catalogue for a mode without opening anything: listTools never touches the journal. */
+import { createHost, type HostMode, type OutputSchemaPublication } from '../../../src-main/host/index.js';
+import type { HostJournal } from '../../../src-main/host/index.js';
+
+export const unusedJournal: HostJournal = {
+  commit: () => Promise.reject(new Error('catalogue tests never commit')),
+  status: () => ({ stateDir: '', healthy: true, entries: [] }),
+  blockedWorkspaces: () => [],
+};
+
+export function catalogue(mode: HostMode, toolOutputSchema: OutputSchemaPublication) {
+  const host = createHost({ mode, toolOutputSchema, journal: unusedJournal, watch: false });
+  const tools = host.toolSource.listTools();
+  host.close();
+  return tools;
+}
+
+/** Object keys sorted recursively, arrays kept in order. */
+export function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+}

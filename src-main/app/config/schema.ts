@@ -16,10 +16,11 @@ export interface KeySpec {
   description: string;
 }
 
-const int = (min: number, max: number): KeyType => ({ kind: 'int', min, max });
-const str: KeyType = { kind: 'string' };
-const bool: KeyType = { kind: 'bool' };
-const enumOf = (...values: string[]): KeyType => ({ kind: 'enum', values });
+const int = (min: number, max: number) => ({ kind: 'int', min, max }) as const;
+const str = { kind: 'string' } as const;
+const bool = { kind: 'bool' } as const;
+const list = { kind: 'list' } as const;
+const enumOf = <const V extends readonly string[]>(...values: V) => ({ kind: 'enum', values }) as const;
 
 export const MODES = ['inspection-only', 'transactional', 'approval-required', 'autonomous-trusted', 'compiler-validation'] as const;
 
@@ -27,7 +28,7 @@ export const CONFIG_KEYS = {
   host: { type: str, default: '127.0.0.1', description: 'Address to bind. Loopback unless you configure otherwise; non-loopback requires auth=token.' },
   port: { type: int(0, 65535), default: 8080, description: 'Port for the hub, /mcp, /api and the console (0 picks a free port).' },
   'client-transport': { type: enumOf('streamableHttp', 'stdio'), default: 'streamableHttp', description: 'How agents reach the MCP server when started by `junction serve`.' },
-  workspace: { type: { kind: 'list' }, default: [], description: 'Workspace directories to open at start (comma separated). Configured workspaces are trusted.' },
+  workspace: { type: list, default: [] as string[], description: 'Workspace directories to open at start (comma separated). Configured workspaces are trusted.' },
   mode: { type: enumOf(...MODES), default: 'transactional', description: 'Host mode: what agents may do with workspaces.' },
   'tool-output-schema': { type: enumOf('publish', 'omit'), default: 'publish', description: 'Publish tool output schemas in tools/list, or omit them.' },
   'plugin-timeout': { type: int(100, 3_600_000), default: 10_000, description: 'Whole-call deadline for plugin tool calls, in milliseconds.' },
@@ -66,13 +67,15 @@ type ValueOf<T extends KeyType> = T extends { kind: 'int' }
     ? boolean
     : T extends { kind: 'list' }
       ? string[]
-      : string;
+      : T extends { kind: 'enum'; values: infer V extends readonly string[] }
+        ? V[number]
+        : string;
 
 export type Config = {
   -readonly [K in ConfigKey]: (typeof CONFIG_KEYS)[K]['default'] extends undefined
     ? ValueOf<(typeof CONFIG_KEYS)[K]['type']> | undefined
     : ValueOf<(typeof CONFIG_KEYS)[K]['type']>;
-} & { mode: (typeof MODES)[number] };
+};
 
 /** `plugin-timeout` → `JUNCTION_PLUGIN_TIMEOUT` */
 export function envNameOf(key: string): string {

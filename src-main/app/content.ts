@@ -1,0 +1,30 @@
+/** Bridged prompts and resources for the MCP room, reporting each use to the analytics webhooks. */
+import type { AnalyticsWebhooks } from '../bridge/webhooks/index.js';
+import type { ContentSource } from '../mcp/index.js';
+
+async function timed<T>(work: () => Promise<T>, report: (status: 'success' | 'error', durationMs: number) => void): Promise<T> {
+  const started = Date.now();
+  try {
+    const result = await work();
+    report('success', Date.now() - started);
+    return result;
+  } catch (error) {
+    report('error', Date.now() - started);
+    throw error;
+  }
+}
+
+export function bridgeContentSource(bridge: ContentSource, analytics: AnalyticsWebhooks): ContentSource {
+  if (!analytics.enabled) return bridge;
+  return {
+    listPrompts: () => bridge.listPrompts(),
+    listResources: () => bridge.listResources(),
+    listResourceTemplates: () => bridge.listResourceTemplates(),
+    onPromptsChanged: (l) => bridge.onPromptsChanged(l),
+    onResourcesChanged: (l) => bridge.onResourcesChanged(l),
+    getPrompt: (name, args) =>
+      timed(() => bridge.getPrompt(name, args), (status, durationMs) => analytics.emit('prompt', 'prompt.get.completed', { promptName: name, status, durationMs })),
+    readResource: (uri) =>
+      timed(() => bridge.readResource(uri), (status, durationMs) => analytics.emit('resource', 'resource.read.completed', { uri, status, durationMs })),
+  };
+}

@@ -1,0 +1,241 @@
+/**
+ * The composition root: builds every room from the configuration, wires their events together and
+ * serves them on one loopback port. Nothing here decides behaviour; it only connects the rooms.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { attachPluginHub } from '../bridge/plugins/index.js';
+import { createHubServer } from '../bridge/signalr/index.js';
+import { createAnalyticsWebhooks, createAuthorizationWebhook } from '../bridge/webhooks/index.js';
+import type { BridgeView } from '../control/api.js';
+import { createConsoleServer, createControlHub } from '../control/index.js';
+import { createHost } from '../host/index.js';
+import { createCatalogue, createDirectToolApi, createDispatcher, createMcpHttpHandler, createMcpServerFactory, type McpServerFactory } from '../mcp/index.js';
+import { createJournal } from '../recovery/index.js';
+import { assertBindAllowed, createAuthenticator, loadOrCreateToken } from '../security/index.js';
+import { JunctionError } from '../shared/errors.js';
+import { createLogger, type Logger } from '../shared/log.js';
+import { createAccessGate, pluginAuthorizer } from './access.js';
+import { bridgeView } from './bridge-views.js';
+import { userStateDir, type Config } from './config/index.js';
+import { bridgeContentSource } from './content.js';
+import { bodyReader } from './http/read-body.js';
+import { closeServer, createHttpServer, listen, sendJsonError, type RouteHandler } from './http/server.js';
+import { analyticsCallObserver, consoleCallObserver } from './observers.js';
+import { cliInvocation, CONSOLE_BUNDLE_DIR, PROJECT_ROOT } from './paths.js';
+
+export const JUNCTION_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+export interface JunctionOptions {
+  config: Config;
+  logger?: Logger;
+}
+
+export interface Junction {
+  readonly port: number;
+  readonly host: string;
+  readonly baseUrl: string;
+  /** The console URL with its one-time token, as printed at start. */
+  readonly consoleUrl: string;
+  readonly consoleToken: string;
+  /** The agent bearer token when auth=token. */
+  readonly agentToken: string | undefined;
+  readonly stateDir: string;
+  readonly workspaceHost: ReturnType<typeof createHost>;
+  readonly control: ReturnType<typeof createControlHub>;
+  readonly mcpFactory: McpServerFactory;
+  close(): Promise<void>;
+}
+
+export async function startJunction(options: JunctionOptions): Promise<Junction> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger(config['log-level']);
+  assertBindAllowed({ host: config.host, mode: config.auth, token: config.token });
+
+  const stateDir = config['state-dir'] ?? userStateDir();
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const agentToken = config.auth === 'token' ? (config.token ?? (await loadOrCreateToken(stateDir))) : undefined;
+
+  const journal = createJournal({ stateDir: join(stateDir, 'recovery'), instanceId: randomUUID() });
+  const recoveryReport = await journal.open();
+  for (const entry of recoveryReport.entries) logger.warn(`recovery: ${entry.outcome} ${entry.manifestPath}: ${entry.detail}`);
+
+  const webhookCommon = { token: config['webhook-token'], headerName: config['webhook-header'], timeoutMs: config['webhook-timeout'], logger };
+  const authorizationWebhook = config['webhook-authorization-url']
+    ? createAuthorizationWebhook({ ...webhookCommon, url: config['webhook-authorization-url'], failOpen: config['webhook-authorization-fail-open'] })
+    : undefined;
+  const analytics = createAnalyticsWebhooks({
+    ...webhookCommon,
+    urls: {
+      tool: config['webhook-tool-url'],
+      prompt: config['webhook-prompt-url'],
+      resource: config['webhook-resource-url'],
+      connection: config['webhook-connection-url'],
+    },
+  });
+  const tokenOnly = createAuthenticator({ mode: config.auth, token: agentToken });
+  const full = createAuthenticator({ mode: config.auth, token: agentToken, webhook: authorizationWebhook });
+
+  const host = createHost({
+    mode: config.mode,
+    toolOutputSchema: config['tool-output-schema'],
+    journal,
+    trustedRoots: config.workspace,
+    logger,
+  });
+
+  const hub = createHubServer({
+    maxFrameBytes: config['max-frame-bytes'],
+    keepAliveIntervalMs: config['keep-alive-interval'],
+    clientTimeoutMs: config['client-timeout'],
+    authorize: pluginAuthorizer({ tokenOnly, full }),
+  });
+  const bridge = attachPluginHub(hub, {
+    pluginTimeoutMs: config['plugin-timeout'],
+    pluginReconnectWaitSeconds: config['plugin-reconnect-wait-seconds'],
+    serverVersion: JUNCTION_VERSION,
+  });
+
+  const catalogue = createCatalogue([host.toolSource, bridge]);
+  let bridgeRunning = true;
+  let boundPort = config.port;
+  const currentBridgeView = (): BridgeView =>
+    bridgeView({ running: bridgeRunning, host: config.host, port: boundPort, cliArgs: cliInvocation(), token: agentToken });
+
+  const control = createControlHub({
+    version: JUNCTION_VERSION,
+    providers: {
+      plugins: () => bridge.pluginViews(),
+      workspaces: () => host.workspaces(),
+      approvals: () => host.approvals.pending(),
+      recovery: () => journal.status(),
+      bridge: currentBridgeView,
+    },
+    commands: {
+      approve: async (id) => host.approvals.decide(id, 'approve'),
+      deny: async (id, reason) => host.approvals.decide(id, 'deny', reason),
+      openWorkspace: (root, opts) => host.openWorkspace(root, opts),
+      rollback: async (workspaceId, toRevision) => host.rollback(workspaceId, toRevision),
+      startBridge: async () => setBridgeRunning(true),
+      stopBridge: async () => setBridgeRunning(false),
+      recover: async () => {
+        await journal.recover();
+        return journal.status();
+      },
+    },
+  });
+  const setBridgeRunning = async (running: boolean): Promise<BridgeView> => {
+    if (bridgeRunning !== running) {
+      bridgeRunning = running;
+      if (!running) for (const connection of hub.connections()) connection.close('The operator stopped the bridge.', true);
+      control.publish({ type: 'bridge.state', bridge: currentBridgeView() });
+      logger.info(`bridge ${running ? 'started' : 'stopped'} by the operator`);
+    }
+    return currentBridgeView();
+  };
+
+  const unsubscribe = [
+    bridge.events.on('pluginConnected', (plugin) => {
+      control.publish({ type: 'plugin.connected', plugin });
+      analytics.emit('connection', 'connection.plugin.connected', { connectionId: plugin.connectionId, role: plugin.role, name: plugin.name });
+    }),
+    bridge.events.on('pluginUpdated', (plugin) => control.publish({ type: 'plugin.updated', plugin })),
+    bridge.events.on('pluginDisconnected', ({ connectionId }) => {
+      control.publish({ type: 'plugin.disconnected', connectionId });
+      analytics.emit('connection', 'connection.plugin.disconnected', { connectionId });
+    }),
+    // An editor and a runtime publishing the same tool is the normal pairing, not an operator problem.
+    bridge.events.on('diagnostic', (diagnostic) => logger.debug(`bridge: ${diagnostic.message}`)),
+    host.events.on('workspace.updated', (event) => control.publish(event)),
+    host.events.on('approval.requested', (event) => control.publish(event)),
+    host.events.on('approval.decided', (event) => control.publish(event)),
+  ];
+
+  const dispatcher = createDispatcher(catalogue, [consoleCallObserver(control), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])]);
+  const mcpFactory = createMcpServerFactory({
+    name: 'junction',
+    version: JUNCTION_VERSION,
+    instructions: 'Junction bridges live applications (editor and runtime plugins) and hosts transactional workspace tools. Call server-status first.',
+    catalogue,
+    dispatcher,
+    content: bridgeContentSource(bridge, analytics),
+  });
+  const readBody = bodyReader(config['max-body-bytes']);
+  const mcpHttp = createMcpHttpHandler({
+    factory: mcpFactory,
+    idleTimeoutMs: config['idle-timeout-seconds'] * 1000,
+    maxSessions: config['max-idle-session-count'],
+    readBody,
+  });
+  const directApi = createDirectToolApi({ catalogue, dispatcher, readBody });
+  const consoleToken = randomBytes(24).toString('base64url');
+  const consoleServer = config.console ? createConsoleServer({ hub: control, token: consoleToken, staticDir: CONSOLE_BUNDLE_DIR }) : undefined;
+
+  const whenBridgeRunning = (route: RouteHandler): RouteHandler => ({
+    handleRequest(req, res) {
+      if (bridgeRunning) return route.handleRequest?.(req, res) ?? false;
+      const claimed = /^\/(mcp|api|hub)(\/|$)/.test(new URL(req.url ?? '/', 'http://x').pathname);
+      if (claimed) sendJsonError(res, 503, { code: 'PluginUnavailable', message: 'The operator stopped the bridge; start it from the console.' });
+      return claimed;
+    },
+    handleUpgrade(req, socket, head) {
+      if (bridgeRunning) return route.handleUpgrade?.(req, socket, head) ?? false;
+      return false;
+    },
+  });
+  const health: RouteHandler = {
+    handleRequest(req, res) {
+      if (new URL(req.url ?? '/', 'http://x').pathname !== '/healthz') return false;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ name: 'junction', version: JUNCTION_VERSION, pid: process.pid, bridge: bridgeRunning }));
+      return true;
+    },
+  };
+  const routes: RouteHandler[] = [health, whenBridgeRunning(hub), whenBridgeRunning(mcpHttp), whenBridgeRunning(directApi), ...(consoleServer ? [consoleServer] : [])];
+  const server = createHttpServer(routes, createAccessGate({ port: () => boundPort, bindHost: config.host, tokenOnly, full }));
+  try {
+    boundPort = (await listen(server, config.port, config.host)).port;
+  } catch (error) {
+    await Promise.allSettled([hub.close(), journal.close()]);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new JunctionError('ConfigInvalid', code === 'EADDRINUSE' ? `port: ${config.port} on ${config.host} is already in use; pass --port N (0 picks a free one).` : `cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+  }
+  control.publish({ type: 'bridge.state', bridge: currentBridgeView() });
+
+  for (const root of config.workspace) {
+    await host.openWorkspace(root, { trusted: true });
+  }
+
+  const displayHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const baseUrl = `http://${displayHost}:${boundPort}`;
+  let closing: Promise<void> | undefined;
+  return {
+    port: boundPort,
+    host: config.host,
+    baseUrl,
+    consoleUrl: `${baseUrl}/?token=${consoleToken}`,
+    consoleToken,
+    agentToken,
+    stateDir,
+    workspaceHost: host,
+    control,
+    mcpFactory,
+    close() {
+      closing ??= (async () => {
+        for (const u of unsubscribe) u();
+        await consoleServer?.close();
+        await mcpHttp.close();
+        mcpFactory.close();
+        await hub.close();
+        bridge.dispose();
+        catalogue.close();
+        await closeServer(server);
+        await host.close();
+        await analytics.close();
+        await journal.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/** Locates files shipped with Junction, from source (tsx) and from the compiled dist/ tree alike. */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+function findProjectRoot(start: string): string {
+  let dir = start;
+  for (;;) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'src-main'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`cannot locate the Junction project root above ${start}`);
+    dir = parent;
+  }
+}
+
+export const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
+export const CONSOLE_BUNDLE_DIR = join(PROJECT_ROOT, 'src-renderer', 'dist');
+export const DEMO_WORKSPACE_DIR = join(PROJECT_ROOT, 'demo', 'workspace');
+const CLI_BUILT = join(PROJECT_ROOT, 'dist', 'src-main', 'app', 'cli.js');
+const CLI_SOURCE = join(PROJECT_ROOT, 'src-main', 'app', 'cli.ts');
+
+/** How another process (an agent's launcher) runs this Junction's CLI: the build when present, else the source through tsx. */
+export function cliInvocation(): string[] {
+  return existsSync(CLI_BUILT) ? [CLI_BUILT] : ['--import', 'tsx', CLI_SOURCE];
+}

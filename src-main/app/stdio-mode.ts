@@ -1,0 +1,46 @@
+/**
+ * stdio for agents: relay to a running Junction's /mcp when one answers on the configured port,
+ * otherwise start one in-process and serve its catalogue on stdio. Only protocol goes to stdout.
+ */
+import { proxyStdioToHttp, serveStdio } from '../mcp/index.js';
+import { loadOrCreateToken } from '../security/index.js';
+import { createLogger } from '../shared/log.js';
+import { userStateDir, type Config } from './config/index.js';
+import { startJunction, type Junction } from './junction.js';
+
+async function runningJunction(baseUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(1500) });
+    const body = (await response.json()) as { name?: unknown };
+    return response.ok && body.name === 'junction';
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves when stdin ends, the agent's way of saying it is done. */
+const stdinEnded = () => new Promise<void>((resolve) => process.stdin.once('end', resolve).once('close', resolve));
+
+export async function serveStdioFor(junction: Junction): Promise<void> {
+  const transport = await serveStdio(junction.mcpFactory);
+  await stdinEnded();
+  await transport.close();
+  await junction.close();
+}
+
+export async function relayStdio(config: Config): Promise<void> {
+  const logger = createLogger(config['log-level']);
+  const displayHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const baseUrl = `http://${displayHost}:${config.port}`;
+  if (await runningJunction(baseUrl)) {
+    logger.info(`junction connect: relaying stdio to ${baseUrl}/mcp`);
+    const token = config.auth === 'token' ? (config.token ?? (await loadOrCreateToken(config['state-dir'] ?? userStateDir()))) : undefined;
+    const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
+    const proxy = await proxyStdioToHttp(new URL(`${baseUrl}/mcp`), { ...(headers ? { headers } : {}), log: (m) => logger.warn(m) });
+    await Promise.race([proxy.closed, stdinEnded()]);
+    await proxy.close();
+    return;
+  }
+  logger.info(`junction connect: no Junction answers at ${baseUrl}; starting one in this process`);
+  await serveStdioFor(await startJunction({ config, logger }));
+}

@@ -29,6 +29,7 @@ export interface ToolContext {
 
 /** What a handler may return: text, a structured value, or an MCP-style result with explicit content. */
 export type ToolReturn =
+  | void
   | string
   | number
   | boolean

@@ -1,0 +1,22 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { validateArguments } from '../../../../src-main/bridge/plugins/arguments.js';
+import { tool } from './fixtures.js';
+
+const schema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  properties: { count: { type: 'integer' }, label: { type: 'string', format: 'made-up-format' } },
+  required: ['count'],
+};
+
+test('required arguments and types are checked; the dialect marker and unknown formats do not break it', () => {
+  const descriptor = tool('t', schema);
+  assert.deepEqual(validateArguments(descriptor, { count: 3, label: 'x' }), []);
+  assert.deepEqual(validateArguments(descriptor, {}), [{ path: '/count', message: "must have required property 'count'" }]);
+  assert.deepEqual(validateArguments(descriptor, { count: 'three' }), [{ path: '/count', message: 'must be integer' }]);
+});
+
+test('a schema ajv cannot compile is not enforced', () => {
+  assert.deepEqual(validateArguments(tool('bad', { type: 'object', properties: { a: { $ref: '#/nowhere' } } }), { a: 1 }), []);
+});

@@ -1,0 +1,93 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ResponseErrorKind, ResponseStatus, ResponseCallToolDataSchema } from '../../../../plugins/sdk/src/protocol.js';
+import { failureKindOf, isNotExecuted, outcomeFromReply, replyFromEnvelope, type PluginReply } from '../../../../src-main/bridge/plugins/index.js';
+import { pluginReloadingOutcome } from '../../../../src-main/bridge/plugins/outcome.js';
+
+function errorReply(errorKind: ResponseErrorKind, httpStatusCode: number | undefined, message: string, extra: Partial<PluginReply> = {}): PluginReply {
+  return { status: ResponseStatus.Error, content: [{ type: 'text', text: message }], errorKind, httpStatusCode, message, ...extra };
+}
+
+function errorOf(outcome: ReturnType<typeof outcomeFromReply>): { code: string; message: string } {
+  return (outcome.result.structuredContent as { error: { code: string; message: string } }).error;
+}
+
+describe('failure kind mapping', () => {
+  test('an explicit status wins over the kind; the kind decides otherwise', () => {
+    assert.equal(failureKindOf(ResponseErrorKind.BadRequest, 422), 'thrown');
+    assert.equal(failureKindOf(ResponseErrorKind.BadRequest, undefined), 'binding');
+    assert.equal(failureKindOf(ResponseErrorKind.BadRequest, 400), 'binding');
+    assert.equal(failureKindOf(ResponseErrorKind.NotFound, undefined), 'notFound');
+    assert.equal(failureKindOf(ResponseErrorKind.Conflict, undefined), 'conflict');
+    assert.equal(failureKindOf(ResponseErrorKind.Timeout, undefined), 'timeout');
+    assert.equal(failureKindOf(ResponseErrorKind.Unavailable, undefined), 'unavailable');
+    assert.equal(failureKindOf(ResponseErrorKind.Internal, undefined), 'internal');
+    assert.equal(failureKindOf(ResponseErrorKind.None, 503), 'unavailable');
+    assert.equal(failureKindOf(ResponseErrorKind.None, 502), 'internal');
+    assert.equal(failureKindOf(ResponseErrorKind.None, 418), 'binding');
+  });
+});
+
+describe('outcomes', () => {
+  test('a thrown failure from an 8.14+ plugin reads "Tool execution failed for" with the tool message', () => {
+    const outcome = outcomeFromReply('add-object', errorReply(ResponseErrorKind.BadRequest, 422, 'no such layer'), true);
+    assert.equal(outcome.failure, 'thrown');
+    assert.equal(outcome.result.isError, true);
+    assert.deepEqual(errorOf(outcome), { code: 'ToolFailed', message: "Tool execution failed for 'add-object': no such layer" });
+  });
+
+  test('an internal failure is 500 with the same message form; binding keeps the message as is', () => {
+    const internal = outcomeFromReply('t', errorReply(ResponseErrorKind.Internal, undefined, 'NullReference'), true);
+    assert.equal(internal.failure, 'internal');
+    assert.equal(errorOf(internal).message, "Tool execution failed for 't': NullReference");
+    const binding = outcomeFromReply('t', errorReply(ResponseErrorKind.BadRequest, 400, 'x must be a number'), true);
+    assert.equal(binding.failure, 'binding');
+    assert.deepEqual(errorOf(binding), { code: 'InvalidArguments', message: 'x must be a number', next: { kind: 'fixArguments', tools: ['t'] } });
+  });
+
+  test("an 8.0-era plugin's error is not rewritten and keeps its own content", () => {
+    const outcome = outcomeFromReply('t', errorReply(ResponseErrorKind.Internal, undefined, 'boom'), false);
+    assert.equal(outcome.failure, 'internal');
+    assert.equal(errorOf(outcome).message, 'boom');
+    assert.deepEqual(outcome.result.content, [{ type: 'text', text: 'boom' }]);
+  });
+
+  test('success keeps content and structured content; a non-object structured value is wrapped', () => {
+    const envelope = ResponseCallToolDataSchema.parse({
+      requestId: 'r',
+      status: 1,
+      value: { requestId: 'r', status: 'Success', content: [{ type: 'text', text: 'hi', annotations: null }], structuredContent: { a: 1 } },
+    });
+    const outcome = outcomeFromReply('t', replyFromEnvelope(envelope), true);
+    assert.equal(outcome.failure, undefined);
+    assert.deepEqual(outcome.result, { content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 } });
+    const wrapped = outcomeFromReply('t', { status: ResponseStatus.Success, content: [], structuredContent: [1, 2], errorKind: 0, message: '' }, true);
+    assert.deepEqual(wrapped.result.structuredContent, { result: [1, 2] });
+    assert.deepEqual(wrapped.result.content, [{ type: 'text', text: '[1,2]' }]);
+  });
+
+  test('an error on the envelope alone (no value) is still an error', () => {
+    const envelope = ResponseCallToolDataSchema.parse({ requestId: 'r', status: 0, message: 'Tool not found', errorKind: 'NotFound' });
+    const outcome = outcomeFromReply('t', replyFromEnvelope(envelope), true);
+    assert.equal(outcome.failure, 'notFound');
+    assert.equal(errorOf(outcome).message, 'Tool not found');
+  });
+});
+
+describe('not executed', () => {
+  test('notExecuted, or an Unavailable reload-gate refusal, may be sent again; other failures may not', () => {
+    assert.equal(isNotExecuted(errorReply(ResponseErrorKind.Unavailable, 503, 'compiling', { notExecuted: true })), true);
+    assert.equal(isNotExecuted(errorReply(ResponseErrorKind.Unavailable, 503, 'Scripts are reloading; this call was not run.')), true);
+    assert.equal(isNotExecuted(errorReply(ResponseErrorKind.Unavailable, 503, 'compiling')), false);
+    assert.equal(isNotExecuted(errorReply(ResponseErrorKind.BadRequest, 422, 'this call was not run')), false);
+  });
+
+  test('the reload answer is 503 PluginReloading: "[plugin_reloading]" first, the tool message last', () => {
+    const outcome = pluginReloadingOutcome('compile', errorReply(ResponseErrorKind.Unavailable, 503, 'Editor is compiling.'), 2_000);
+    assert.equal(outcome.failure, 'unavailable');
+    const error = errorOf(outcome);
+    assert.equal(error.code, 'PluginReloading');
+    assert.ok(error.message.startsWith('[plugin_reloading]'));
+    assert.ok(error.message.endsWith('Editor is compiling.'));
+  });
+});

@@ -1,0 +1,47 @@
+/** Starts a real Junction (every room, one ephemeral loopback port, a temp state directory) for tests. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { parseArgv, resolveConfig } from '../../src-main/app/config/index.js';
+import { startJunction, type Junction } from '../../src-main/app/junction.js';
+import { silentLogger } from '../../src-main/shared/log.js';
+
+export interface TestJunction extends Junction {
+  connectAgent(options?: { token?: string }): Promise<Client>;
+  stop(): Promise<void>;
+}
+
+export async function startTestJunction(args: string[] = []): Promise<TestJunction> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'junction-state-'));
+  const { parsed, problems } = parseArgv(['port=0', `state-dir=${stateDir}`, 'log-level=error', ...args]);
+  const config = resolveConfig([{ values: parsed.values, problems }]);
+  const junction = await startJunction({ config, logger: silentLogger });
+  const clients: Client[] = [];
+  return Object.assign(Object.create(junction) as Junction, junction, {
+    async connectAgent(options: { token?: string } = {}) {
+      const client = new Client({ name: 'test-agent', version: '1.0.0' });
+      const headers = options.token ? { Authorization: `Bearer ${options.token}` } : undefined;
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${junction.baseUrl}/mcp`), headers ? { requestInit: { headers } } : undefined));
+      clients.push(client);
+      return client;
+    },
+    async stop() {
+      await Promise.allSettled(clients.map((c) => c.close()));
+      await junction.close();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  });
+}
+
+/** Polls until `check` holds, for state that arrives over the network (plugin catalogues); fails after `ms`. */
+export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

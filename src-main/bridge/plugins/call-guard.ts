@@ -14,8 +14,11 @@ import { bridgeFailure, isNotExecuted, outcomeFromReply, pluginReloadingOutcome,
 import type { PluginRegistry } from './registry.js';
 import { routeTool } from './routing.js';
 
-/** `clientError`: the plugin's RunCallTool handler itself failed; `protocol`: its reply did not parse. */
-export type InvokeFailureReason = 'timeout' | 'aborted' | 'connectionClosed' | 'clientError' | 'protocol';
+/**
+ * `notSent`: the connection was already gone, so nothing ran and the call may be routed again;
+ * `clientError`: the plugin's RunCallTool handler itself failed; `protocol`: its reply did not parse.
+ */
+export type InvokeFailureReason = 'notSent' | 'timeout' | 'aborted' | 'connectionClosed' | 'clientError' | 'protocol';
 
 /** Why a plugin invocation produced no reply. */
 export class InvokeFailure extends Error {
@@ -43,6 +46,8 @@ export interface GuardSettings {
   resendIntervalMs: number;
   now: () => number;
 }
+
+const NOT_SENT_PAUSE_MS = 25;
 
 /** Resolves when a plugin's catalogue arrives, after `ms`, or on abort, whichever is first. */
 function waitForPlugin(registry: PluginRegistry, ms: number, signal: AbortSignal): Promise<void> {
@@ -78,6 +83,7 @@ function invokeFailureOutcome(tool: string, failure: InvokeFailure, timeoutMs: n
       return timeoutOutcome(tool, timeoutMs, 'waiting for the plugin');
     case 'aborted':
       return cancelledOutcome(tool);
+    case 'notSent':
     case 'connectionClosed':
       return bridgeFailure(tool, 'unavailable', 'PluginUnavailable', `The plugin serving '${tool}' disconnected before answering; the call may or may not have run.`);
     case 'clientError':
@@ -145,8 +151,13 @@ export async function guardedCall(
         { timeoutMs: remaining, signal: ctx.signal, ...(ctx.progress ? { onProgress: ctx.progress } : {}) },
       );
     } catch (error) {
-      if (error instanceof InvokeFailure) return invokeFailureOutcome(tool, error, settings.timeoutMs);
-      throw error;
+      if (!(error instanceof InvokeFailure)) throw error;
+      if (error.reason === 'notSent' && settings.now() < deadline) {
+        // The hub has not reported the close yet; give the registry a moment to learn it, then route again.
+        await waitForPlugin(registry, NOT_SENT_PAUSE_MS, ctx.signal);
+        continue;
+      }
+      return invokeFailureOutcome(tool, error, settings.timeoutMs);
     }
 
     if (!record.guarded || !isNotExecuted(reply)) return outcomeFromReply(tool, reply, record.guarded);

@@ -143,7 +143,7 @@ class HubPluginPort implements PluginPort {
 
   private connection(connectionId: string): HubConnection {
     const connection = this.connections.get(connectionId);
-    if (!connection || connection.closed) throw new InvokeFailure('connectionClosed', 'The plugin connection is gone.');
+    if (!connection || connection.closed) throw new InvokeFailure('notSent', 'The plugin connection is gone.');
     return connection;
   }
 
@@ -233,7 +233,9 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
         if (current()) registry.setResources(connection.id, resources.value ?? [], templates.value ?? []);
       }
     } catch (error) {
-      if (current()) warn(connection.id, `Could not fetch the plugin's ${kind}: ${error instanceof Error ? error.message : String(error)}`);
+      if (!current()) return;
+      if (kind === 'tools') registry.toolsUnavailable(connection.id);
+      warn(connection.id, `Could not fetch the plugin's ${kind}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -36,6 +36,8 @@ export interface PluginRecord {
   sequence: number;
   reconnects: number;
   catalogue: PluginCatalogue;
+  /** False until the first tool list arrived (or could not be fetched): routing waits for it. */
+  toolsKnown: boolean;
 }
 
 /** A plugin that left without being replaced and may come back within the reconnect wait. */

@@ -76,6 +76,7 @@ export class PluginRegistry {
       sequence: 0,
       reconnects: 0,
       catalogue: EMPTY_CATALOGUE,
+      toolsKnown: false,
     });
   }
 
@@ -115,7 +116,20 @@ export class PluginRegistry {
   }
 
   setTools(connectionId: string, tools: readonly ResponseListTool[]): void {
-    this.updateCatalogue(connectionId, { tools });
+    const record = this.records.get(connectionId);
+    if (!record) return;
+    const firstList = !record.toolsKnown;
+    record.toolsKnown = true;
+    const changed = this.updateCatalogue(connectionId, { tools });
+    if (record.handshake && (firstList || changed)) this.events.emit('ready', { connectionId });
+  }
+
+  /** The tool list could not be fetched: stop waiting for it (the plugin serves nothing until it re-announces). */
+  toolsUnavailable(connectionId: string): void {
+    const record = this.records.get(connectionId);
+    if (!record || record.toolsKnown) return;
+    record.toolsKnown = true;
+    this.events.emit('ready', { connectionId });
   }
 
   setPrompts(connectionId: string, prompts: readonly ResponsePrompt[]): void {
@@ -209,18 +223,19 @@ export class PluginRegistry {
     this.events.emit('pluginDisconnected', { connectionId: awaited.connectionId });
   }
 
-  private updateCatalogue(connectionId: string, patch: Partial<PluginCatalogue>): void {
+  /** Returns whether anything changed. */
+  private updateCatalogue(connectionId: string, patch: Partial<PluginCatalogue>): boolean {
     const record = this.records.get(connectionId);
-    if (!record) return;
+    if (!record) return false;
     const before = record.catalogue;
     const after = { ...before, ...patch };
     // Plugins re-announce after every handshake; an identical list is not a change.
-    if (JSON.stringify(after) === JSON.stringify(before)) return;
+    if (JSON.stringify(after) === JSON.stringify(before)) return false;
     record.catalogue = after;
-    if (!record.handshake) return;
+    if (!record.handshake) return true;
     this.emitCatalogueChanges([before, record.catalogue]);
     this.events.emit('pluginUpdated', this.view(record));
-    if (patch.tools) this.events.emit('ready', { connectionId });
+    return true;
   }
 
   private emitCatalogueChanges(catalogues: readonly PluginCatalogue[]): void {

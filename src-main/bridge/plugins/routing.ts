@@ -8,6 +8,7 @@ import { preferenceOrder, publishes, type AwaitedPlugin, type PluginRecord } fro
 
 export type RouteDecision =
   | { kind: 'target'; connectionId: string; role: PluginRole }
+  /** `until` is infinite while a connected plugin's catalogue is still on its way; the caller's deadline bounds it. */
   | { kind: 'wait'; until: number; role: PluginRole }
   | { kind: 'notFound' };
 
@@ -19,6 +20,9 @@ export function routeTool(tool: string, active: readonly PluginRecord[], awaited
   const editorLive = active.some((r) => r.role === 'editor');
 
   if (best?.role === 'editor') return { kind: 'target', connectionId: best.connectionId, role: 'editor' };
+  // A just-connected editor may own the tool; a just-connected anything may, when nobody else publishes it.
+  const pending = active.find((r) => !r.toolsKnown && (r.role === 'editor' || !best));
+  if (pending) return { kind: 'wait', until: Number.POSITIVE_INFINITY, role: pending.role };
   if (best) {
     // The runtime serves a tool the editor does not own right now, or any tool once no editor is expected.
     if (editorLive || !awaitedEditor) return { kind: 'target', connectionId: best.connectionId, role: best.role };

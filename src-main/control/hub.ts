@@ -65,7 +65,8 @@ export interface ControlHub extends ControlApi {
 
 export function createControlHub(options: ControlHubOptions): ControlHub {
   const { providers, commands, version } = options;
-  const calls = new CallLog({ ...DEFAULT_CALL_LOG_LIMITS, ...options.limits });
+  const limits: CallLogLimits = { ...DEFAULT_CALL_LOG_LIMITS, ...options.limits };
+  const calls = new CallLog(limits);
   const listeners = new Set<(event: SequencedEvent) => void>();
   const pending: SequencedEvent[] = [];
   let delivering = false;
@@ -150,7 +151,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     },
     async callDetail(callId): Promise<CallDetail> {
       const detail = calls.detail(callId);
-      if (!detail) throw new JunctionError('ResourceNotFound', `No recent call ${callId}; the console keeps the last ${DEFAULT_CALL_LOG_LIMITS.maxCalls} calls.`);
+      if (!detail) throw new JunctionError('ResourceNotFound', `No recent call ${callId}; the console keeps the last ${limits.maxCalls} calls.`);
       return detail;
     },
     approve: (approvalId) => commands.approve(approvalId),

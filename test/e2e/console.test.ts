@@ -128,6 +128,20 @@ describe('console in Chromium', { skip: chromiumAvailable() ? false : 'chromium 
     await page.close();
   });
 
+  test('rolling back to a revision calls rollback and the revision list follows', async () => {
+    const { page, errors } = await openConsole(context, h);
+    await page.getByRole('tab', { name: 'Transactions' }).click();
+    await page.getByRole('button', { name: 'Side by side' }).click();
+    await page.locator('table.diff td.dl-add', { hasText: 'run(2);' }).waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}transactions-side-by-side.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Roll back to revision 1' }).click();
+    await page.getByText('Rolled back to revision 1').waitFor();
+    await page.getByRole('button', { name: /r2: fix type error/ }).waitFor({ state: 'detached' });
+    assert.deepEqual(h.world.commands.filter((c) => c.command === 'rollback').map((c) => c.args), [['ws-1', 1]]);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('a second tab sees the same live state', async () => {
     const first = await openConsole(context, h);
     const second = await openConsole(context, h);

@@ -29,6 +29,12 @@ export interface ConsoleState {
 
 let noticeId = 0;
 
+/**
+ * At most this often the store applies queued frames and React renders. Layout and paint of the calls
+ * table, not the reducer, dominate under load, so 20 renders a second keep the page responsive.
+ */
+const MIN_APPLY_INTERVAL_MS = 50;
+
 function describe(error: StructuredErrorLike): string {
   return `${error.code}: ${error.message}`;
 }
@@ -44,18 +50,21 @@ export const useConsole = create<ConsoleState>()((set, get) => ({
     set({ channel });
     let queued: ControlFrame[] = [];
     let scheduled = false;
+    let lastFlush = 0;
     const flush = (): void => {
       scheduled = false;
+      lastFlush = performance.now();
       const frames = queued;
       queued = [];
       get().receive(frames);
     };
     return channel.onFrame((frame) => {
       queued.push(frame);
-      if (!scheduled) {
-        scheduled = true;
-        requestAnimationFrame(flush);
-      }
+      if (scheduled) return;
+      scheduled = true;
+      const wait = lastFlush + MIN_APPLY_INTERVAL_MS - performance.now();
+      if (wait <= 0) requestAnimationFrame(flush);
+      else setTimeout(() => requestAnimationFrame(flush), wait);
     });
   },
   async run(command, args, success) {

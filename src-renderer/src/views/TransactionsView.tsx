@@ -48,7 +48,7 @@ function WorkspaceTransactions({ workspace }: { workspace: WorkspaceView }) {
                   aria-label={`Roll back to revision ${r.revision}`}
                   onClick={() => void run('rollback', { workspaceId: workspace.workspaceId, toRevision: r.revision }, `Rolled back to revision ${r.revision}`)}
                 >
-                  Roll back here
+                  Roll back to r{r.revision}
                 </button>
               )}
             </li>

@@ -1,15 +1,18 @@
 /**
  * Prompts and resources reach agents only from bridged plugins; this is what the MCP room needs from
- * whoever provides them. Results use the MCP SDK's shapes so nothing is translated twice.
+ * whoever provides them. Results use the MCP SDK's shapes so nothing is translated twice. Failures are
+ * thrown as JunctionErrors (e.g. PromptNotFound) and become JSON-RPC errors carrying the code.
  */
-import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+
+type MaybePromise<T> = T | Promise<T>;
 
 export interface ContentSource {
-  listPrompts(): Promise<Prompt[]>;
-  getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult>;
-  listResources(): Promise<Resource[]>;
-  listResourceTemplates(): Promise<ResourceTemplate[]>;
-  readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult>;
+  listPrompts(): MaybePromise<ListPromptsResult>;
+  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
+  listResources(): MaybePromise<ListResourcesResult>;
+  listResourceTemplates(): MaybePromise<ListResourceTemplatesResult>;
+  readResource(uri: string): Promise<ReadResourceResult>;
   onPromptsChanged(listener: () => void): () => void;
   onResourcesChanged(listener: () => void): () => void;
 }

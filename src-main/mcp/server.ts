@@ -103,15 +103,11 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         return outcome.result;
       });
       if (content) {
-        server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => ({ prompts: await content.listPrompts() })));
-        server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
-          guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {}, extra.signal)),
-        );
-        server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => ({ resources: await content.listResources() })));
-        server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
-          guarded(async () => ({ resourceTemplates: await content.listResourceTemplates() })),
-        );
-        server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => guarded(() => content.readResource(request.params.uri, extra.signal)));
+        server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => content.listPrompts()));
+        server.setRequestHandler(GetPromptRequestSchema, (request) => guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {})));
+        server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources()));
+        server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates()));
+        server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri)));
       }
       live.add(server);
       server.onclose = () => live.delete(server);

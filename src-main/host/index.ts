@@ -143,6 +143,9 @@ export function createHost(options: HostOptions): Host {
     },
     provideStatus: (name, provider) => void statusProviders.set(name, provider),
     internal: { registry, transactions, assertSnapshot, tools: { defineTool, createToolSource } },
-    close: () => registry.closeAll(),
+    close: () => {
+      desk.close();
+      registry.closeAll();
+    },
   };
 }

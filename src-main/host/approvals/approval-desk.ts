@@ -132,6 +132,11 @@ export class ApprovalDesk {
     this.used.add(approvalId);
   }
 
+  /** Ends every wait (the requests stay pending) so a closing host leaves no timers behind. */
+  close(): void {
+    for (const entry of this.entries.values()) for (const wake of [...entry.waiters]) wake();
+  }
+
   private settle(entry: Entry, state: ApprovalView['state'], reason: string | undefined): void {
     entry.view = { ...entry.view, state, decidedAt: this.now(), ...(reason !== undefined ? { reason } : {}) };
     this.log.push(entry.view);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import type { DiagnosticView } from '../../control/api.js';
 import { JunctionError, next } from '../../shared/index.js';
-import { lineStarts, resolvePosition, toLineColumn, type Position } from '../transactions/index.js';
+import { clipUtf16, lineStarts, resolvePosition, toLineColumn, type Position } from '../transactions/index.js';
 import { collectDiagnostics, isWithin, normaliseRelativePath, type SnapshotIdentity, type Workspace } from '../workspace/index.js';
 import { boundCounted, takeBounded, type Bounded } from './bounded.js';
 
@@ -111,6 +111,6 @@ export function findReferences(workspace: Workspace, rawPath: string, position: 
     const starts = lineStarts(docText);
     const lineEnd = starts[loc.line + 1] ?? docText.length;
     const lineText = docText.slice(starts[loc.line] ?? 0, lineEnd).replace(/\r?\n$/, '');
-    return { ...loc, isDefinition: entry.isDefinition ?? false, isWriteAccess: entry.isWriteAccess, lineText: lineText.length > MAX_LINE_TEXT ? lineText.slice(0, MAX_LINE_TEXT) : lineText };
+    return { ...loc, isDefinition: entry.isDefinition ?? false, isWriteAccess: entry.isWriteAccess, lineText: clipUtf16(lineText, MAX_LINE_TEXT) };
   });
 }

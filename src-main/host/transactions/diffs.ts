@@ -2,6 +2,7 @@
 import { createTwoFilesPatch } from 'diff';
 import type { FileDiffView } from '../../control/api.js';
 import type { Snapshot } from '../workspace/snapshot.js';
+import { clipUtf16 } from './text-edits.js';
 
 export interface FileDiff {
   path: string;
@@ -41,14 +42,7 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, origins: Readon
 
 /** Bounds a diff for display; the flag tells the reader the text is incomplete. */
 export function toFileDiffView(diff: FileDiff, maxChars: number): FileDiffView {
-  const truncated = diff.diff.length > maxChars;
-  let text = diff.diff;
-  if (truncated) {
-    // Never cut between the halves of a surrogate pair: a lone surrogate cannot cross JSON.
-    const last = text.charCodeAt(maxChars - 1);
-    text = text.slice(0, last >= 0xd800 && last <= 0xdbff ? maxChars - 1 : maxChars);
-  }
-  const view: FileDiffView = { path: diff.path, change: diff.change, diff: text, truncated };
+  const view: FileDiffView = { path: diff.path, change: diff.change, diff: clipUtf16(diff.diff, maxChars), truncated: diff.diff.length > maxChars };
   if (diff.previousPath !== undefined) view.previousPath = diff.previousPath;
   return view;
 }

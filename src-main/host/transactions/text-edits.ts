@@ -122,3 +122,10 @@ export function applyResolvedEdits(text: string, edits: readonly ResolvedEdit[])
 export function applyTextEdits(path: string, text: string, edits: readonly TextEdit[]): string {
   return applyResolvedEdits(text, resolveEdits(path, text, edits));
 }
+
+/** Cuts to at most `max` UTF-16 units without leaving half a surrogate pair, which JSON cannot carry. */
+export function clipUtf16(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}

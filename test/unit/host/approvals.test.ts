@@ -71,3 +71,11 @@ describe('approval desk', () => {
     assert.throws(() => d.decide('missing', 'deny'), { code: 'ApprovalNotFound' });
   });
 });
+
+test('closing the desk ends every wait', async () => {
+  const d = new ApprovalDesk({ requested: () => undefined, decided: () => undefined });
+  const view = d.request(binding, []);
+  const waiting = d.wait(view.approvalId, { timeoutMs: 3_600_000, onTick: () => undefined, tickMs: 1000 });
+  d.close();
+  assert.equal((await waiting).state, 'pending');
+});

@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { applyTextEdits, lineStarts, resolvePosition, toLineColumn } from '../../../src-main/host/transactions/index.js';
+import { applyTextEdits, clipUtf16, lineStarts, resolvePosition, toLineColumn } from '../../../src-main/host/transactions/index.js';
 
 const code = (fn: () => unknown): string => {
   try {
@@ -58,4 +58,10 @@ describe('text edits', () => {
       }),
     );
   });
+});
+
+test('clipUtf16 never leaves half a surrogate pair', () => {
+  assert.equal(clipUtf16('a😀', 2), 'a');
+  assert.equal(clipUtf16('a😀', 3), 'a😀');
+  assert.equal(clipUtf16('abc', 2), 'ab');
 });

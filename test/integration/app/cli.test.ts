@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI_SOURCE_FOR_TESTS } from '../../support/cli.js';
+
+const isolatedEnv = () => ({ ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'junction-cfg-')) });
+
+test('a malformed or unknown setting stops the CLI at start, naming the key and its origin', () => {
+  const result = spawnSync(process.execPath, [...CLI_SOURCE_FOR_TESTS, 'serve', 'port=eighty', '--colour', 'blue'], {
+    env: { ...isolatedEnv(), JUNCTION_MODE: 'reckless' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  assert.equal(result.status, 2);
+  assert.match(result.stderr, /port \(command line\): expected an integer from 0 to 65535, got "eighty"/);
+  assert.match(result.stderr, /--colour \(command line\): unknown setting 'colour'/);
+  assert.match(result.stderr, /JUNCTION_MODE \(environment\): expected one of inspection-only/);
+});
+
+test('refuses to bind a non-loopback address without a token', () => {
+  const result = spawnSync(process.execPath, [...CLI_SOURCE_FOR_TESTS, 'serve', 'host=0.0.0.0', 'port=0'], { env: isolatedEnv(), encoding: 'utf8', timeout: 60_000 });
+  assert.equal(result.status, 2);
+  assert.match(result.stderr, /0\.0\.0\.0/);
+});
+
+test('`junction connect` with no instance running starts one in-process and serves its catalogue on stdio', async () => {
+  const stateDir = mkdtempSync(join(tmpdir(), 'junction-connect-'));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    // Port 0 never answers a health probe, so connect must start its own instance.
+    args: [...CLI_SOURCE_FOR_TESTS, 'connect', 'port=0', `state-dir=${stateDir}`, 'log-level=error', 'console=false'],
+    env: isolatedEnv() as Record<string, string>,
+    stderr: 'pipe',
+  });
+  const agent = new Client({ name: 'stdio-agent', version: '1.0.0' });
+  await agent.connect(transport);
+  try {
+    const { tools } = await agent.listTools();
+    assert.ok(tools.some((t) => t.name === 'server-status'));
+    const status = await agent.callTool({ name: 'server-status', arguments: {} });
+    assert.equal(status.isError, undefined);
+  } finally {
+    await agent.close();
+  }
+});

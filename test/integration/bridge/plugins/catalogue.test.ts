@@ -7,6 +7,11 @@ import type { DuplicateToolDiagnostic } from '../../../../src-main/bridge/plugin
 import { isJunctionError } from '../../../../src-main/shared/errors.js';
 import { callContext, startBridge, toolNames, until } from './harness.js';
 
+function textOf(content: { text: string } | { blob: string } | undefined): string {
+  assert.ok(content && 'text' in content, 'a text resource');
+  return content.text;
+}
+
 describe('catalogue over the real hub', () => {
   test('tools, prompts and resources change events fire on arrival and on departure', async () => {
     const { endpoint, bridge, close } = await startBridge({ pluginReconnectWaitSeconds: 0 });
@@ -49,9 +54,9 @@ describe('catalogue over the real hub', () => {
       });
       const one = await bridge.readResource(`scene://objects/${cube.id}`);
       assert.equal(one.contents[0]?.mimeType, 'application/json');
-      assert.deepEqual(JSON.parse(String(one.contents[0]?.['text'])), cube);
+      assert.deepEqual(JSON.parse(textOf(one.contents[0])), cube);
       const all = await bridge.readResource('scene://objects');
-      assert.equal(JSON.parse(String(all.contents[0]?.['text'])).length, 1);
+      assert.equal(JSON.parse(textOf(all.contents[0])).length, 1);
 
       await assert.rejects(bridge.getPrompt('nope'), (e) => isJunctionError(e) && e.code === 'PromptNotFound');
       await assert.rejects(bridge.readResource('scene://objects/missing'), (e) => isJunctionError(e) && e.code === 'InternalError' && /No object/.test(e.message));

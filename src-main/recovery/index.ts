@@ -1,5 +1,5 @@
 /** Public door of the recovery room: the durable commit journal (format 1) and its recovery report. */
-export { createJournal, type Journal, type JournalOptions, type RecoveryReport, type RecoveryEntry, type BlockedWorkspace, type BlockingCode } from './journal.js';
+export { createJournal, type Journal, type JournalOptions, type RecoveryReport, type BlockedWorkspace, type BlockingCode } from './journal.js';
 export type { JournalHooks, HookInfo } from './commit-transaction.js';
 export type { CommitRequest, CommitReceipt, FileChange } from './contract.js';
 export type { StaleLock } from './state-dir/lock.js';

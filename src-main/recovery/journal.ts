@@ -41,16 +41,12 @@ export interface BlockedWorkspace {
   detail: string;
 }
 
-export interface RecoveryEntry extends RecoveryEntryView {
-  /** Set on `unsupported` and `failed` entries: the code commits to the affected workspace are refused with. */
-  code?: BlockingCode;
-}
-
-export interface RecoveryReport extends RecoveryView {
-  entries: RecoveryEntry[];
-  /** Present when open() took over a lock left by an instance that is no longer running. */
-  staleLockTakenOver?: StaleLock;
-}
+/**
+ * Exactly the console's view, no extra fields, so it passes closed output schemas. A stale lock taken
+ * over at open() appears as a `clean` entry for the lock file; codes of blocking evidence are in
+ * blockedWorkspaces().
+ */
+export type RecoveryReport = RecoveryView;
 
 export interface Journal {
   readonly stateDir: string;
@@ -61,6 +57,8 @@ export interface Journal {
   recover(): Promise<RecoveryReport>;
   status(): RecoveryReport;
   blockedWorkspaces(): BlockedWorkspace[];
+  /** The stale lock open() took over, or null when the state directory was free. */
+  lockTakeover(): StaleLock | null;
   /** Waits for running commits, then releases the lock. */
   close(): Promise<void>;
 }
@@ -97,14 +95,13 @@ export function createJournal(options: JournalOptions): Journal {
   let lock: StateLock | null = null;
   let owner: OwnerRecord | null = null;
   let recovering = false;
-  let entries: RecoveryEntry[] = [];
+  let entries: RecoveryEntryView[] = [];
   let blocked: BlockedWorkspace[] = [];
   const active = new Map<string, Promise<unknown>>();
 
   function report(): RecoveryReport {
-    const view: RecoveryReport = { stateDir: layout.root, healthy: blocked.length === 0, entries: [...entries] };
+    const view: RecoveryReport = { stateDir: layout.root, healthy: blocked.length === 0, entries: [...takeoverEntries(), ...entries] };
     if (owner) view.owner = { ...owner };
-    if (lock?.takenOver) view.staleLockTakenOver = { ...lock.takenOver };
     const unsupported = blocked.some((b) => b.code === 'RecoveryVersionUnsupported');
     const failed = blocked.some((b) => b.code === 'RecoveryPending');
     const guidance = [
@@ -117,8 +114,15 @@ export function createJournal(options: JournalOptions): Journal {
     return view;
   }
 
-  function block(entry: RecoveryEntry, workspaceRoot: string | null, code: BlockingCode): void {
-    entries.push({ ...entry, code });
+  function takeoverEntries(): RecoveryEntryView[] {
+    const stale = lock?.takenOver;
+    if (!stale || !owner) return [];
+    const who = `instance ${stale.instanceId ?? 'unknown'} (pid ${stale.pid ?? 'unknown'})`;
+    return [{ manifestPath: layout.lockFile, formatVersion: null, outcome: 'clean', files: 0, detail: `took over the stale lock of ${who}: ${stale.reason}`, at: owner.startedAt }];
+  }
+
+  function block(entry: RecoveryEntryView, workspaceRoot: string | null, code: BlockingCode): void {
+    entries.push(entry);
     blocked.push({ workspaceRoot, manifestPath: entry.manifestPath, code, detail: entry.detail });
   }
 
@@ -260,6 +264,7 @@ export function createJournal(options: JournalOptions): Journal {
     recover,
     status: report,
     blockedWorkspaces: () => blocked.map((b) => ({ ...b })),
+    lockTakeover: () => (lock?.takenOver ? { ...lock.takenOver } : null),
     close,
   };
 }

@@ -45,7 +45,8 @@ describe('unresolvable evidence', () => {
         await writeFiles(box.workspace, { 'a.txt': 'old' });
         const bytes = await readFile(path);
         const report = await journal.open();
-        assert.deepEqual(report.entries.map((e) => [e.outcome, e.code, e.formatVersion, e.manifestPath]), [['unsupported', 'RecoveryVersionUnsupported', 2, path]]);
+        assert.deepEqual(report.entries.map((e) => [e.outcome, e.formatVersion, e.manifestPath]), [['unsupported', 2, path]]);
+        assert.deepEqual(journal.blockedWorkspaces().map((b) => [b.workspaceRoot, b.code, b.manifestPath]), [[box.workspace, 'RecoveryVersionUnsupported', path]]);
         assert.equal(journal.status().healthy, false);
         await assert.rejects(journal.commit({ ...writeChange(box.workspace), changes: [{ kind: 'write', path: 'a.txt', content: 'x', expectedBeforeSha256: shaOf('old') }] }), hasCode('RecoveryVersionUnsupported'));
         await assert.rejects(journal.commit(writeChange(join(box.workspace, 'nested'))), hasCode('RecoveryVersionUnsupported'));
@@ -83,7 +84,8 @@ describe('unresolvable evidence', () => {
       try {
         const before = await hashTree(box.stateDir);
         const report = await journal.open();
-        assert.deepEqual(report.entries.map((e) => [e.outcome, e.code]), [['failed', 'RecoveryPending']]);
+        assert.deepEqual(report.entries.map((e) => e.outcome), ['failed']);
+        assert.deepEqual(journal.blockedWorkspaces().map((b) => [b.workspaceRoot, b.code]), [[null, 'RecoveryPending']]);
         assert.match(report.guidance ?? '', /could not be resolved/);
         await assert.rejects(journal.commit(writeChange(box.workspace)), hasCode('RecoveryPending'));
         assert.equal((await hashTree(box.stateDir))[`manifests/${MANIFEST_ID}.json`], before[`manifests/${MANIFEST_ID}.json`]);
@@ -126,7 +128,8 @@ describe('unresolvable evidence', () => {
       );
       const status = journal.status();
       assert.equal(status.healthy, false);
-      assert.deepEqual(status.entries.map((e) => [e.outcome, e.code]), [['failed', 'RecoveryPending']]);
+      assert.deepEqual(status.entries.map((e) => e.outcome), ['failed']);
+      assert.deepEqual(journal.blockedWorkspaces().map((b) => [b.workspaceRoot, b.code]), [[box.workspace, 'RecoveryPending']]);
       assert.match(status.entries[0]?.detail ?? '', /a\.txt/);
       assert.equal(await readFile(join(box.workspace, 'a.txt'), 'utf8'), 'edited by someone else');
       await assert.rejects(journal.commit(writeChange(box.workspace, 'c.txt')), hasCode('RecoveryPending'));

@@ -29,7 +29,8 @@ describe('state directory lock', () => {
     try {
       const report = await journal.open();
       assert.deepEqual(report.owner, { instanceId: 'owner-1', pid: process.pid, startedAt: 1234 });
-      assert.equal(report.staleLockTakenOver, undefined);
+      assert.equal(journal.lockTakeover(), null);
+      assert.deepEqual(report.entries, []);
       assert.deepEqual(JSON.parse(await readFile(join(box.stateDir, 'owner.json'), 'utf8')), { formatVersion: 1, instanceId: 'owner-1', pid: process.pid, startedAt: 1234 });
       assert.equal((JSON.parse(await readFile(join(box.stateDir, 'owner.lock'), 'utf8')) as { instanceId: string }).instanceId, 'owner-1');
       await journal.close();
@@ -82,9 +83,15 @@ describe('state directory lock', () => {
     const journal = createJournal({ stateDir: box.stateDir, instanceId: 'successor' });
     try {
       const report = await journal.open();
-      assert.equal(report.staleLockTakenOver?.pid, pid);
-      assert.equal(report.staleLockTakenOver?.instanceId, 'crashed');
-      assert.match(report.staleLockTakenOver?.reason ?? '', /not running/);
+      const takeover = journal.lockTakeover();
+      assert.equal(takeover?.pid, pid);
+      assert.equal(takeover?.instanceId, 'crashed');
+      assert.match(takeover?.reason ?? '', /not running/);
+      assert.deepEqual(
+        report.entries.map((e) => [e.manifestPath, e.outcome, e.formatVersion]),
+        [[join(box.stateDir, 'owner.lock'), 'clean', null]],
+      );
+      assert.match(report.entries[0]?.detail ?? '', new RegExp(`stale lock of instance crashed \\(pid ${pid}\\)`));
       assert.equal((JSON.parse(await readFile(join(box.stateDir, 'owner.lock'), 'utf8')) as { instanceId: string }).instanceId, 'successor');
     } finally {
       await journal.close();
@@ -98,7 +105,8 @@ describe('state directory lock', () => {
     const journal = createJournal({ stateDir: box.stateDir, instanceId: 'this-run' });
     try {
       const report = await journal.open();
-      assert.equal(report.staleLockTakenOver?.instanceId, 'previous-run');
+      assert.equal(journal.lockTakeover()?.instanceId, 'previous-run');
+      assert.equal(report.entries[0]?.outcome, 'clean');
     } finally {
       await journal.close();
       await box.cleanup();

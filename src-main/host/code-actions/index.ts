@@ -1,0 +1,57 @@
+/**
+ * Code actions from the TypeScript language service, as host tools: list-code-actions, prepare-fix-all
+ * and stage-code-action. Composed once per host; reported in server-status as a host component.
+ *
+ *   const codeActions = createCodeActions(host, { mode, toolOutputSchema, referenceLifetimeMs });
+ *   catalogue sources: host.toolSource, codeActions.toolSource, ...
+ *   host.provideStatus('codeActions', codeActions.status);
+ */
+import type { ToolDescriptor, ToolSource } from '../../shared/index.js';
+import { admittingErrorEnvelope } from '../plugins/index.js';
+import { modePolicy, type Host, type HostMode, type HostTool, type OutputSchemaPublication } from '../index.js';
+import { CodeActionService, type CodeActionStatus, type LanguageServiceOf } from './service.js';
+import { codeActionTools } from './tools.js';
+
+export type { CodeActionStatus, LanguageServiceOf } from './service.js';
+export { DEFAULT_REFERENCE_CAPACITY, DEFAULT_REFERENCE_LIFETIME_MS } from './reference-store.js';
+
+export interface CodeActionOptions {
+  mode: HostMode;
+  toolOutputSchema: OutputSchemaPublication;
+  /** `code-action-reference-lifetime`, default five minutes. */
+  referenceLifetimeMs?: number;
+  referenceCapacity?: number;
+  now?: () => number;
+  languageService?: LanguageServiceOf;
+}
+
+export interface CodeActions {
+  readonly tools: readonly HostTool[];
+  readonly toolSource: ToolSource;
+  status(): CodeActionStatus;
+}
+
+/** MCP clients validate structuredContent against outputSchema even on errors, so the schema must admit the error envelope. */
+function admittingErrors(source: ToolSource): ToolSource {
+  const descriptors = source.listTools().map((d): ToolDescriptor => (d.outputSchema ? { ...d, outputSchema: admittingErrorEnvelope(d.outputSchema as never) as ToolDescriptor['outputSchema'] } : d));
+  return { id: source.id, listTools: () => descriptors, callTool: (name, args, ctx) => source.callTool(name, args, ctx), onToolsChanged: (listener) => source.onToolsChanged(listener) };
+}
+
+export function createCodeActions(host: Host, options: CodeActionOptions): CodeActions {
+  const service = new CodeActionService({
+    registry: host.internal.registry,
+    transactions: host.internal.transactions,
+    references: {
+      ...(options.referenceLifetimeMs !== undefined ? { lifetimeMs: options.referenceLifetimeMs } : {}),
+      ...(options.referenceCapacity !== undefined ? { capacity: options.referenceCapacity } : {}),
+    },
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.languageService ? { languageService: options.languageService } : {}),
+  });
+  const tools = codeActionTools(service, modePolicy(options.mode).mutations);
+  return {
+    tools,
+    toolSource: admittingErrors(host.internal.tools.createToolSource('code-actions', tools, options.toolOutputSchema)),
+    status: () => service.status(),
+  };
+}

@@ -1,0 +1,34 @@
+/** The language-service calls code actions make, with the host's fixed formatting and preferences. */
+import ts from 'typescript';
+
+export const FORMAT: ts.FormatCodeSettings = ts.getDefaultFormatCodeSettings('\n');
+export const PREFERENCES: ts.UserPreferences = { quotePreference: 'auto', allowTextChangesInNewFiles: true, provideRefactorNotApplicableReason: false };
+
+let supported: ReadonlySet<string> | undefined;
+
+/** Diagnostic codes any built-in code fix handles. */
+export function supportedFixCodes(): ReadonlySet<string> {
+  return (supported ??= new Set(ts.getSupportedCodeFixes()));
+}
+
+export function codeFixes(ls: ts.LanguageService, fileName: string, start: number, end: number, code: number): readonly ts.CodeFixAction[] {
+  return ls.getCodeFixesAtPosition(fileName, start, end, [code], FORMAT, PREFERENCES);
+}
+
+export type RefactorPosition = number | ts.TextRange;
+
+export function refactorPosition(start: number, end: number): RefactorPosition {
+  return start === end ? start : { pos: start, end };
+}
+
+export function applicableRefactors(ls: ts.LanguageService, fileName: string, at: RefactorPosition): ts.ApplicableRefactorInfo[] {
+  return ls.getApplicableRefactors(fileName, at, PREFERENCES, 'invoked', undefined, true);
+}
+
+export function refactorEdits(ls: ts.LanguageService, fileName: string, at: RefactorPosition, refactorName: string, actionName: string): ts.RefactorEditInfo | undefined {
+  return ls.getEditsForRefactor(fileName, FORMAT, at, refactorName, actionName, PREFERENCES);
+}
+
+export function combinedFix(ls: ts.LanguageService, fileName: string, fixId: string): ts.CombinedCodeActions {
+  return ls.getCombinedCodeFix({ type: 'file', fileName }, fixId, FORMAT, PREFERENCES);
+}

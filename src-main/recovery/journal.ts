@@ -18,7 +18,7 @@ import type { CommitReceipt, CommitRequest } from './contract.js';
 import { ensureDirectoryDurably, removeIfPresent, replaceDurably } from './durable-fs.js';
 import { listManifests, readProgress } from './manifest-store.js';
 import type { JournalManifest, OwnerRecord } from './model.js';
-import { SUPPORTED_FORMAT_VERSIONS, decodeManifest, encodeOwner } from './persisted/index.js';
+import { CURRENT_FORMAT_VERSION, SUPPORTED_FORMAT_VERSIONS, decodeManifest, encodeOwner } from './persisted/index.js';
 import { resolveManifest, type ResolveResult } from './resolve-manifest.js';
 import { stateLayout, MANIFEST_SUFFIX, type StateLayout } from './state-dir/layout.js';
 import { acquireStateLock, type StaleLock, type StateLock } from './state-dir/lock.js';
@@ -128,9 +128,15 @@ export function createJournal(options: JournalOptions): Journal {
 
   async function recoverOne(name: string): Promise<void> {
     const manifestPath = join(layout.manifestsDir, name);
-    const text = await readFile(manifestPath, 'utf8');
-    const decoded = decodeManifest(text);
     const at = now();
+    let text: string;
+    try {
+      text = await readFile(manifestPath, 'utf8');
+    } catch (error) {
+      block({ manifestPath, formatVersion: null, outcome: 'failed', files: 0, detail: `manifest could not be read: ${(error as Error).message}; evidence kept`, at }, null, 'RecoveryPending');
+      return;
+    }
+    const decoded = decodeManifest(text);
     if (decoded.kind === 'unsupported') {
       const detail = `format ${decoded.formatVersion} is not supported (supported: ${SUPPORTED_FORMAT_VERSIONS.join(', ')}); evidence kept untouched`;
       block({ manifestPath, formatVersion: decoded.formatVersion, outcome: 'unsupported', files: 0, detail, at }, hintedWorkspaceRoot(text), 'RecoveryVersionUnsupported');
@@ -198,7 +204,7 @@ export function createJournal(options: JournalOptions): Journal {
         manifestPath: layout.manifestFile(manifest.manifestId),
         transactionId: manifest.transactionId,
         workspaceRoot: manifest.workspaceRoot,
-        formatVersion: SUPPORTED_FORMAT_VERSIONS[SUPPORTED_FORMAT_VERSIONS.length - 1] ?? null,
+        formatVersion: CURRENT_FORMAT_VERSION,
         outcome: 'failed',
         files: manifest.files.length,
         detail: `commit failed and ${describeConflict(result)}`,

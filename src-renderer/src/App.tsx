@@ -55,6 +55,11 @@ export function App() {
     window.location.hash = view;
   }, [view]);
 
+  // A waiting approval shows in the tab title too, so it is seen from another tab or window.
+  useEffect(() => {
+    document.title = pending > 0 ? `(${pending}) approval waiting · Junction` : 'Junction console';
+  }, [pending]);
+
   const onNavKey = (event: KeyboardEvent<HTMLElement>): void => {
     const index = VIEWS.findIndex((v) => v.id === view);
     let target: number;

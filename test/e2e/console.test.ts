@@ -107,6 +107,7 @@ describe('console in Chromium', { skip: chromiumAvailable() ? false : 'chromium 
     h.world.requestApproval({ approvalId: 'approval-e2e' });
     await page.getByTestId('approval-banner').waitFor();
     assert.equal(await page.getByTestId('approval-badge').textContent(), '1');
+    assert.match(await page.title(), /^\(1\) approval waiting/);
     await page.screenshot({ path: `${SCREENSHOTS}approval-banner.png` });
     await page.getByRole('button', { name: 'Review now' }).click();
     const pending = page.getByTestId('approval-pending');

@@ -56,6 +56,13 @@ export interface BridgeEvents {
   log: PluginLogEntry;
 }
 
+/** The first item per key; callers pass items in preference order (editor first, newest first). */
+function firstBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const byKey = new Map<string, T>();
+  for (const item of items) if (!byKey.has(key(item))) byKey.set(key(item), item);
+  return [...byKey.values()];
+}
+
 export class BridgeToolSource implements ToolSource {
   readonly id = 'bridge';
   readonly events = new TypedEmitter<BridgeEvents>();
@@ -104,12 +111,7 @@ export class BridgeToolSource implements ToolSource {
 
   /** Every prompt name once, from the preferred plugin (editor first, newest first). */
   listPrompts(): ListPromptsResult {
-    const seen = new Set<string>();
-    const prompts = this.registry
-      .active()
-      .flatMap((r) => r.catalogue.prompts)
-      .filter((p) => !seen.has(p.name) && Boolean(seen.add(p.name)));
-    return { prompts: prompts.map(promptDescriptor) };
+    return { prompts: firstBy(this.registry.active().flatMap((r) => r.catalogue.prompts), (p) => p.name).map(promptDescriptor) };
   }
 
   /** Throws JunctionError `PromptNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
@@ -125,20 +127,11 @@ export class BridgeToolSource implements ToolSource {
   }
 
   listResources(): ListResourcesResult {
-    const seen = new Set<string>();
-    const resources = this.registry
-      .active()
-      .flatMap((r) => r.catalogue.resources)
-      .filter((res) => !seen.has(res.uri) && Boolean(seen.add(res.uri)));
-    return { resources: resources.map(resourceDescriptor) };
+    return { resources: firstBy(this.registry.active().flatMap((r) => r.catalogue.resources), (r) => r.uri).map(resourceDescriptor) };
   }
 
   listResourceTemplates(): ListResourceTemplatesResult {
-    const seen = new Set<string>();
-    const templates = this.registry
-      .active()
-      .flatMap((r) => r.catalogue.templates)
-      .filter((t) => !seen.has(t.uriTemplate) && Boolean(seen.add(t.uriTemplate)));
+    const templates = firstBy(this.registry.active().flatMap((r) => r.catalogue.templates), (t) => t.uriTemplate);
     return { resourceTemplates: templates.map(resourceTemplateDescriptor) };
   }
 

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import ts from 'typescript';
 import type { DiagnosticView } from '../../control/api.js';
+import { isSourcePath } from './loader.js';
 import type { Snapshot } from './snapshot.js';
 
 const CATEGORY: Record<ts.DiagnosticCategory, DiagnosticView['category']> = {
@@ -28,19 +29,22 @@ export interface DiagnosticsQuery {
   /** Stop once this many were collected (callers pass limit + 1 to learn whether more exist). */
   stopAfter?: number;
   errorsOnly?: boolean;
+  /** Parse errors only: no type checker, so it costs a fraction of a full check. */
+  syntacticOnly?: boolean;
 }
 
 /** Syntactic and semantic diagnostics of the snapshot's program files (all, or `paths`), in path order. */
 export function collectDiagnostics(service: ts.LanguageService, snapshot: Snapshot, realRoot: string, query: DiagnosticsQuery = {}): DiagnosticView[] {
-  const program = service.getProgram();
+  const program = query.syntacticOnly ? undefined : service.getProgram();
   const out: DiagnosticView[] = [];
   const stopAfter = query.stopAfter ?? Number.POSITIVE_INFINITY;
   const paths = (query.paths ?? snapshot.paths()).filter((p) => snapshot.has(p));
   for (const path of paths) {
     if (out.length >= stopAfter) break;
     const fileName = join(realRoot, path);
-    if (!program?.getSourceFile(fileName)) continue;
-    for (const d of [...service.getSyntacticDiagnostics(fileName), ...service.getSemanticDiagnostics(fileName)]) {
+    if (program ? !program.getSourceFile(fileName) : !isSourcePath(path)) continue;
+    const found = query.syntacticOnly ? service.getSyntacticDiagnostics(fileName) : [...service.getSyntacticDiagnostics(fileName), ...service.getSemanticDiagnostics(fileName)];
+    for (const d of found) {
       if (query.errorsOnly && d.category !== ts.DiagnosticCategory.Error) continue;
       out.push(toView(path, d));
       if (out.length >= stopAfter) break;

@@ -134,6 +134,15 @@ describe('queries, status and change detection', () => {
     assert.equal(recovery.isError, false, JSON.stringify(recovery.value));
   });
 
+  test('staging outside compiler-validation reports the parse errors it adds, and still stages', async () => {
+    const started = await call(f.mcp, 'transaction-start', { expectedSnapshot: await snapshotOf(f.mcp) });
+    const staged = await call(f.mcp, 'stage-edits', { expectedSnapshot: started.value.snapshot, summary: 'typo', changes: [{ kind: 'create', path: 'src/typo.ts', content: 'export const = ;\n' }] });
+    assert.equal(staged.isError, false, JSON.stringify(staged.value));
+    const added = (staged.value.revision as { diagnosticsAdded: Array<{ path: string; category: string }> }).diagnosticsAdded;
+    assert.ok(added.length > 0 && added.every((d) => d.path === 'src/typo.ts' && d.category === 'error'), JSON.stringify(added));
+    await call(f.mcp, 'transaction-rollback', { expectedSnapshot: staged.value.snapshot });
+  });
+
   test('a change on disk is detected, reloaded and bumps the epoch', async () => {
     const before = await snapshotOf(f.mcp);
     const updated = new Promise<number>((resolve) => {

@@ -123,7 +123,7 @@ export async function guardedCall(
     const decision = routeTool(tool, registry.active(), registry.awaited(now), now);
     if (decision.kind === 'notFound') return notFoundOutcome(tool);
     if (decision.kind === 'wait') {
-      if (now >= deadline) return timeoutOutcome(tool, settings.timeoutMs, `the ${decision.role} plugin that serves it did not reconnect in time`);
+      if (now >= deadline) return timeoutOutcome(tool, settings.timeoutMs, `the ${decision.role} plugin that serves it was not back or ready in time`);
       await waitForPlugin(registry, Math.min(decision.until, deadline) - now, ctx.signal);
       continue;
     }

@@ -96,4 +96,20 @@ describe('editor and runtime over the real hub', () => {
       assert.equal(editor.scene.size, 0);
       await until(bridge, () => bridge.pluginViews().length === 1, 'awaited editor expired');
     }));
+
+  test('a plugin the bridge drops reconnects by itself, handshakes again and re-publishes its tools', () =>
+    withBridge({ pluginReconnectWaitSeconds: 5 }, async ({ endpoint, bridge, hub }, plugins) => {
+      const editor = await startScenePlugin({ endpoint, role: 'editor', ...FAST });
+      plugins.push(editor);
+      await until(bridge, () => toolNames(bridge).length === 3, 'editor tools');
+      const states: string[] = [];
+      editor.plugin.on('state', (s) => states.push(s));
+      const [first] = hub.connections();
+      first?.close('test drop', true);
+      await until(bridge, () => bridge.pluginViews().some((v) => v.state === 'connected' && v.connectionId !== first?.id && v.toolCount === 3), 'reconnected editor');
+      assert.deepEqual(states, ['reconnecting', 'connected']);
+      assert.equal(bridge.pluginViews().length, 1);
+      const outcome = await bridge.callTool('list-objects', { limit: 0 }, callContext());
+      assert.deepEqual(outcome.result.structuredContent, { items: [], hasMore: false, totalCount: 0 });
+    }));
 });

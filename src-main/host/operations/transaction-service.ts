@@ -116,7 +116,7 @@ export class TransactionService {
     assertSnapshot(workspace, expected);
     const files = tx.preview().map((f) => toFileDiffView(f, DEFAULT_MAX_DIFF_CHARS));
     const request = this.deps.desk.request({ workspaceId: workspace.workspaceId, transactionId: tx.transactionId, revision: tx.revision, contentHash: tx.contentHash() }, files);
-    const decided = await this.deps.desk.wait(request.approvalId, { timeoutMs: wait.timeoutMs, tickMs: 5000, ...(wait.signal ? { signal: wait.signal } : {}), ...(wait.onTick ? { onTick: wait.onTick } : {}) });
+    const decided = await this.deps.desk.wait(request.approvalId, { timeoutMs: wait.timeoutMs, tickMs: 1000, ...(wait.signal ? { signal: wait.signal } : {}), ...(wait.onTick ? { onTick: wait.onTick } : {}) });
     const receipt = this.deps.desk.receiptFor(decided.approvalId);
     if (decided.state === 'approved' && receipt) return { approval: decided, receipt };
     const message =

@@ -79,9 +79,12 @@ describe('approval-required: receipts and decisions', () => {
 
   test('a review that times out stays pending and a later call resumes it', async () => {
     const snap = await snapshotOf(f.mcp);
-    const pending = await call(f.mcp, 'transaction-review', { expectedSnapshot: snap, waitSeconds: 0 });
+    const progress: Array<{ progress: number; total?: number }> = [];
+    const raw = await f.mcp.client.callTool({ name: 'transaction-review', arguments: { expectedSnapshot: snap, waitSeconds: 2 } }, undefined, { onprogress: (p) => progress.push(p) });
+    const pending = { isError: raw.isError === true, value: raw.structuredContent as Record<string, unknown>, error: (raw.structuredContent as { error: Result['error'] }).error };
     expectError(pending, 'ReviewRequired', REVIEW);
     assert.equal(pending.error.details?.state, 'pending');
+    assert.ok(progress.length >= 1 && progress.every((p) => p.total === 2), `progress while waiting: ${JSON.stringify(progress)}`);
     assert.equal(f.host.approvals.pending().length, 1);
     const approvalId = f.host.approvals.pending()[0]!.approvalId;
     f.host.approvals.decide(approvalId, 'approve');

@@ -18,12 +18,13 @@ export const snapshotIdentitySchema = z
   })
   .describe('The complete snapshot object the request was resolved against; echo the published value unchanged.');
 
-export const workspaceSelectorSchema = z.object({ workspaceId: z.guid() }).describe('Selects a loaded workspace; optional when exactly one is loaded.');
+/** The host tools' selector convention, so every tool in the catalogue names a workspace the same way. */
+export const workspaceSelectorSchema = z.string().min(1).describe('Workspace id, root path or folder name. May be omitted when exactly one workspace is open.');
 
 export type ToolKind = 'query' | 'mutation';
 
 export interface HostEnvelope {
-  workspace?: { workspaceId: string };
+  workspace?: string;
   expectedSnapshot?: SnapshotIdentity;
 }
 

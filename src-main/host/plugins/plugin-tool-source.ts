@@ -30,7 +30,7 @@ export interface PluginContextRequest {
   pluginId: string;
   tool: string;
   kind: ToolKind;
-  workspace?: { workspaceId: string };
+  workspace?: string;
   /** When present the factory must fail with SnapshotMismatch unless it names the current snapshot. */
   expectedSnapshot?: SnapshotIdentity;
   signal: AbortSignal;
@@ -50,7 +50,7 @@ export type PluginContextFactory = (request: PluginContextRequest) => Promise<Pl
 export interface PluginStageRequest {
   pluginId: string;
   tool: string;
-  workspace?: { workspaceId: string };
+  workspace?: string;
   expectedSnapshot: SnapshotIdentity;
   changes: readonly CandidateChange[];
   summary: string;
@@ -127,7 +127,7 @@ export function createPluginToolSource(options: PluginToolSourceOptions): Plugin
 
   const visible = (tool: ValidatedTool) => tool.kind === 'query' || mutationsEnabled();
 
-  async function runMutation(tool: ValidatedTool, request: unknown, context: ToolExecutionContext, expectedSnapshot: SnapshotIdentity, workspace: { workspaceId: string } | undefined): Promise<ToolOutcome> {
+  async function runMutation(tool: ValidatedTool, request: unknown, context: ToolExecutionContext, expectedSnapshot: SnapshotIdentity, workspace: string | undefined): Promise<ToolOutcome> {
     const result = await (tool.handler as MutationHandler<unknown>).handle(request, context);
     const admitted = candidateSchema.safeParse(result);
     if (!admitted.success) {

@@ -111,6 +111,7 @@ describe('loading the valid fixture plugins', () => {
         ['fixtures.faulty', true, 0],
         ['fixtures.oversized-schema', true, 0],
         ['fixtures.stateful-handler', true, 0],
+        ['fixtures.symbol-insight', true, 0],
         ['examples.todo-comments', true, 0],
       ],
     );

@@ -3,7 +3,7 @@
  * SIGKILLs itself at an injected point. A fresh journal then recovers the state directory, and every
  * file of the transaction must be all-old (killed before the completion marker) or all-new (killed
  * after it), with the journal left clean: no manifests, no backups, no temp files in the workspace.
- * The kill points are split over CRASH_PARTS test files (crash.test.ts, crash-part2..5.test.ts).
+ * The kill points are split over CRASH_PARTS test files (crash.test.ts, crash-part2..8.test.ts).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -35,7 +35,7 @@ export const KILL_POINTS: readonly string[] = [
   'after-complete',
 ];
 
-export const CRASH_PARTS = 5;
+export const CRASH_PARTS = 8;
 
 /**
  * The points one crash test file runs: every CRASH_PARTS-th point, so each file samples every phase

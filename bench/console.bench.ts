@@ -2,7 +2,7 @@
  * Console under load: 1,000 calls/s (each started then finished) into a real hub, served by the real
  * console server to the built renderer in Debian Chromium. Measures server emit → row in the DOM
  * (Performance API clock in the page against the emit time on the same machine) and long tasks.
- * Run: npx tsx bench/console.bench.ts   (BENCH_SECONDS=10 for a shorter run)
+ * Run: npx tsx bench/console.bench.ts   (BENCH_SECONDS=10 for a shorter run, BENCH_RATE=200 for a lighter load)
  */
 import { rm } from 'node:fs/promises';
 import { startConsole } from '../test/integration/control/support/console-harness.js';
@@ -10,7 +10,7 @@ import { buildRenderer } from '../test/e2e/support/build-renderer.js';
 import { launchChromium } from '../test/e2e/support/chromium.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
-const RATE = 1000;
+const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const TICK_MS = 10;
 const TARGETS = { p50Ms: 50, p99Ms: 250, longTaskShare: 0.1 };
 

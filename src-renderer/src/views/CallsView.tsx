@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { CallDetail, CallStatus, CallView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { filterCalls, rowWindow } from '../lib/calls.js';
@@ -19,7 +19,8 @@ function Progress({ call, withMessage }: { call: CallView; withMessage: boolean 
   );
 }
 
-function Row({ call, now, selected, onSelect }: { call: CallView; now: number; selected: boolean; onSelect: () => void }) {
+/** Memoised: under load most rows keep their call object, so only new and changed rows re-render. */
+const Row = memo(function Row({ call, now, selected, onSelect }: { call: CallView; now: number; selected: boolean; onSelect: (callId: string) => void }) {
   const duration = call.status === 'running' ? now - call.startedAt : call.durationMs;
   return (
     <div
@@ -27,7 +28,7 @@ function Row({ call, now, selected, onSelect }: { call: CallView; now: number; s
       className={`call-row status-${call.status}${selected ? ' selected' : ''}`}
       aria-selected={selected}
       data-call-id={call.callId}
-      onClick={onSelect}
+      onClick={() => onSelect(call.callId)}
     >
       <span role="cell" className="c-time">{formatTime(call.startedAt)}</span>
       <span role="cell" className="c-agent" title={call.agent}>{call.agent}</span>
@@ -42,7 +43,7 @@ function Row({ call, now, selected, onSelect }: { call: CallView; now: number; s
       <span role="cell" className="c-num">{formatBytes(call.responseBytes)}</span>
     </div>
   );
-}
+});
 
 function Drawer({ call, onClose }: { call: CallView; onClose: () => void }) {
   const channel = useConsole((s) => s.channel);
@@ -176,7 +177,7 @@ export function CallsView() {
             <div className="calls-spacer" style={{ height: win.totalHeight }}>
               <div className="calls-window" style={{ transform: `translateY(${win.offset}px)` }}>
                 {rows.slice(win.first, win.last).map((call) => (
-                  <Row key={call.callId} call={call} now={now} selected={call.callId === selectedId} onSelect={() => setSelectedId(call.callId)} />
+                  <Row key={call.callId} call={call} now={call.status === 'running' ? now : 0} selected={call.callId === selectedId} onSelect={setSelectedId} />
                 ))}
               </div>
             </div>

@@ -114,7 +114,10 @@ export function createHost(options: HostOptions): Host {
         trusted: trusted || core.isConfiguredTrusted(real),
         watch: options.watch ?? true,
         debounceMs: options.watchDebounceMs ?? 150,
-        onReloaded: changed,
+        onReloaded: (w) => {
+          transactions.rebaseIfEmpty(w);
+          changed(w);
+        },
         onWatchError: (error) => options.logger?.warn('workspace watcher failed; changes on disk are seen on workspace-reload only', { root, error: String(error) }),
       });
       changed(result.workspace);

@@ -169,6 +169,19 @@ export class TransactionService {
     }
   }
 
+  /**
+   * After the workspace was reloaded from disk: a transaction with nothing staged moves onto the new
+   * base, so queries see the disk; one with staged revisions keeps its base and a commit will report
+   * ConflictOnDisk for the files that changed.
+   */
+  rebaseIfEmpty(workspace: Workspace): void {
+    const tx = this.transactionOf(workspace.workspaceId);
+    if (!tx || tx.revision > 0) return;
+    const rebased = new Transaction({ transactionId: tx.transactionId, workspaceId: tx.workspaceId, startedAt: tx.startedAt, base: workspace.baseSnapshot() });
+    this.active.set(workspace.workspaceId, rebased);
+    workspace.setHead({ snapshot: rebased.head(), revision: 0 });
+  }
+
   /** Without `toRevision` the transaction is abandoned; with it, revisions after it are dropped. */
   rollback(workspace: Workspace, toRevision: number | undefined): TransactionView {
     assertMutable(this.deps.policy, workspace);

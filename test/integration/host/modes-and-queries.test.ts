@@ -143,6 +143,18 @@ describe('queries, status and change detection', () => {
     await call(f.mcp, 'transaction-rollback', { expectedSnapshot: staged.value.snapshot });
   });
 
+  test('workspace-reload moves an empty transaction onto the disk state', async () => {
+    const started = await call(f.mcp, 'transaction-start', { expectedSnapshot: await snapshotOf(f.mcp) });
+    await appendFile(join(f.root, 'src/cart.ts'), '// reloaded\n');
+    const reloaded = await call(f.mcp, 'workspace-reload', {});
+    const snap = (reloaded.value.workspace as { snapshot: { workspaceEpoch: number; transactionRevision: number } }).snapshot;
+    assert.ok(snap.workspaceEpoch > (started.value.snapshot as { workspaceEpoch: number }).workspaceEpoch);
+    assert.equal(snap.transactionRevision, 0);
+    const read = await call(f.mcp, 'document-read', { path: 'src/cart.ts' });
+    assert.ok((read.value.text as string).endsWith('// reloaded\n'));
+    await call(f.mcp, 'transaction-rollback', { expectedSnapshot: snap });
+  });
+
   test('a change on disk is detected, reloaded and bumps the epoch', async () => {
     const before = await snapshotOf(f.mcp);
     const updated = new Promise<number>((resolve) => {

@@ -143,6 +143,19 @@ describe('queries, status and change detection', () => {
     await call(f.mcp, 'transaction-rollback', { expectedSnapshot: staged.value.snapshot });
   });
 
+  test('the console rolls back through host.rollback and sees it in host.workspaces()', async () => {
+    const started = await call(f.mcp, 'transaction-start', { expectedSnapshot: await snapshotOf(f.mcp) });
+    await call(f.mcp, 'stage-edits', { expectedSnapshot: started.value.snapshot, summary: 'one', changes: [{ kind: 'create', path: 'src/r.ts', content: 'export {};\n' }] });
+    const [before] = f.host.workspaces();
+    assert.equal(before!.transaction?.revisions.length, 1);
+    assert.equal(before!.transaction?.revisions[0]?.files[0]?.path, 'src/r.ts');
+    const after = f.host.rollback(before!.workspaceId, 0);
+    assert.equal(after.transaction?.revisions.length, 0);
+    assert.equal((await call(f.mcp, 'document-read', { path: 'src/r.ts' })).error.code, 'DocumentNotFound');
+    await call(f.mcp, 'transaction-rollback', { expectedSnapshot: await snapshotOf(f.mcp) });
+    assert.equal(f.host.workspaces()[0]!.transaction, undefined);
+  });
+
   test('workspace-reload moves an empty transaction onto the disk state', async () => {
     const started = await call(f.mcp, 'transaction-start', { expectedSnapshot: await snapshotOf(f.mcp) });
     await appendFile(join(f.root, 'src/cart.ts'), '// reloaded\n');

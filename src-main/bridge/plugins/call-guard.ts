@@ -10,7 +10,7 @@ import type { RequestCallTool } from '../../../plugins/sdk/src/protocol.js';
 import { findLoneSurrogate } from '../../shared/json.js';
 import type { CallContext, ToolOutcome } from '../../shared/tool-source.js';
 import { validateArguments } from './arguments.js';
-import { bridgeFailure, isNotExecuted, outcomeFromReply, pluginReloadingOutcome, toolFailedMessage, type PluginReply } from './outcome.js';
+import { bridgeFailure, isNotExecuted, outcomeFromReply, pluginReloadingOutcome, type PluginReply } from './outcome.js';
 import type { PluginRegistry } from './registry.js';
 import { routeTool } from './routing.js';
 
@@ -87,7 +87,7 @@ function invokeFailureOutcome(tool: string, failure: InvokeFailure, timeoutMs: n
     case 'connectionClosed':
       return bridgeFailure(tool, 'unavailable', 'PluginUnavailable', `The plugin serving '${tool}' disconnected before answering; the call may or may not have run.`);
     case 'clientError':
-      return bridgeFailure(tool, 'internal', 'InternalError', toolFailedMessage(tool, failure.message));
+      return bridgeFailure(tool, 'internal', 'InternalError', failure.message);
     case 'protocol':
       return bridgeFailure(tool, 'internal', 'InternalError', `The plugin serving '${tool}' answered with a malformed result: ${failure.message}`);
   }

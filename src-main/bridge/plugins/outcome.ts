@@ -105,10 +105,6 @@ function nextFor(failure: FailureKind, tool: string): NextAction | undefined {
   return undefined;
 }
 
-export function toolFailedMessage(tool: string, message: string): string {
-  return `Tool execution failed for '${tool}': ${message}`;
-}
-
 /** A failure the bridge itself decided (routing, guard, transport). */
 export function bridgeFailure(tool: string, failure: FailureKind, code: ErrorCode, message: string, details?: Record<string, unknown>): ToolOutcome {
   const nextAction = nextFor(failure, tool);
@@ -125,14 +121,14 @@ function successResult(reply: PluginReply): ToolOutcome {
 }
 
 /**
- * The outcome of a completed plugin call. `guarded` (8.14+) plugins get the normalised message form;
- * older plugins' errors travel as they sent them (only the failure kind is derived, for HTTP status).
+ * The outcome of a completed plugin call. The tool's own message travels unchanged: over MCP an agent
+ * reads it as the plugin wrote it, and the direct HTTP API adds its `Tool execution failed for` form.
+ * Older (pre-8.14) plugins also keep their own content blocks.
  */
 export function outcomeFromReply(tool: string, reply: PluginReply, guarded: boolean): ToolOutcome {
   if (reply.status !== ResponseStatus.Error) return successResult(reply);
   const failure = failureKindOf(reply.errorKind, reply.httpStatusCode);
-  const raw = reply.message || `The plugin reported an error without a message (kind ${reply.errorKind}).`;
-  const message = guarded && (failure === 'thrown' || failure === 'internal') ? toolFailedMessage(tool, raw) : raw;
+  const message = reply.message || `The plugin reported an error without a message (kind ${reply.errorKind}).`;
   const outcome = bridgeFailure(tool, failure, CODE_BY_FAILURE[failure], message);
   if (!guarded && reply.content.length) outcome.result.content = toMcpContent(reply.content);
   return outcome;

@@ -122,7 +122,7 @@ describe('call guard', () => {
     assert.equal(closed.failure, 'unavailable');
     const broken = await guardedCall(live, new ScriptedInvoker(() => Promise.reject(new InvokeFailure('clientError', 'handler crashed'))), settings, 't', {}, ctx());
     assert.equal(broken.failure, 'internal');
-    assert.match((broken.result.structuredContent as { error: { message: string } }).error.message, /^Tool execution failed for 't': handler crashed$/);
+    assert.match((broken.result.structuredContent as { error: { message: string } }).error.message, /^handler crashed$/);
   });
 
   test('an unknown tool is notFound', async () => {

@@ -29,17 +29,17 @@ describe('failure kind mapping', () => {
 });
 
 describe('outcomes', () => {
-  test('a thrown failure from an 8.14+ plugin reads "Tool execution failed for" with the tool message', () => {
+  test("a thrown failure from an 8.14+ plugin keeps the tool's own message (the HTTP API adds its form)", () => {
     const outcome = outcomeFromReply('add-object', errorReply(ResponseErrorKind.BadRequest, 422, 'no such layer'), true);
     assert.equal(outcome.failure, 'thrown');
     assert.equal(outcome.result.isError, true);
-    assert.deepEqual(errorOf(outcome), { code: 'ToolFailed', message: "Tool execution failed for 'add-object': no such layer" });
+    assert.deepEqual(errorOf(outcome), { code: 'ToolFailed', message: 'no such layer' });
   });
 
-  test('an internal failure is 500 with the same message form; binding keeps the message as is', () => {
+  test('an internal failure maps to 500 and a binding failure to 400, both with the message as sent', () => {
     const internal = outcomeFromReply('t', errorReply(ResponseErrorKind.Internal, undefined, 'NullReference'), true);
     assert.equal(internal.failure, 'internal');
-    assert.equal(errorOf(internal).message, "Tool execution failed for 't': NullReference");
+    assert.equal(errorOf(internal).message, 'NullReference');
     const binding = outcomeFromReply('t', errorReply(ResponseErrorKind.BadRequest, 400, 'x must be a number'), true);
     assert.equal(binding.failure, 'binding');
     assert.deepEqual(errorOf(binding), { code: 'InvalidArguments', message: 'x must be a number', next: { kind: 'fixArguments', tools: ['t'] } });

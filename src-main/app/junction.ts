@@ -17,6 +17,7 @@ import { assertBindAllowed, createAuthenticator, loadOrCreateToken } from '../se
 import { JunctionError } from '../shared/errors.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { createAccessGate, pluginAuthorizer } from './access.js';
+import { createAdmission } from './admission.js';
 import { bridgeView } from './bridge-views.js';
 import { userStateDir, type Config } from './config/index.js';
 import { bridgeContentSource } from './content.js';
@@ -152,7 +153,11 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     host.events.on('approval.decided', (event) => control.publish(event)),
   ];
 
-  const dispatcher = createDispatcher(catalogue, [consoleCallObserver(control), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])]);
+  const dispatcher = createDispatcher(
+    catalogue,
+    [consoleCallObserver(control), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])],
+    createAdmission({ ratePerSecond: config['rate-limit'], burst: config['rate-limit-burst'], maxInFlight: config['max-in-flight-per-agent'] }),
+  );
   const mcpFactory = createMcpServerFactory({
     name: 'junction',
     version: JUNCTION_VERSION,

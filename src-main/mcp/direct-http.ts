@@ -13,6 +13,7 @@ export const STATUS_BY_FAILURE: Readonly<Record<FailureKind, number>> = {
   notFound: 404,
   conflict: 409,
   thrown: 422,
+  rateLimited: 429,
   internal: 500,
   unavailable: 503,
   timeout: 504,

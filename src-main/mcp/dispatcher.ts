@@ -29,9 +29,20 @@ export interface Dispatcher {
   call(request: DispatchRequest): Promise<ToolOutcome>;
 }
 
+/**
+ * Per-agent admission: a rate limit and a cap on calls in flight, so one runaway agent cannot starve
+ * the others or grow memory without bound. Refusals come back as ordinary structured tool errors.
+ */
+export interface Admission {
+  /** Takes one call from the agent's rate budget; a refusal carries how long to wait. */
+  take(agent: string): { ok: true } | { ok: false; message: string; retryAfterMs: number };
+  /** Reserves an in-flight slot; `release` must be called exactly when the call ends. */
+  acquire(agent: string): { ok: true; release: () => void } | { ok: false; message: string };
+}
+
 const byteLength = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
-export function createDispatcher(catalogue: Catalogue, observers: readonly CallObserver[] = []): Dispatcher {
+export function createDispatcher(catalogue: Catalogue, observers: readonly CallObserver[] = [], admission?: Admission): Dispatcher {
   const notify = <K extends keyof CallObserver>(method: K, ...args: Parameters<CallObserver[K]>) => {
     for (const observer of observers) {
       try {
@@ -74,6 +85,13 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
             'notFound',
           );
         }
+        const rate = admission?.take(req.agent);
+        if (rate && !rate.ok) {
+          return errorOutcome(
+            { code: 'Overloaded', message: rate.message, next: { kind: 'retryLater', tools: [req.name] }, details: { retryAfterMs: rate.retryAfterMs } },
+            'rateLimited',
+          );
+        }
         const surrogateAt = findLoneSurrogate(req.args);
         if (surrogateAt) {
           return errorOutcome(
@@ -91,7 +109,15 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
             req.progress?.(update);
           },
         };
-        return entry.source.callTool(req.name, req.args, context);
+        const slot = admission?.acquire(req.agent);
+        if (slot && !slot.ok) {
+          return errorOutcome({ code: 'Overloaded', message: slot.message, next: { kind: 'retryLater', tools: [req.name] } }, 'unavailable');
+        }
+        try {
+          return await entry.source.callTool(req.name, req.args, context);
+        } finally {
+          slot?.release();
+        }
       }
     },
   };

@@ -10,9 +10,9 @@ export type ToolResult = CallToolResult;
 
 /**
  * Why a call failed, independent of transport. The direct HTTP API maps it to a status:
- * binding 400, notFound 404, conflict 409, thrown 422, internal 500, unavailable 503, timeout 504.
+ * binding 400, notFound 404, conflict 409, thrown 422, rateLimited 429, internal 500, unavailable 503, timeout 504.
  */
-export type FailureKind = 'binding' | 'notFound' | 'conflict' | 'thrown' | 'internal' | 'unavailable' | 'timeout';
+export type FailureKind = 'binding' | 'notFound' | 'conflict' | 'thrown' | 'rateLimited' | 'internal' | 'unavailable' | 'timeout';
 
 export interface ToolOutcome {
   result: ToolResult;

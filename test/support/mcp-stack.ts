@@ -3,12 +3,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { bodyReader } from '../../src-main/app/http/read-body.js';
 import { closeServer, createHttpServer, listen } from '../../src-main/app/http/server.js';
-import { createCatalogue, createDirectToolApi, createDispatcher, createMcpHttpHandler, createMcpServerFactory, type CallObserver } from '../../src-main/mcp/index.js';
+import { createCatalogue, createDirectToolApi, createDispatcher, createMcpHttpHandler, createMcpServerFactory, type Admission, type CallObserver } from '../../src-main/mcp/index.js';
 import type { ToolSource } from '../../src-main/shared/tool-source.js';
 
-export async function startMcpStack(sources: ToolSource[], options: { maxBodyBytes?: number; observers?: CallObserver[] } = {}) {
+export async function startMcpStack(sources: ToolSource[], options: { maxBodyBytes?: number; observers?: CallObserver[]; admission?: Admission } = {}) {
   const catalogue = createCatalogue(sources);
-  const dispatcher = createDispatcher(catalogue, options.observers ?? []);
+  const dispatcher = createDispatcher(catalogue, options.observers ?? [], options.admission);
   const factory = createMcpServerFactory({ name: 'junction-test', version: '0.0.0', catalogue, dispatcher });
   const readBody = bodyReader(options.maxBodyBytes ?? 1_048_576);
   const mcp = createMcpHttpHandler({ factory, idleTimeoutMs: 60_000, maxSessions: 10, readBody });

@@ -94,6 +94,7 @@ export const CODE_BY_FAILURE: Record<FailureKind, ErrorCode> = {
   notFound: 'ToolNotFound',
   conflict: 'Conflict',
   thrown: 'ToolFailed',
+  rateLimited: 'Overloaded',
   internal: 'InternalError',
   unavailable: 'PluginUnavailable',
   timeout: 'ToolTimeout',

@@ -17,7 +17,8 @@ export interface CodeFixDescriptor {
   fixId?: string;
   fixAllDescription?: string;
   diagnostic: DiagnosticRef;
-  checksum: string;
+  /** fingerprintFileChanges of the fix's changes when listed. */
+  fingerprint: string;
 }
 
 export interface RefactorDescriptor {
@@ -29,7 +30,7 @@ export interface RefactorDescriptor {
   actionName: string;
   description: string;
   refactorKind?: string;
-  checksum: string;
+  fingerprint: string;
 }
 
 export type FixAllScope = 'document' | 'project';
@@ -39,6 +40,7 @@ export interface PreparedFixAllDescriptor {
   origin: CodeFixDescriptor & { fixId: string };
   scope: FixAllScope;
   maxChanges: number;
+  /** Checksum of the normalised operation (paths, change kinds, content checksums). */
   checksum: string;
 }
 

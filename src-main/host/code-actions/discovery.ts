@@ -7,8 +7,8 @@ import ts from 'typescript';
 import type { Snapshot } from '../workspace/index.js';
 import type { CodeFixDescriptor, FixAllScope, RefactorDescriptor } from './descriptors.js';
 import type { ExclusionLog } from './exclusions.js';
-import { applicableRefactors, codeFixes, refactorEdits, refactorPosition, supportedFixCodes } from './language-service-calls.js';
-import { normaliseFileChanges } from './normalise.js';
+import { applicableRefactors, codeFixes, refactorEdits, refactorPosition } from './language-service-calls.js';
+import { fingerprintFileChanges } from './normalise.js';
 
 export type DiscoveryKinds = 'codeFixes' | 'refactorings' | 'all';
 
@@ -23,6 +23,8 @@ export interface DiscoveryRequest {
   kinds: DiscoveryKinds;
   diagnosticCodes?: readonly number[];
   limit: number;
+  /** The document's fix-capable diagnostics, sorted by position. */
+  diagnostics: () => readonly ts.Diagnostic[];
 }
 
 export interface DiscoveredAction {
@@ -46,13 +48,8 @@ function intersects(range: { start: number; end: number } | undefined, start: nu
 }
 
 function diagnosticsIn(request: DiscoveryRequest): ts.Diagnostic[] {
-  const { ls, fileName } = request;
-  const supported = supportedFixCodes();
   const wanted = request.diagnosticCodes ? new Set(request.diagnosticCodes) : undefined;
-  return [...ls.getSyntacticDiagnostics(fileName), ...ls.getSemanticDiagnostics(fileName), ...ls.getSuggestionDiagnostics(fileName)]
-    .filter((d) => d.start !== undefined && supported.has(String(d.code)) && (!wanted || wanted.has(d.code)))
-    .filter((d) => intersects(request.range, d.start!, d.length ?? 0))
-    .sort((a, b) => a.start! - b.start! || a.code - b.code);
+  return request.diagnostics().filter((d) => (!wanted || wanted.has(d.code)) && intersects(request.range, d.start!, d.length ?? 0));
 }
 
 function* codeFixActions(request: DiscoveryRequest, exclusions: ExclusionLog): Generator<DiscoveredAction> {
@@ -65,19 +62,19 @@ function* codeFixActions(request: DiscoveryRequest, exclusions: ExclusionLog): G
         exclusions.record({ path: request.path, title: fix.description, reason: 'commands', detail: `runs ${fix.commands.length} command(s), e.g. a package install` });
         continue;
       }
-      const normalised = normaliseFileChanges(request.realRoot, request.snapshot, fix.changes);
-      if ('excluded' in normalised) {
-        exclusions.record({ path: request.path, title: fix.description, reason: normalised.excluded, detail: normalised.detail });
+      const fingerprint = fingerprintFileChanges(request.realRoot, request.snapshot, fix.changes);
+      if ('excluded' in fingerprint) {
+        exclusions.record({ path: request.path, title: fix.description, reason: fingerprint.excluded, detail: fingerprint.detail });
         continue;
       }
-      if (normalised.ok.files.length === 0) continue;
+      if (fingerprint.ok === '') continue;
       const descriptor: CodeFixDescriptor = {
         kind: 'codeFix',
         path: request.path,
         fixName: fix.fixName,
         description: fix.description,
         diagnostic: { code: d.code, start, length, message },
-        checksum: normalised.ok.checksum,
+        fingerprint: fingerprint.ok,
       };
       if (fix.fixId !== undefined) descriptor.fixId = String(fix.fixId);
       if (fix.fixAllDescription !== undefined) descriptor.fixAllDescription = fix.fixAllDescription;
@@ -112,12 +109,12 @@ function* refactorActions(request: DiscoveryRequest, exclusions: ExclusionLog): 
         exclusions.record({ path: request.path, title: action.description, reason: 'commands', detail: `runs ${edits.commands.length} command(s)` });
         continue;
       }
-      const normalised = normaliseFileChanges(request.realRoot, request.snapshot, edits.edits);
-      if ('excluded' in normalised) {
-        exclusions.record({ path: request.path, title: action.description, reason: normalised.excluded, detail: normalised.detail });
+      const fingerprint = fingerprintFileChanges(request.realRoot, request.snapshot, edits.edits);
+      if ('excluded' in fingerprint) {
+        exclusions.record({ path: request.path, title: action.description, reason: fingerprint.excluded, detail: fingerprint.detail });
         continue;
       }
-      if (normalised.ok.files.length === 0) continue;
+      if (fingerprint.ok === '') continue;
       const descriptor: RefactorDescriptor = {
         kind: 'refactoring',
         path: request.path,
@@ -126,7 +123,7 @@ function* refactorActions(request: DiscoveryRequest, exclusions: ExclusionLog): 
         refactorName: info.name,
         actionName: action.name,
         description: action.description,
-        checksum: normalised.ok.checksum,
+        fingerprint: fingerprint.ok,
       };
       if (action.kind !== undefined) descriptor.refactorKind = action.kind;
       yield { descriptor, title: action.description, start, length: end - start };

@@ -12,7 +12,7 @@ import { modePolicy, type Host, type HostMode, type HostTool, type OutputSchemaP
 import { CodeActionService, type CodeActionStatus, type LanguageServiceOf } from './service.js';
 import { codeActionTools } from './tools.js';
 
-export type { CodeActionStatus, LanguageServiceOf } from './service.js';
+export { CodeActionService, type CodeActionServiceDeps, type CodeActionStatus, type LanguageServiceOf } from './service.js';
 export { DEFAULT_REFERENCE_CAPACITY, DEFAULT_REFERENCE_LIFETIME_MS } from './reference-store.js';
 
 export interface CodeActionOptions {

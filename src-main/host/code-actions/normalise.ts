@@ -23,6 +23,10 @@ export interface NormalisedOperation {
   checksum: string;
 }
 
+type FileGroup = { isNewFile: boolean; changes: ts.TextChange[] };
+
+const byStart = (a: ts.TextChange, b: ts.TextChange) => a.span.start - b.span.start || a.span.length - b.span.length;
+
 export type Normalised = { ok: NormalisedOperation } | { excluded: ExclusionReason; detail: string };
 
 /** The workspace path of a language-service file name; undefined outside the workspace or in node_modules. */
@@ -36,7 +40,7 @@ export function workspacePathOf(realRoot: string, fileName: string): string | un
 
 /** Applies non-overlapping TypeScript text changes; undefined when two changes overlap. */
 export function applyTsTextChanges(text: string, changes: readonly ts.TextChange[]): string | undefined {
-  const sorted = [...changes].sort((a, b) => a.span.start - b.span.start || a.span.length - b.span.length);
+  const sorted = [...changes].sort(byStart);
   let out = '';
   let cursor = 0;
   for (const change of sorted) {
@@ -52,8 +56,8 @@ export function sameChange(a: ts.TextChange, b: ts.TextChange): boolean {
 }
 
 /** Groups changes by file, dropping exact duplicates (the same edit proposed for two diagnostics). */
-export function groupByFile(fileChanges: readonly ts.FileTextChanges[]): Map<string, { isNewFile: boolean; changes: ts.TextChange[] }> {
-  const byFile = new Map<string, { isNewFile: boolean; changes: ts.TextChange[] }>();
+export function groupByFile(fileChanges: readonly ts.FileTextChanges[]): Map<string, FileGroup> {
+  const byFile = new Map<string, FileGroup>();
   for (const fc of fileChanges) {
     let group = byFile.get(fc.fileName);
     if (!group) {
@@ -65,16 +69,43 @@ export function groupByFile(fileChanges: readonly ts.FileTextChanges[]): Map<str
   return byFile;
 }
 
+/** The workspace path and current text a file's changes apply to, or why they fall outside the contract. */
+function classify(realRoot: string, snapshot: Snapshot, fileName: string, group: FileGroup): { path: string; existing: string | undefined } | { excluded: ExclusionReason; detail: string } {
+  const path = workspacePathOf(realRoot, fileName);
+  if (path === undefined) return { excluded: 'nonSourceEffect', detail: `changes '${fileName}', outside the workspace sources` };
+  const existing = snapshot.get(path)?.text;
+  if (group.isNewFile && existing !== undefined) return { excluded: 'nonSourceEffect', detail: `creates '${path}', which already exists` };
+  if (!group.isNewFile && existing === undefined) return { excluded: 'nonSourceEffect', detail: `changes '${path}', which is not a workspace document` };
+  return { path, existing };
+}
+
+/**
+ * A cheap identity of an action's changes against one snapshot: the sorted edits per path. Within one
+ * immutable snapshot equal fingerprints mean equal resulting content, without building that content.
+ */
+export function fingerprintFileChanges(realRoot: string, snapshot: Snapshot, fileChanges: readonly ts.FileTextChanges[]): { ok: string } | { excluded: ExclusionReason; detail: string } {
+  const parts: Array<[string, boolean, Array<[number, number, string]>]> = [];
+  for (const [fileName, group] of groupByFile(fileChanges)) {
+    const target = classify(realRoot, snapshot, fileName, group);
+    if ('excluded' in target) return target;
+    const sorted = [...group.changes].sort(byStart);
+    if (sorted.some((c, i) => i > 0 && c.span.start < sorted[i - 1]!.span.start + sorted[i - 1]!.span.length)) {
+      return { excluded: 'overlappingEdits', detail: `proposes overlapping edits to '${target.path}'` };
+    }
+    if (sorted.length > 0) parts.push([target.path, group.isNewFile, sorted.map((c) => [c.span.start, c.span.length, c.newText])]);
+  }
+  parts.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { ok: parts.length === 0 ? '' : JSON.stringify(parts) };
+}
+
 export function normaliseFileChanges(realRoot: string, snapshot: Snapshot, fileChanges: readonly ts.FileTextChanges[]): Normalised {
   const files: NormalisedFile[] = [];
   const changes: CandidateChange[] = [];
   let editCount = 0;
   for (const [fileName, group] of groupByFile(fileChanges)) {
-    const path = workspacePathOf(realRoot, fileName);
-    if (path === undefined) return { excluded: 'nonSourceEffect', detail: `changes '${fileName}', outside the workspace sources` };
-    const existing = snapshot.get(path)?.text;
-    if (group.isNewFile && existing !== undefined) return { excluded: 'nonSourceEffect', detail: `creates '${path}', which already exists` };
-    if (!group.isNewFile && existing === undefined) return { excluded: 'nonSourceEffect', detail: `changes '${path}', which is not a workspace document` };
+    const target = classify(realRoot, snapshot, fileName, group);
+    if ('excluded' in target) return target;
+    const { path, existing } = target;
     const content = applyTsTextChanges(existing ?? '', group.changes);
     if (content === undefined) return { excluded: 'overlappingEdits', detail: `proposes overlapping edits to '${path}'` };
     if (content === existing) continue;

@@ -7,15 +7,16 @@ import { join } from 'node:path';
 import type ts from 'typescript';
 import { JunctionError, next } from '../../shared/index.js';
 import { assertSnapshot, requireActive, type StageResult, type TransactionService } from '../operations/index.js';
-import { resolvePosition, type Position } from '../transactions/index.js';
+import { lineStarts, resolvePosition, toLineColumn, type Position } from '../transactions/index.js';
 import { normaliseRelativePath, type Snapshot, type SnapshotIdentity, type Workspace, type WorkspaceRegistry } from '../workspace/index.js';
 import type { ActionDescriptor, CodeFixDescriptor, FixAllScope, PreparedFixAllDescriptor, RefactorDescriptor } from './descriptors.js';
+import { DiagnosticsCache } from './diagnostics-cache.js';
 import { discoverActions, type DiscoveryKinds } from './discovery.js';
 import { ExclusionLog, type ExclusionReport } from './exclusions.js';
 import { assertWithinMaxChanges, evaluateFixAll } from './fix-all.js';
 import { applicableRefactors, codeFixes, refactorEdits, refactorPosition } from './language-service-calls.js';
 import { matchExactlyOne } from './match.js';
-import { normaliseFileChanges, type NormalisedFile, type NormalisedOperation } from './normalise.js';
+import { fingerprintFileChanges, normaliseFileChanges, type NormalisedFile, type NormalisedOperation } from './normalise.js';
 import { actionExpired, ReferenceStore, type ReferenceStoreOptions } from './reference-store.js';
 
 export type LanguageServiceOf = (workspace: Workspace, snapshot: Snapshot) => ts.LanguageService;
@@ -91,19 +92,10 @@ function candidateChanged(actionId: string, what: string): JunctionError {
   });
 }
 
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 0;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart };
-}
-
 export class CodeActionService {
   private readonly store: ReferenceStore<ActionDescriptor>;
   private readonly exclusions: ExclusionLog;
+  private readonly diagnostics = new DiagnosticsCache();
   private readonly languageServiceOf: LanguageServiceOf;
 
   constructor(private readonly deps: CodeActionServiceDeps) {
@@ -129,15 +121,19 @@ export class CodeActionService {
     const snapshot = workspace.snapshot();
     const path = normaliseRelativePath(request.path);
     const text = this.documentText(snapshot, path);
-    const range = request.range ? this.resolveRange(path, text, request.range) : undefined;
+    const starts = lineStarts(text);
+    const range = request.range ? this.resolveRange(path, text, starts, request.range) : undefined;
     const identity = workspace.identity();
+    const ls = this.languageServiceOf(workspace, snapshot);
+    const fileName = join(workspace.realRoot, path);
     const found = discoverActions(
       {
-        ls: this.languageServiceOf(workspace, snapshot),
+        ls,
         realRoot: workspace.realRoot,
         snapshot,
         path,
-        fileName: join(workspace.realRoot, path),
+        fileName,
+        diagnostics: () => this.diagnostics.get(snapshot.snapshotId, path, ls, fileName),
         ...(range ? { range } : {}),
         kinds: request.kinds,
         ...(request.diagnosticCodes ? { diagnosticCodes: request.diagnosticCodes } : {}),
@@ -150,7 +146,7 @@ export class CodeActionService {
         actionId: this.store.add(identity, action.descriptor),
         title: action.title,
         kind: action.descriptor.kind,
-        location: { path, start: action.start, length: action.length, ...lineColumn(text, action.start) },
+        location: { path, start: action.start, length: action.length, ...toLineColumn(starts, action.start) },
       };
       if (action.descriptor.kind === 'refactoring' && action.descriptor.refactorKind) item.refactorKind = action.descriptor.refactorKind;
       if (action.diagnostics) item.diagnostics = action.diagnostics;
@@ -202,9 +198,9 @@ export class CodeActionService {
     return doc.text;
   }
 
-  private resolveRange(path: string, text: string, range: { start: Position; end: Position }): { start: number; end: number } {
-    const start = resolvePosition(path, text, range.start);
-    const end = resolvePosition(path, text, range.end);
+  private resolveRange(path: string, text: string, starts: readonly number[], range: { start: Position; end: Position }): { start: number; end: number } {
+    const start = resolvePosition(path, text, range.start, starts);
+    const end = resolvePosition(path, text, range.end, starts);
     if (end < start) throw new JunctionError('RangeInvalid', `${path}: the range ends (${end}) before it starts (${start}).`, { next: next('fixArguments'), details: { path, start, end } });
     return { start, end };
   }
@@ -229,7 +225,7 @@ export class CodeActionService {
     const fixes = codeFixes(ls, fileName, d.diagnostic.start, d.diagnostic.start + d.diagnostic.length, d.diagnostic.code);
     const fix = matchExactlyOne(actionId, fixes, (f) => f.fixName === d.fixName && f.description === d.description && (f.fixId === undefined ? undefined : String(f.fixId)) === d.fixId);
     if (fix.commands && fix.commands.length > 0) throw candidateChanged(actionId, 'commands');
-    return this.normaliseOrChanged(actionId, workspace, snapshot, fix.changes, d.checksum);
+    return this.normaliseOrChanged(actionId, workspace, snapshot, fix.changes, d.fingerprint);
   }
 
   private rediscoverRefactor(actionId: string, workspace: Workspace, snapshot: Snapshot, ls: ts.LanguageService, d: RefactorDescriptor): NormalisedOperation {
@@ -239,12 +235,14 @@ export class CodeActionService {
     matchExactlyOne(actionId, actions, ({ info, action }) => info.name === d.refactorName && action.name === d.actionName && !action.notApplicableReason);
     const edits = refactorEdits(ls, fileName, at, d.refactorName, d.actionName);
     if (!edits || (edits.commands && edits.commands.length > 0)) throw candidateChanged(actionId, edits ? 'commands' : 'no edits');
-    return this.normaliseOrChanged(actionId, workspace, snapshot, edits.edits, d.checksum);
+    return this.normaliseOrChanged(actionId, workspace, snapshot, edits.edits, d.fingerprint);
   }
 
-  private normaliseOrChanged(actionId: string, workspace: Workspace, snapshot: Snapshot, changes: readonly ts.FileTextChanges[], checksum: string): NormalisedOperation {
-    const normalised = normaliseFileChanges(workspace.realRoot, snapshot, changes);
-    if ('excluded' in normalised || normalised.ok.checksum !== checksum) {
+  /** The candidate for changes that must still have the fingerprint they were listed with. */
+  private normaliseOrChanged(actionId: string, workspace: Workspace, snapshot: Snapshot, changes: readonly ts.FileTextChanges[], fingerprint: string): NormalisedOperation {
+    const now = fingerprintFileChanges(workspace.realRoot, snapshot, changes);
+    const normalised = 'ok' in now && now.ok === fingerprint ? normaliseFileChanges(workspace.realRoot, snapshot, changes) : undefined;
+    if (!normalised || 'excluded' in normalised) {
       this.store.consume(actionId);
       throw candidateChanged(actionId, 'different changes than when it was listed');
     }

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import ts from 'typescript';
 import type { AnalysisServices, ReferenceOccurrence, ResolvedLocation, TypeHierarchyEntry } from '../../../../plugins/host-api/index.js';
+import { lineStarts, toLineColumn } from '../../transactions/index.js';
 import { isWithin, type Snapshot } from '../../workspace/index.js';
 
 export interface AnalysisSource {
@@ -23,22 +24,13 @@ function pathOf(realRoot: string, snapshot: Snapshot, fileName: string): string 
   return snapshot.has(path) ? path : undefined;
 }
 
-function lineColumnOf(text: string, offset: number): { line: number; column: number } {
-  let line = 0;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart };
-}
-
 const byPathThenStart = (a: { path: string; start: number }, b: { path: string; start: number }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.start - b.start);
 
 function findReferences(source: AnalysisSource, location: ResolvedLocation, documents?: readonly string[]): ReferenceOccurrence[] {
   const allowed = documents ? new Set(documents) : undefined;
   const symbols = source.languageService().findReferences(join(source.realRoot, location.path), location.offset) ?? [];
   const seen = new Set<string>();
+  const startsByPath = new Map<string, number[]>();
   const out: ReferenceOccurrence[] = [];
   for (const entry of symbols.flatMap((s) => s.references)) {
     const path = pathOf(source.realRoot, source.snapshot, entry.fileName);
@@ -46,8 +38,9 @@ function findReferences(source: AnalysisSource, location: ResolvedLocation, docu
     const key = `${path}:${entry.textSpan.start}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const text = source.snapshot.get(path)!.text;
-    out.push({ path, start: entry.textSpan.start, length: entry.textSpan.length, ...lineColumnOf(text, entry.textSpan.start), isDefinition: entry.isDefinition ?? false, isWriteAccess: entry.isWriteAccess });
+    let starts = startsByPath.get(path);
+    if (!starts) startsByPath.set(path, (starts = lineStarts(source.snapshot.get(path)!.text)));
+    out.push({ path, start: entry.textSpan.start, length: entry.textSpan.length, ...toLineColumn(starts, entry.textSpan.start), isDefinition: entry.isDefinition ?? false, isWriteAccess: entry.isWriteAccess });
   }
   return out.sort(byPathThenStart);
 }

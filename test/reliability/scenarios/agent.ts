@@ -2,14 +2,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-export async function openAgent(baseUrl: string): Promise<Client> {
+export async function openAgent(baseUrl: string, token?: string): Promise<Client> {
   const client = new Client({ name: 'reliability-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`)));
+  const requestInit = token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : undefined;
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), requestInit));
   return client;
 }
 
-export async function withAgent<T>(baseUrl: string, run: (agent: Client) => Promise<T>): Promise<T> {
-  const agent = await openAgent(baseUrl);
+export async function withAgent<T>(baseUrl: string, run: (agent: Client) => Promise<T>, token?: string): Promise<T> {
+  const agent = await openAgent(baseUrl, token);
   try {
     return await run(agent);
   } finally {

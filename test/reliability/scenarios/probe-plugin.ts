@@ -12,6 +12,7 @@ export interface ProbePluginOptions {
   name: string;
   /** Prefix for the tool names, so an editor and a runtime probe publish distinct tools. */
   prefix: string;
+  token?: string;
   reconnectDelaysMs?: number[];
   /** Called when a `slow` call starts running in the plugin. */
   onSlowStarted?: (id: string) => void;
@@ -36,6 +37,7 @@ export function createProbePlugin(options: ProbePluginOptions): ProbePlugin {
     role: options.role,
     endpoint: options.endpoint,
     skipNegotiation: true,
+    ...(options.token ? { token: options.token } : {}),
     reconnectDelaysMs: options.reconnectDelaysMs ?? [100, 250, 500],
   });
   const executions = new Map<string, number>();

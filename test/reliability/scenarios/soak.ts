@@ -1,0 +1,152 @@
+/**
+ * The soak: agent calls at a fixed rate against a plugin that disconnects and reconnects every few
+ * seconds. Every call carries a unique id that the plugin records; some ids are refused once as
+ * not executed so the bridge must re-send them. Shared by `npm run soak`, the short CI soak and the
+ * reliability report.
+ */
+import { startTestJunction } from '../../support/junction-harness.js';
+import { startLoopbackProxy } from '../../support/loopback-proxy.js';
+import { withAgent } from './agent.js';
+import { callOutcome, type CallOutcome } from './outcome.js';
+import { createProbePlugin } from './probe-plugin.js';
+import { sampleRss, type RssSummary } from './rss.js';
+
+export interface SoakOptions {
+  seconds: number;
+  callsPerSecond?: number;
+  reconnectEveryMs?: number;
+  /** Every n-th call is first refused as not executed. */
+  refuseEvery?: number;
+  /** RSS may grow by at most this much between start and end. */
+  rssGrowthLimitMb?: number;
+  onProgress?: (line: string) => void;
+}
+
+export interface SoakResult {
+  seconds: number;
+  sent: number;
+  /** Calls that ended in a result or a structured error, each exactly once. */
+  answered: number;
+  results: number;
+  structuredErrors: Record<string, number>;
+  /** One message per structured error code, for the report. */
+  errorSamples: Record<string, string>;
+  /** Calls that hung, failed at the transport, or ended in an unstructured error. */
+  lost: number;
+  /** Ids the plugin executed more than once. */
+  duplicated: number;
+  /** Ids answered with a result although the plugin never executed them. */
+  phantom: number;
+  /** Ids refused once as not executed, then re-sent by the bridge and executed. */
+  resentAndExecuted: number;
+  /** Times the plugin's link was cut (it reconnects by itself each time). */
+  reconnects: number;
+  rss: RssSummary;
+  failures: string[];
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export async function runSoak(options: SoakOptions): Promise<SoakResult> {
+  const rate = options.callsPerSecond ?? 20;
+  const reconnectEveryMs = options.reconnectEveryMs ?? 3000;
+  const refuseEvery = options.refuseEvery ?? 25;
+  const rssLimit = options.rssGrowthLimitMb ?? 150;
+  const progress = options.onProgress ?? (() => undefined);
+
+  // The wait window covers a reconnect cycle, so a call sent while the plugin is away is held, not failed.
+  const junction = await startTestJunction(['plugin-timeout=10000', 'plugin-reconnect-wait-seconds=5']);
+  // The plugin's link runs through a proxy that cuts it every cycle, as a flaky network or a
+  // crashing transport would; the plugin reconnects by itself, the bridge holds calls meanwhile.
+  const proxy = await startLoopbackProxy(junction.port);
+  const probe = createProbePlugin({
+    endpoint: `http://127.0.0.1:${proxy.port}/hub/mcp-server`,
+    reconnectDelaysMs: [50, 100, 250],
+    role: 'editor',
+    name: 'soak',
+    prefix: 'soak-',
+    refuseFirstAttempt: (id) => Number(id.slice(id.lastIndexOf('-') + 1)) % refuseEvery === 0,
+  });
+  await probe.plugin.connect();
+  const rss = sampleRss();
+  const outcomes = new Map<string, CallOutcome[]>();
+  let reconnects = 0;
+  let running = true;
+
+  const cycle = (async () => {
+    while (running) {
+      await sleep(reconnectEveryMs);
+      if (!running) break;
+      proxy.dropAll();
+      reconnects++;
+    }
+  })();
+
+  try {
+    await withAgent(junction.baseUrl, async (agent) => {
+      const pending: Promise<void>[] = [];
+      const total = Math.round(options.seconds * rate);
+      const started = Date.now();
+      for (let n = 1; n <= total; n++) {
+        // Fixed rate against the wall clock, so a slow call never slows the senders down.
+        const due = started + (n * 1000) / rate;
+        if (due > Date.now()) await sleep(due - Date.now());
+        const id = `call-${n}`;
+        pending.push(
+          callOutcome(agent, probe.tools.echo, { id }, 30_000).then((outcome) => {
+            outcomes.set(id, [...(outcomes.get(id) ?? []), outcome]);
+          }),
+        );
+        if (n % (rate * 10) === 0) progress(`${Math.round((Date.now() - started) / 1000)} s: ${n} sent, ${outcomes.size} answered, ${reconnects} reconnects, rss ${Math.round(process.memoryUsage().rss / 1048576)} MB`);
+      }
+      running = false;
+      await Promise.all(pending);
+    });
+  } finally {
+    running = false;
+    await cycle;
+    await probe.plugin.disconnect();
+    await proxy.close();
+    await junction.stop();
+  }
+
+  return summarize(options.seconds, outcomes, probe.executions, probe.refusals, reconnects, rss.stop(), rssLimit);
+}
+
+function summarize(
+  seconds: number,
+  outcomes: Map<string, CallOutcome[]>,
+  executions: Map<string, number>,
+  refusals: Map<string, number>,
+  reconnects: number,
+  rss: RssSummary,
+  rssLimit: number,
+): SoakResult {
+  let results = 0;
+  let lost = 0;
+  let phantom = 0;
+  let answeredTwice = 0;
+  const structuredErrors: Record<string, number> = {};
+  const errorSamples: Record<string, string> = {};
+  for (const [id, list] of outcomes) {
+    if (list.length > 1) answeredTwice++;
+    const outcome = list[0] as CallOutcome;
+    if (outcome.kind === 'result') {
+      results++;
+      if (!executions.has(id)) phantom++;
+    } else if (outcome.kind === 'structured-error') {
+      structuredErrors[outcome.code] = (structuredErrors[outcome.code] ?? 0) + 1;
+      errorSamples[outcome.code] ??= outcome.message;
+    } else lost++;
+  }
+  const duplicated = [...executions.values()].filter((count) => count > 1).length;
+  const resentAndExecuted = [...refusals.keys()].filter((id) => executions.get(id) === 1).length;
+  const answered = outcomes.size - lost;
+  const failures: string[] = [];
+  if (lost > 0) failures.push(`${lost} calls lost (hung, transport failure or unstructured error)`);
+  if (duplicated > 0) failures.push(`${duplicated} call ids executed more than once`);
+  if (phantom > 0) failures.push(`${phantom} results for ids the plugin never executed`);
+  if (answeredTwice > 0) failures.push(`${answeredTwice} call ids answered more than once`);
+  if (rss.endMb - rss.startMb > rssLimit) failures.push(`RSS grew ${Math.round(rss.endMb - rss.startMb)} MB (limit ${rssLimit} MB)`);
+  return { seconds, sent: outcomes.size, answered, results, structuredErrors, errorSamples, lost, duplicated, phantom, resentAndExecuted, reconnects, rss, failures };
+}

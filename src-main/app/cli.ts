@@ -12,7 +12,7 @@ import { CONFIG_KEYS, envNameOf, loadConfig, type Config } from './config/index.
 import { startDemo } from './demo.js';
 import { findElectronBinary } from './electron-binary.js';
 import { startJunction, type Junction } from './junction.js';
-import { serveStdioFor, relayStdio } from './stdio-mode.js';
+import { relayStdio, reserveStdoutForProtocol, serveStdioFor } from './stdio-mode.js';
 
 const USAGE = `Usage: junction <command> [key=value | --key value ...]
 
@@ -81,8 +81,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'serve') {
     const { config } = loadConfig(rest);
+    const stdio = config['client-transport'] === 'stdio';
+    if (stdio) reserveStdoutForProtocol();
     const junction = await serveHeadless(config);
-    if (config['client-transport'] === 'stdio') await serveStdioFor(junction);
+    if (stdio) await serveStdioFor(junction);
     return;
   }
   if (command === 'connect') {

@@ -19,12 +19,13 @@ import { createLogger, type Logger } from '../shared/log.js';
 import { createAccessGate, pluginAuthorizer } from './access.js';
 import { createAdmission } from './admission.js';
 import { bridgeView } from './bridge-views.js';
+import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
 import { userStateDir, type Config } from './config/index.js';
 import { bridgeContentSource } from './content.js';
 import { bodyReader } from './http/read-body.js';
 import { closeServer, createHttpServer, listen, sendJsonError, type RouteHandler } from './http/server.js';
 import { analyticsCallObserver, consoleCallObserver } from './observers.js';
-import { cliInvocation, CONSOLE_BUNDLE_DIR, PROJECT_ROOT } from './paths.js';
+import { cliInvocation, CONSOLE_BUNDLE_DIR, EXAMPLE_IN_PROCESS_PLUGINS_DIR, PROJECT_ROOT } from './paths.js';
 
 export const JUNCTION_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -98,7 +99,13 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     serverVersion: JUNCTION_VERSION,
   });
 
-  const catalogue = createCatalogue([host.toolSource, bridge]);
+  const toolOptions = { mode: config.mode, toolOutputSchema: config['tool-output-schema'], codeActionReferenceLifetimeMs: config['code-action-reference-lifetime'] };
+  const builtIn = builtInToolSources(host, toolOptions);
+  const pluginsDir = config['plugins-dir'] ?? (config.demo ? EXAMPLE_IN_PROCESS_PLUGINS_DIR : undefined);
+  const inProcess = pluginsDir ? [await inProcessPluginSource(host, builtIn, { ...toolOptions, directory: pluginsDir })] : [];
+  host.provideStatus('bridge', () => ({ plugins: bridge.pluginViews(), diagnostics: bridge.diagnostics() }));
+  const catalogue = createCatalogue([...builtIn, ...inProcess, bridge]);
+  host.provideStatus('catalogue', () => ({ collisions: catalogue.collisions() }));
   let bridgeRunning = true;
   let boundPort = config.port;
   const currentBridgeView = (): BridgeView =>

@@ -1,6 +1,6 @@
 /** Locates files shipped with Junction, from source (tsx) and from the compiled dist/ tree alike. */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 function findProjectRoot(start: string): string {
@@ -13,9 +13,13 @@ function findProjectRoot(start: string): string {
   }
 }
 
-export const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
+const HERE = fileURLToPath(import.meta.url);
+export const PROJECT_ROOT = findProjectRoot(dirname(HERE));
+/** Compiled modules import compiled plugins; tsx-run sources import TypeScript ones. */
+const RUNNING_BUILT = HERE.startsWith(join(PROJECT_ROOT, 'dist') + sep);
 export const CONSOLE_BUNDLE_DIR = join(PROJECT_ROOT, 'src-renderer', 'dist');
 export const DEMO_WORKSPACE_DIR = join(PROJECT_ROOT, 'demo', 'workspace');
+export const EXAMPLE_IN_PROCESS_PLUGINS_DIR = join(PROJECT_ROOT, ...(RUNNING_BUILT ? ['dist'] : []), 'plugins', 'examples', 'in-process');
 const CLI_BUILT = join(PROJECT_ROOT, 'dist', 'src-main', 'app', 'cli.js');
 const CLI_SOURCE = join(PROJECT_ROOT, 'src-main', 'app', 'cli.ts');
 

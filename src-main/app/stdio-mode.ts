@@ -2,6 +2,7 @@
  * stdio for agents: relay to a running Junction's /mcp when one answers on the configured port,
  * otherwise start one in-process and serve its catalogue on stdio. Only protocol goes to stdout.
  */
+import { redirectConsoleToStderr } from '../host/plugins/index.js';
 import { proxyStdioToHttp, serveStdio } from '../mcp/index.js';
 import { loadOrCreateToken } from '../security/index.js';
 import { createLogger } from '../shared/log.js';
@@ -28,7 +29,13 @@ export async function serveStdioFor(junction: Junction): Promise<void> {
   await junction.close();
 }
 
+/** In stdio mode stdout is the protocol: anything in-process (plugins included) that logs must use stderr. */
+export function reserveStdoutForProtocol(): void {
+  redirectConsoleToStderr();
+}
+
 export async function relayStdio(config: Config): Promise<void> {
+  reserveStdoutForProtocol();
   const logger = createLogger(config['log-level']);
   const displayHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const baseUrl = `http://${displayHost}:${config.port}`;

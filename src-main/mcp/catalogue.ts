@@ -4,7 +4,7 @@
  * kept as diagnostics for server-status and the console rather than failing anyone's connection.
  */
 import { TypedEmitter } from '../shared/typed-emitter.js';
-import type { ToolDescriptor, ToolSource } from '../shared/tool-source.js';
+import { publishedDescriptor, type ToolDescriptor, type ToolSource } from '../shared/tool-source.js';
 
 export interface CatalogueCollision {
   tool: string;
@@ -41,7 +41,7 @@ export function createCatalogue(sources: readonly ToolSource[]): Catalogue {
           collisions.push({ tool: descriptor.name, keptFrom: existing.source.id, shadowedFrom: source.id });
           continue;
         }
-        entries.set(descriptor.name, { descriptor, source });
+        entries.set(descriptor.name, { descriptor: publishedDescriptor(descriptor), source });
       }
     }
     cached = { entries, collisions };

@@ -41,6 +41,28 @@ export interface ToolSource {
   onToolsChanged(listener: () => void): () => void;
 }
 
+const ERROR_ENVELOPE_SCHEMA = {
+  type: 'object',
+  properties: {
+    error: {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' }, next: { type: 'object' }, details: { type: 'object' } },
+      required: ['code', 'message'],
+    },
+  },
+  required: ['error'],
+} as const;
+
+/**
+ * The descriptor as agents see it. MCP clients (the SDK's included) check `structuredContent` against
+ * the output schema even on `isError` results, and every failure here carries `structuredContent.error`,
+ * so a published output schema must admit the error envelope as an alternative.
+ */
+export function publishedDescriptor(descriptor: ToolDescriptor): ToolDescriptor {
+  if (!descriptor.outputSchema) return descriptor;
+  return { ...descriptor, outputSchema: { type: 'object', anyOf: [descriptor.outputSchema, ERROR_ENVELOPE_SCHEMA] } };
+}
+
 /** The one shape every tool failure takes on the wire: `isError` plus `structuredContent.error`. */
 export function errorOutcome(error: StructuredError, failure: FailureKind): ToolOutcome {
   return {

@@ -6,8 +6,7 @@
  *   catalogue sources: host.toolSource, codeActions.toolSource, ...
  *   host.provideStatus('codeActions', codeActions.status);
  */
-import type { ToolDescriptor, ToolSource } from '../../shared/index.js';
-import { admittingErrorEnvelope } from '../plugins/index.js';
+import type { ToolSource } from '../../shared/index.js';
 import { modePolicy, type Host, type HostMode, type HostTool, type OutputSchemaPublication } from '../index.js';
 import { CodeActionService, type CodeActionStatus, type LanguageServiceOf } from './service.js';
 import { codeActionTools } from './tools.js';
@@ -31,12 +30,6 @@ export interface CodeActions {
   status(): CodeActionStatus;
 }
 
-/** MCP clients validate structuredContent against outputSchema even on errors, so the schema must admit the error envelope. */
-function admittingErrors(source: ToolSource): ToolSource {
-  const descriptors = source.listTools().map((d): ToolDescriptor => (d.outputSchema ? { ...d, outputSchema: admittingErrorEnvelope(d.outputSchema as never) as ToolDescriptor['outputSchema'] } : d));
-  return { id: source.id, listTools: () => descriptors, callTool: (name, args, ctx) => source.callTool(name, args, ctx), onToolsChanged: (listener) => source.onToolsChanged(listener) };
-}
-
 export function createCodeActions(host: Host, options: CodeActionOptions): CodeActions {
   const service = new CodeActionService({
     registry: host.internal.registry,
@@ -51,7 +44,7 @@ export function createCodeActions(host: Host, options: CodeActionOptions): CodeA
   const tools = codeActionTools(service, modePolicy(options.mode).mutations);
   return {
     tools,
-    toolSource: admittingErrors(host.internal.tools.createToolSource('code-actions', tools, options.toolOutputSchema)),
+    toolSource: host.internal.tools.createToolSource('code-actions', tools, options.toolOutputSchema),
     status: () => service.status(),
   };
 }

@@ -18,6 +18,5 @@ export { redirectConsoleToStderr } from './console-redirect.js';
 export { failureKindOf } from './failure-kind.js';
 export { snapshotIdentitySchema, workspaceSelectorSchema, RESERVED_PROPERTIES } from './host-envelope.js';
 export { createSnapshotView, createResolver, type SnapshotSource } from './context/snapshot-view.js';
-export { admittingErrorEnvelope } from './error-envelope.js';
 export { createAnalysisServices, type AnalysisSource } from './context/analysis-services.js';
 export { hostPluginBindings, type HostPluginBindings } from './host-bindings.js';

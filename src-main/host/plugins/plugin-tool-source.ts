@@ -20,7 +20,6 @@ import type {
 import { bindArguments } from './binding.js';
 import type { PluginCatalogue } from './catalogue.js';
 import type { PluginDiagnostic } from './diagnostics.js';
-import { admittingErrorEnvelope } from './error-envelope.js';
 import { failureKindOf } from './failure-kind.js';
 import type { ToolKind } from './host-envelope.js';
 import { createQueryCache } from './query-cache.js';
@@ -106,7 +105,7 @@ function describe(tool: ValidatedTool, publishOutput: boolean): ToolDescriptor {
     annotations: { readOnlyHint: tool.kind === 'query', destructiveHint: false, openWorldHint: false },
     _meta: { 'junction/source': `plugin:${tool.pluginId}` },
   };
-  if (publishOutput && tool.outputSchema) descriptor.outputSchema = admittingErrorEnvelope(tool.outputSchema) as ToolDescriptor['outputSchema'];
+  if (publishOutput && tool.outputSchema) descriptor.outputSchema = tool.outputSchema as ToolDescriptor['outputSchema'];
   return descriptor;
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createJournal } from '../../../src-main/recovery/index.js';
 import { createHost, type Host, type HostMode } from '../../../src-main/host/index.js';
 import type { OutputSchemaPublication } from '../../../src-main/host/index.js';
-import { connect, type Connected } from './mcp-adapter.js';
+import { connectInMemory, type InMemoryMcp as Connected } from '../../support/mcp-in-memory.js';
 
 export const DEMO_WORKSPACE = join(import.meta.dirname, '../../../demo/workspace');
 
@@ -25,7 +25,7 @@ export async function startHost(mode: HostMode, options: { toolOutputSchema?: Ou
   await journal.open();
   const host = createHost({ mode, toolOutputSchema: options.toolOutputSchema ?? 'publish', journal, watch: options.watch ?? false });
   await host.openWorkspace(root, { trusted: options.trusted ?? true });
-  const mcp = await connect(host.toolSource);
+  const mcp = await connectInMemory([host.toolSource]);
   return {
     dir,
     root,

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost } from '../../../src-main/host/index.js';
 import { unusedJournal } from '../../unit/host/catalogue.js';
-import { connect } from './mcp-adapter.js';
+import { connectInMemory } from '../../support/mcp-in-memory.js';
 import { call } from './fixtures.js';
 
 test('a directory without tsconfig.json opens with default options and JS documents', async () => {
   const host = createHost({ mode: 'inspection-only', toolOutputSchema: 'publish', journal: unusedJournal, watch: false });
-  const mcp = await connect(host.toolSource);
+  const mcp = await connectInMemory([host.toolSource]);
   // A temp copy, so type resolution does not wander into the repository's own node_modules/@types.
   const dir = await mkdtemp(join(tmpdir(), 'junction-plain-'));
   const root = join(dir, 'plain-js');

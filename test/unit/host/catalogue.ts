@@ -1,6 +1,11 @@
-/** Builds the host catalogue for a mode without opening anything: listTools never touches the journal. */
+/**
+ * Builds the built-in catalogue for a mode exactly as agents see it (host tools and code actions through
+ * the MCP room's catalogue) without opening anything: listTools never touches the journal.
+ */
+import { builtInToolSources } from '../../../src-main/app/built-in-tools.js';
 import { createHost, type HostMode, type OutputSchemaPublication } from '../../../src-main/host/index.js';
 import type { HostJournal } from '../../../src-main/host/index.js';
+import { createCatalogue } from '../../../src-main/mcp/index.js';
 
 export const unusedJournal: HostJournal = {
   commit: () => Promise.reject(new Error('catalogue tests never commit')),
@@ -10,7 +15,9 @@ export const unusedJournal: HostJournal = {
 
 export function catalogue(mode: HostMode, toolOutputSchema: OutputSchemaPublication) {
   const host = createHost({ mode, toolOutputSchema, journal: unusedJournal, watch: false });
-  const tools = host.toolSource.listTools();
+  const published = createCatalogue(builtInToolSources(host, { mode, toolOutputSchema }));
+  const tools = published.listTools();
+  published.close();
   host.close();
   return tools;
 }

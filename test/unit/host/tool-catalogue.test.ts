@@ -3,19 +3,20 @@ import assert from 'node:assert/strict';
 import { HOST_MODES } from '../../../src-main/host/index.js';
 import { catalogue } from './catalogue.js';
 
-const READ_TOOLS = ['diagnostics', 'document-read', 'find-references', 'find-symbols', 'recovery-status', 'server-status', 'workspace-open', 'workspace-reload', 'workspace-status'];
-const MUTATION_TOOLS = ['stage-edits', 'transaction-commit', 'transaction-preview', 'transaction-rollback', 'transaction-start'];
+const READ_TOOLS = ['diagnostics', 'document-read', 'find-references', 'find-symbols', 'list-code-actions', 'prepare-fix-all', 'recovery-status', 'server-status', 'workspace-open', 'workspace-reload', 'workspace-status'];
+const MUTATION_TOOLS = ['stage-code-action', 'stage-edits', 'transaction-commit', 'transaction-preview', 'transaction-rollback', 'transaction-start'];
+const names = (tools: ReadonlyArray<{ name: string }>) => tools.map((t) => t.name).sort();
 
 type Schema = { type?: unknown; properties?: Record<string, Schema>; anyOf?: Schema[]; default?: unknown; minimum?: number; required?: string[] };
 
-describe('host tool catalogue', () => {
+describe('built-in tool catalogue (host tools and code actions, as published)', () => {
   test('inspection-only publishes no mutation tool', () => {
-    assert.deepEqual(catalogue('inspection-only', 'publish').map((t) => t.name), READ_TOOLS);
+    assert.deepEqual(names(catalogue('inspection-only', 'publish')), READ_TOOLS);
   });
 
   test('approval-required adds transaction-review and requires a receipt to commit', () => {
     const tools = catalogue('approval-required', 'publish');
-    assert.deepEqual(tools.map((t) => t.name), [...READ_TOOLS, ...MUTATION_TOOLS, 'transaction-review'].sort());
+    assert.deepEqual(names(tools), [...READ_TOOLS, ...MUTATION_TOOLS, 'transaction-review'].sort());
     const commit = tools.find((t) => t.name === 'transaction-commit')!;
     assert.ok((commit.inputSchema.required ?? []).includes('receipt'));
   });
@@ -23,7 +24,7 @@ describe('host tool catalogue', () => {
   test('other mutating modes publish the transaction tools without a receipt', () => {
     for (const mode of ['transactional', 'autonomous-trusted', 'compiler-validation'] as const) {
       const tools = catalogue(mode, 'publish');
-      assert.deepEqual(tools.map((t) => t.name), [...READ_TOOLS, ...MUTATION_TOOLS].sort(), mode);
+      assert.deepEqual(names(tools), [...READ_TOOLS, ...MUTATION_TOOLS].sort(), mode);
       const commit = tools.find((t) => t.name === 'transaction-commit')!;
       assert.equal(commit.inputSchema.properties?.receipt, undefined, mode);
     }
@@ -39,8 +40,12 @@ describe('host tool catalogue', () => {
     }
   });
 
-  test('output schemas are published or omitted as configured', () => {
-    assert.ok(catalogue('transactional', 'publish').every((t) => t.outputSchema?.type === 'object'));
+  test('output schemas are published (admitting the structured error envelope) or omitted as configured', () => {
+    for (const tool of catalogue('transactional', 'publish')) {
+      assert.equal(tool.outputSchema?.type, 'object', tool.name);
+      const alternatives = (tool.outputSchema as Schema).anyOf ?? [];
+      assert.ok(alternatives.some((s) => s.required?.includes('error') && s.properties?.error?.required?.includes('code')), `${tool.name} admits { error }`);
+    }
     assert.ok(catalogue('transactional', 'omit').every((t) => t.outputSchema === undefined));
   });
 

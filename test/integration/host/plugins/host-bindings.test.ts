@@ -7,8 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createHost, modePolicy, type Host, type HostJournal } from '../../../../src-main/host/index.js';
 import { createPluginToolSource, hostPluginBindings, loadPlugins } from '../../../../src-main/host/plugins/index.js';
-import type { ToolSource } from '../../../../src-main/shared/tool-source.js';
-import { connectToolSource, type McpHarness } from './support/mcp-harness.js';
+import { connectInMemory, type InMemoryMcp as McpHarness } from '../../../support/mcp-in-memory.js';
 
 const directory = fileURLToPath(new URL('../../../fixtures/plugins/valid/', import.meta.url));
 
@@ -43,13 +42,7 @@ describe('plugin tools bound to a real host', () => {
     const catalogue = await loadPlugins({ directory, reservedToolNames: hostNames });
     const plugins = createPluginToolSource({ catalogue, ...hostPluginBindings(host), mutationsEnabled: () => modePolicy('transactional').mutations });
     host.provideStatus('plugins', () => plugins.pluginDiagnostics());
-    const sources: ToolSource[] = [host.toolSource, plugins];
-    harness = await connectToolSource({
-      id: 'test',
-      listTools: () => sources.flatMap((s) => s.listTools()),
-      callTool: (name, args, ctx) => sources.find((s) => s.listTools().some((t) => t.name === name))!.callTool(name, args, ctx),
-      onToolsChanged: () => () => undefined,
-    });
+    harness = await connectInMemory([host.toolSource, plugins]);
   });
   after(async () => {
     await harness.close();

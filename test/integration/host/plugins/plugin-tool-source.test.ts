@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createPluginToolSource, loadPlugins, type PluginCatalogue } from '../../../../src-main/host/plugins/index.js';
-import { connectToolSource, type McpHarness } from './support/mcp-harness.js';
+import { connectInMemory, type InMemoryMcp as McpHarness } from '../../../support/mcp-in-memory.js';
 import { MemoryWorkspace } from './support/memory-workspace.js';
 
 const directory = fileURLToPath(new URL('../../../fixtures/plugins/valid/', import.meta.url));
@@ -28,7 +28,7 @@ describe('plugin tools through an MCP client', () => {
     catalogue = await loadPlugins({ directory });
     workspace = new MemoryWorkspace(files);
     source = createPluginToolSource({ catalogue, createContext: workspace.createContext, stage: workspace.stage, mutationsEnabled: () => mutations });
-    harness = await connectToolSource(source);
+    harness = await connectInMemory([source]);
   });
   after(async () => {
     await harness.close();

@@ -9,8 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createHost, type Host, type HostJournal, type HostMode, type SnapshotIdentity } from '../../../../../src-main/host/index.js';
 import { createCodeActions, type CodeActionOptions, type CodeActions } from '../../../../../src-main/host/code-actions/index.js';
-import type { ToolSource } from '../../../../../src-main/shared/tool-source.js';
-import { connectToolSource, type McpHarness } from '../../plugins/support/mcp-harness.js';
+import { connectInMemory, type InMemoryMcp as McpHarness } from '../../../../support/mcp-in-memory.js';
 
 const fixture = fileURLToPath(new URL('../../../../fixtures/code-actions/project/', import.meta.url));
 
@@ -26,16 +25,6 @@ async function copyFixture(target: string): Promise<void> {
   for (const entry of await readdir(target, { recursive: true })) {
     if (entry.endsWith('.ts.txt')) await rename(join(target, entry), join(target, entry.slice(0, -'.txt'.length)));
   }
-}
-
-function combine(sources: readonly ToolSource[]): ToolSource {
-  const owner = (name: string) => sources.find((s) => s.listTools().some((t) => t.name === name));
-  return {
-    id: 'test-catalogue',
-    listTools: () => sources.flatMap((s) => s.listTools()),
-    callTool: (name, args, ctx) => (owner(name) ?? sources[0]!).callTool(name, args, ctx),
-    onToolsChanged: () => () => undefined,
-  };
 }
 
 export type Structured = Record<string, unknown> & { error?: { code: string; message: string; next?: { kind: string; tools: string[] } } };
@@ -58,7 +47,7 @@ export async function startCodeActionHost(options: Partial<Omit<CodeActionOption
   const host = createHost({ mode, toolOutputSchema: 'publish', journal: refusingJournal, watch: false });
   await host.openWorkspace(root, { trusted: true });
   const codeActions = createCodeActions(host, { ...options, mode, toolOutputSchema: 'publish' });
-  const harness = await connectToolSource(combine([host.toolSource, codeActions.toolSource]));
+  const harness = await connectInMemory([host.toolSource, codeActions.toolSource]);
   const workspace = () => host.internal.registry.resolve(undefined);
   return {
     root,

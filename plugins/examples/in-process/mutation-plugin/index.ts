@@ -3,7 +3,7 @@
  * host validates it and stages it into the active transaction.
  */
 import { z } from 'zod';
-import { defineMutationTool, definePlugin, PLUGIN_API_V1, type MutationContext } from '../../host-api/index.js';
+import { defineMutationTool, definePlugin, PLUGIN_API_V1, type MutationContext } from '../../../host-api/index.js';
 
 const request = z.object({
   path: z.string().min(1).describe('Workspace-relative path of the document.'),

@@ -3,7 +3,7 @@
  * soon as it has one item beyond the limit, so `hasMore` is exact without scanning everything.
  */
 import { z } from 'zod';
-import { boundedCollection, boundedCollectionSchema, defineQueryTool, definePlugin, effectiveLimit, limitSchema, PLUGIN_API_V1, type QueryContext } from '../../host-api/index.js';
+import { boundedCollection, boundedCollectionSchema, defineQueryTool, definePlugin, effectiveLimit, limitSchema, PLUGIN_API_V1, type QueryContext } from '../../../host-api/index.js';
 
 const DEFAULT_LIMIT = 50;
 const MAX_TEXT = 200;

@@ -6,7 +6,7 @@
  */
 import { startTestJunction } from '../../support/junction-harness.js';
 import { startLoopbackProxy } from '../../support/loopback-proxy.js';
-import { withAgent } from './agent.js';
+import { openAgent } from './agent.js';
 import { callOutcome, type CallOutcome } from './outcome.js';
 import { createProbePlugin } from './probe-plugin.js';
 import { sampleRss, type RssSummary } from './rss.js';
@@ -83,25 +83,35 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   })();
 
   try {
-    await withAgent(junction.baseUrl, async (agent) => {
-      const pending: Promise<void>[] = [];
-      const total = Math.round(options.seconds * rate);
-      const started = Date.now();
-      for (let n = 1; n <= total; n++) {
-        // Fixed rate against the wall clock, so a slow call never slows the senders down.
-        const due = started + (n * 1000) / rate;
-        if (due > Date.now()) await sleep(due - Date.now());
-        const id = `call-${n}`;
-        pending.push(
-          callOutcome(agent, probe.tools.echo, { id }, 30_000).then((outcome) => {
-            outcomes.set(id, [...(outcomes.get(id) ?? []), outcome]);
-          }),
-        );
-        if (n % (rate * 10) === 0) progress(`${Math.round((Date.now() - started) / 1000)} s: ${n} sent, ${outcomes.size} answered, ${reconnects} reconnects, rss ${Math.round(process.memoryUsage().rss / 1048576)} MB`);
+    // Agents rotate every ten seconds: the MCP SDK client adds an abort listener per request to one
+    // transport-lifetime signal, which would otherwise grow in this process and blur the server's RSS.
+    const rotateEvery = rate * 10;
+    let agent = await openAgent(junction.baseUrl);
+    let agentCalls: Promise<void>[] = [];
+    const retired: Promise<void>[] = [];
+    const total = Math.round(options.seconds * rate);
+    const started = Date.now();
+    for (let n = 1; n <= total; n++) {
+      // Fixed rate against the wall clock, so a slow call never slows the senders down.
+      const due = started + (n * 1000) / rate;
+      if (due > Date.now()) await sleep(due - Date.now());
+      if (n % rotateEvery === 0) {
+        const [old, calls] = [agent, agentCalls];
+        retired.push(Promise.all(calls).then(() => old.close()));
+        agent = await openAgent(junction.baseUrl);
+        agentCalls = [];
       }
-      running = false;
-      await Promise.all(pending);
-    });
+      const id = `call-${n}`;
+      agentCalls.push(
+        callOutcome(agent, probe.tools.echo, { id }, 30_000).then((outcome) => {
+          outcomes.set(id, [...(outcomes.get(id) ?? []), outcome]);
+        }),
+      );
+      if (n % rotateEvery === 0) progress(`${Math.round((Date.now() - started) / 1000)} s: ${n} sent, ${outcomes.size} answered, ${reconnects} link cuts, rss ${Math.round(process.memoryUsage().rss / 1048576)} MB, heap ${Math.round(process.memoryUsage().heapUsed / 1048576)} MB`);
+    }
+    running = false;
+    await Promise.all(agentCalls);
+    await Promise.all([...retired, agent.close()]);
   } finally {
     running = false;
     await cycle;

@@ -9,7 +9,7 @@ import { startLoopbackProxy } from '../../support/loopback-proxy.js';
 import { openAgent } from './agent.js';
 import { callOutcome, type CallOutcome } from './outcome.js';
 import { createProbePlugin } from './probe-plugin.js';
-import { sampleRss, type RssSummary } from './rss.js';
+import { collectGarbage, sampleRss, type RssSummary } from './rss.js';
 
 export interface SoakOptions {
   seconds: number;
@@ -43,6 +43,13 @@ export interface SoakResult {
   reconnects: number;
   rss: RssSummary;
   failures: string[];
+}
+
+/** A progress line; with --expose-gc it collects first, so the heap figure is what is retained. */
+function memoryLine(started: number, sent: number, answered: number, cuts: number): string {
+  collectGarbage();
+  const { rss, heapUsed } = process.memoryUsage();
+  return `${Math.round((Date.now() - started) / 1000)} s: ${sent} sent, ${answered} answered, ${cuts} link cuts, rss ${Math.round(rss / 1048576)} MB, heap ${Math.round(heapUsed / 1048576)} MB`;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -107,7 +114,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
           outcomes.set(id, [...(outcomes.get(id) ?? []), outcome]);
         }),
       );
-      if (n % rotateEvery === 0) progress(`${Math.round((Date.now() - started) / 1000)} s: ${n} sent, ${outcomes.size} answered, ${reconnects} link cuts, rss ${Math.round(process.memoryUsage().rss / 1048576)} MB, heap ${Math.round(process.memoryUsage().heapUsed / 1048576)} MB`);
+      if (n % rotateEvery === 0) progress(memoryLine(started, n, outcomes.size, reconnects));
     }
     running = false;
     await Promise.all(agentCalls);

@@ -2,15 +2,12 @@
  * Who may open the browser console: holders of the instance token, on the console's own loopback origin.
  * Pure checks over request headers; the server decides what to answer.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { constantTimeEqual } from '../security/index.js';
 
-/** Constant-time token comparison; hashing first makes inputs of any length comparable without leaking it. */
+/** A presented console token matches only when non-empty and equal in constant time. */
 export function tokensEqual(expected: string, presented: string | undefined): boolean {
-  if (presented === undefined || presented.length === 0) return false;
-  const a = createHash('sha256').update(expected, 'utf8').digest();
-  const b = createHash('sha256').update(presented, 'utf8').digest();
-  return timingSafeEqual(a, b);
+  return presented !== undefined && presented.length > 0 && constantTimeEqual(expected, presented);
 }
 
 export function parseCookies(header: string | undefined): Map<string, string> {

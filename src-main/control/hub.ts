@@ -28,15 +28,8 @@ export interface ControlProviders {
   bridge(): BridgeView;
 }
 
-export interface ControlCommandHandlers {
-  approve(approvalId: string): Promise<ApprovalView>;
-  deny(approvalId: string, reason: string): Promise<ApprovalView>;
-  openWorkspace(root: string, options: { trusted: boolean }): Promise<WorkspaceView>;
-  rollback(workspaceId: string, toRevision: number): Promise<WorkspaceView>;
-  startBridge(): Promise<BridgeView>;
-  stopBridge(): Promise<BridgeView>;
-  recover(): Promise<RecoveryView>;
-}
+/** The commands the composition root implements: the ControlApi minus what the hub answers itself. */
+export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'>;
 
 export interface ControlHubOptions {
   version: string;

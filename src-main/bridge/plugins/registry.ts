@@ -170,6 +170,7 @@ export class PluginRegistry {
       if (entry.until <= now) {
         this.awaitedByRole.delete(role);
         this.events.emit('pluginDisconnected', { connectionId: entry.connectionId });
+        this.emitCatalogueChanges([entry.record.catalogue]);
       }
     }
     const untils = [...this.awaitedByRole.values()].map((a) => a.until);
@@ -197,10 +198,15 @@ export class PluginRegistry {
     return [...this.duplicates.values()];
   }
 
-  /** Every tool name once, from the plugin the routing rule prefers. */
+  /**
+   * Every tool name once, from the plugin the routing rule prefers. A plugin awaited back keeps its
+   * tools listed until its wait ends, so a call made during a reconnect is held for it by the call
+   * guard instead of being refused as unknown (and agents see no list churn on every reload).
+   */
   publishedTools(): Array<{ tool: ResponseListTool; record: PluginRecord }> {
     const out = new Map<string, { tool: ResponseListTool; record: PluginRecord }>();
-    for (const record of this.active()) {
+    const publishers = [...this.active(), ...[...this.awaitedByRole.values()].map((a) => a.record)];
+    for (const record of publishers) {
       for (const tool of enabledTools(record)) if (!out.has(tool.name)) out.set(tool.name, { tool, record });
     }
     return [...out.values()];

@@ -49,21 +49,26 @@ describe('catalogue and events', () => {
     assert.deepEqual(registry.publishedTools().map((t) => t.tool.name), ['a', 'b']);
   });
 
-  test('a departed plugin is awaited until the wait ends, then reported disconnected', () => {
+  test('a departed plugin is awaited, its tools still published, until the wait ends; then both go', () => {
     const registry = newRegistry();
     const { id } = join(registry, { role: 'editor', name: 'scene', tools: ['a'] });
     const gone: string[] = [];
+    let toolChanges = 0;
     registry.events.on('pluginDisconnected', ({ connectionId }) => gone.push(connectionId));
+    registry.events.on('toolsChanged', () => toolChanges++);
     registry.disconnect(id, 1_000, 5_000);
-    assert.deepEqual(registry.publishedTools(), []);
+    assert.deepEqual(registry.publishedTools().map((p) => p.tool.name), ['a'], 'a call during the reconnect is held, not refused as unknown');
     const [view] = registry.views(1_000);
     assert.equal(view?.state, 'awaited');
     assert.equal(view?.awaitedUntil, 6_000);
     assert.equal(registry.expireAwaited(2_000), 6_000);
     assert.deepEqual(gone, []);
+    const changesBeforeExpiry = toolChanges;
     assert.equal(registry.expireAwaited(6_000), undefined);
     assert.deepEqual(gone, [id]);
     assert.deepEqual(registry.views(6_000), []);
+    assert.deepEqual(registry.publishedTools(), []);
+    assert.equal(toolChanges, changesBeforeExpiry + 1, 'agents are told when the tools finally go');
   });
 
   test('a reconnecting plugin ends the awaited state and counts a reconnect', () => {

@@ -35,7 +35,11 @@ test('each pending invocation settles once: result, client error, abort, send fa
     }),
     reason('invalidArguments'),
   );
+  // The table's timers are unref'd (an invocation must not keep a process alive); hold the loop open
+  // so this one can fire even when nothing else is scheduled.
+  const keepAlive = setInterval(() => undefined, 1_000);
   await assert.rejects(table.start('m', { timeoutMs: 5 }, () => undefined), reason('timeout'));
+  clearInterval(keepAlive);
 
   const left = table.start('m', {}, () => undefined);
   table.failAll(new HubInvocationError('connectionClosed', 'closed'));

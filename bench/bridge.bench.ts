@@ -131,6 +131,12 @@ async function bench(name: string, setup: () => Promise<{ op: () => Promise<unkn
   }
 }
 
+if (process.env.BENCH_ONLY === 'c') {
+  // For profiling the Junction path alone (node --cpu-prof); prints its row only.
+  const row = await bench('(c) MCP tools/call → Junction → SDK plugin', throughJunction);
+  console.log(`${row.name}: p50 ${fmt(row.latency.p50)} ms, p99 ${fmt(row.latency.p99)} ms, calls/s ${row.throughput.map((t) => fmt(t, 0)).join(' / ')}`);
+  process.exit(0);
+}
 const rows = [await bench('(a) raw ws echo', rawWs), await bench('(b) signalr invoke → our hub', directSignalR), await bench('(c) MCP tools/call → Junction → SDK plugin', throughJunction)];
 const rssMb = process.memoryUsage().rss / 1024 / 1024;
 

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     let toolIndex = 0;
     const viaTool = async () => {
       const t = targets[toolIndex++ % targets.length]!;
-      const outcome = await codeActions.toolSource.callTool('list-code-actions', { path: t.path, kinds: 'codeFixes', range: { start: { offset: t.start }, end: { offset: t.start } }, expectedSnapshot: workspace.identity() }, ctx);
+      const outcome = await codeActions.toolSource.callTool('list-code-actions', { document: { path: t.path }, kinds: 'CodeFixes', range: { start: { offset: t.start }, end: { offset: t.start } }, expectedSnapshot: workspace.identity() }, ctx);
       if (outcome.result.isError) throw new Error(JSON.stringify(outcome.result.structuredContent));
     };
     // The same operation without the tool layer's argument binding, result admission and JSON text block.

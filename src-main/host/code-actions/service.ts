@@ -44,6 +44,8 @@ export interface ListedAction {
   actionId: string;
   title: string;
   kind: 'codeFix' | 'refactoring';
+  /** The language service's fix or refactor name: the provider, for opt-in provenance. */
+  provider: string;
   refactorKind?: string;
   location: { path: string; start: number; length: number; line: number; column: number };
   diagnostics?: Array<{ code: number; message: string }>;
@@ -146,6 +148,7 @@ export class CodeActionService {
         actionId: this.store.add(identity, action.descriptor),
         title: action.title,
         kind: action.descriptor.kind,
+        provider: action.descriptor.kind === 'codeFix' ? action.descriptor.fixName : action.descriptor.refactorName,
         location: { path, start: action.start, length: action.length, ...toLineColumn(starts, action.start) },
       };
       if (action.descriptor.kind === 'refactoring' && action.descriptor.refactorKind) item.refactorKind = action.descriptor.refactorKind;

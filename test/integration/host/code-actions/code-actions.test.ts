@@ -8,7 +8,7 @@ interface Action {
   kind: string;
   refactorKind?: string;
   location: { path: string; start: number; length: number; line: number; column: number };
-  diagnostics?: Array<{ code: number; message: string }>;
+  diagnostics?: Array<{ id: string; message: string }>;
   fixAllScopes?: string[];
 }
 
@@ -57,14 +57,14 @@ describe('code actions through an MCP client', () => {
     const listTool = tools.find((tool) => tool.name === 'list-code-actions')!;
     const props = listTool.inputSchema.properties as Record<string, { default?: unknown }>;
     assert.equal(props.limit!.default, 50);
-    assert.deepEqual([...listTool.inputSchema.required!].sort(), ['expectedSnapshot', 'kinds', 'path']);
+    assert.deepEqual([...listTool.inputSchema.required!].sort(), ['document', 'expectedSnapshot', 'kinds']);
   });
 
   test('fixes an unused import and consumes the reference', async (t) => {
     t.after(closeHost);
-    const actions = await list(h, { path: 'src/unused-import.ts', kinds: 'codeFixes', diagnosticCodes: [6133] });
+    const actions = await list(h, { document: { path: 'src/unused-import.ts' }, kinds: 'CodeFixes', diagnosticIds: ['TS6133'] });
     const action = byTitle(actions, "Remove unused declaration for: 'other'");
-    assert.deepEqual(action.diagnostics!.map((d) => d.code), [6133]);
+    assert.deepEqual(action.diagnostics!.map((d) => d.id), ['TS6133']);
     assert.deepEqual([action.location.line, action.location.column], [0, 17]);
     await startTransaction(h);
     const staged = await stage(h, action.actionId);
@@ -75,11 +75,28 @@ describe('code actions through an MCP client', () => {
     assert.equal(again.next!.kind, 'resolveTargetAgain');
   });
 
+  test('provenance is opt-in: response-local provider keys into one deduplicated providers object', async (t) => {
+    t.after(closeHost);
+    const plain = await h.call('list-code-actions', { document: { path: 'src/unused-many.ts' }, kinds: 'CodeFixes', expectedSnapshot: h.identity() });
+    assert.equal(plain.value.providers, undefined);
+    assert.ok((plain.value.actions as Actions).items.every((a) => !('providerId' in a)));
+    const traced = await h.call('list-code-actions', { document: { path: 'src/unused-many.ts' }, kinds: 'CodeFixes', includeProvenance: true, expectedSnapshot: h.identity() });
+    const items = (traced.value.actions as { items: Array<Action & { providerId: string }> }).items;
+    const providers = traced.value.providers as Record<string, { name: string; package: string; version: string }>;
+    assert.ok(items.length > 1);
+    assert.ok(items.every((a) => providers[a.providerId] !== undefined), 'every providerId resolves');
+    assert.equal(Object.keys(providers).length, new Set(items.map((a) => a.providerId)).size, 'providers are deduplicated');
+    const first = providers[items[0]!.providerId]!;
+    assert.equal(first.package, 'typescript');
+    assert.match(first.version, /^\d+\.\d+/);
+    assert.equal(first.name, 'unusedIdentifier');
+  });
+
   test('adds a missing await found at a caret', async (t) => {
     t.after(closeHost);
     const text = h.text('src/missing-await.ts')!;
     const caret = text.indexOf('load()') + 2;
-    const actions = await list(h, { path: 'src/missing-await.ts', kinds: 'codeFixes', range: { start: { offset: caret }, end: { offset: caret } } });
+    const actions = await list(h, { document: { path: 'src/missing-await.ts' }, kinds: 'CodeFixes', range: { start: { offset: caret }, end: { offset: caret } } });
     const action = byTitle(actions, "Add 'await'");
     await startTransaction(h);
     await stage(h, action.actionId);
@@ -88,7 +105,7 @@ describe('code actions through an MCP client', () => {
 
   test('infers a parameter type for an implicit any, addressed by line and column', async (t) => {
     t.after(closeHost);
-    const actions = await list(h, { path: 'src/implicit-any.ts', kinds: 'codeFixes', range: { start: { line: 0, column: 23 }, end: { line: 0, column: 24 } } });
+    const actions = await list(h, { document: { path: 'src/implicit-any.ts' }, kinds: 'CodeFixes', range: { start: { line: 0, column: 23 }, end: { line: 0, column: 24 } } });
     const action = byTitle(actions, 'Infer parameter types from usage');
     await startTransaction(h);
     await stage(h, action.actionId);
@@ -100,7 +117,7 @@ describe('code actions through an MCP client', () => {
     const text = h.text('src/template.ts')!;
     const start = text.indexOf("'Hello");
     const end = text.indexOf("'!'") + 3;
-    const actions = await list(h, { path: 'src/template.ts', kinds: 'refactorings', range: { start: { offset: start }, end: { offset: end } } });
+    const actions = await list(h, { document: { path: 'src/template.ts' }, kinds: 'Refactorings', range: { start: { offset: start }, end: { offset: end } } });
     const action = byTitle(actions, 'Convert to template string');
     assert.equal(action.kind, 'refactoring');
     assert.equal(action.refactorKind, 'refactor.rewrite.string');
@@ -112,19 +129,19 @@ describe('code actions through an MCP client', () => {
 
   test('limit bounds discovery: zero returns none with hasMore, one returns one', async (t) => {
     t.after(closeHost);
-    assert.deepEqual(await list(h, { path: 'src/unused-many.ts', kinds: 'all', limit: 0 }), { items: [], hasMore: true });
-    const one = await list(h, { path: 'src/unused-many.ts', kinds: 'codeFixes', limit: 1 });
+    assert.deepEqual(await list(h, { document: { path: 'src/unused-many.ts' }, kinds: 'Both', limit: 0 }), { items: [], hasMore: true });
+    const one = await list(h, { document: { path: 'src/unused-many.ts' }, kinds: 'CodeFixes', limit: 1 });
     assert.equal(one.items.length, 1);
     assert.equal(one.hasMore, true);
-    assert.deepEqual(await list(h, { path: 'src/clean.ts', kinds: 'codeFixes' }), { items: [], hasMore: false });
+    assert.deepEqual(await list(h, { document: { path: 'src/clean.ts' }, kinds: 'CodeFixes' }), { items: [], hasMore: false });
   });
 
   test('fix-all at document scope: prepare, then stage the prepared reference', async (t) => {
     t.after(closeHost);
-    const actions = await list(h, { path: 'src/unused-many.ts', kinds: 'codeFixes' });
-    const origin = actions.items.find((a) => a.fixAllScopes?.includes('document'))!;
+    const actions = await list(h, { document: { path: 'src/unused-many.ts' }, kinds: 'CodeFixes' });
+    const origin = actions.items.find((a) => a.fixAllScopes?.includes('Document'))!;
     assert.ok(origin, 'a fix-all capable action');
-    const prepared = await h.call('prepare-fix-all', { actionId: origin.actionId, scope: 'document', expectedSnapshot: h.identity() });
+    const prepared = await h.call('prepare-fix-all', { actionId: origin.actionId, scope: 'Document', expectedSnapshot: h.identity() });
     assert.equal(prepared.isError, false, JSON.stringify(prepared.value));
     assert.equal(prepared.value.changeCount, 2);
     assert.deepEqual(prepared.value.affectedDocuments, { items: [{ path: 'src/unused-many.ts', change: 'modify', edits: 2 }], hasMore: false, totalCount: 1 });
@@ -137,11 +154,15 @@ describe('code actions through an MCP client', () => {
 
   test('fix-all at project scope aggregates over files and enforces maxChanges', async (t) => {
     t.after(closeHost);
-    const actions = await list(h, { path: 'src/unused-many.ts', kinds: 'codeFixes' });
-    const origin = actions.items.find((a) => a.fixAllScopes?.includes('project'))!;
-    const tooMany = errorOf(await h.call('prepare-fix-all', { actionId: origin.actionId, scope: 'project', maxChanges: 3, expectedSnapshot: h.identity() }));
+    const actions = await list(h, { document: { path: 'src/unused-many.ts' }, kinds: 'CodeFixes' });
+    const origin = actions.items.find((a) => a.fixAllScopes?.includes('Project'))!;
+    assert.deepEqual(origin.fixAllScopes, ['Document', 'Project', 'Solution']);
+    const solution = await h.call('prepare-fix-all', { actionId: origin.actionId, scope: 'Solution', maxChanges: 6, expectedSnapshot: h.identity() });
+    assert.equal(solution.value.scope, 'Solution', 'a workspace is one program: Solution covers the same files as Project');
+    assert.equal(solution.value.changeCount, 6);
+    const tooMany = errorOf(await h.call('prepare-fix-all', { actionId: origin.actionId, scope: 'Project', maxChanges: 3, expectedSnapshot: h.identity() }));
     assert.equal(tooMany.code, 'ChangeLimitExceeded');
-    const prepared = await h.call('prepare-fix-all', { actionId: origin.actionId, scope: 'project', maxChanges: 6, affectedDocumentsLimit: 2, expectedSnapshot: h.identity() });
+    const prepared = await h.call('prepare-fix-all', { actionId: origin.actionId, scope: 'Project', maxChanges: 6, affectedDocumentsLimit: 2, expectedSnapshot: h.identity() });
     assert.equal(prepared.isError, false, JSON.stringify(prepared.value));
     assert.equal(prepared.value.changeCount, 6);
     const docs = prepared.value.affectedDocuments as { items: Array<{ path: string }>; hasMore: boolean; totalCount: number };
@@ -155,7 +176,7 @@ describe('code actions through an MCP client', () => {
   test('a stale expectedSnapshot is rejected before the range is interpreted', async (t) => {
     t.after(closeHost);
     const stale = { ...h.identity(), snapshotId: '00000000-0000-4000-8000-000000000000' };
-    const error = errorOf(await h.call('list-code-actions', { path: 'src/template.ts', kinds: 'all', range: { start: { offset: 99999 }, end: { offset: 99999 } }, expectedSnapshot: stale }));
+    const error = errorOf(await h.call('list-code-actions', { document: { path: 'src/template.ts' }, kinds: 'Both', range: { start: { offset: 99999 }, end: { offset: 99999 } }, expectedSnapshot: stale }));
     assert.equal(error.code, 'SnapshotMismatch');
   });
 
@@ -164,12 +185,12 @@ describe('code actions through an MCP client', () => {
     const unknown = errorOf(await h.call('stage-code-action', { actionId: '5f0c3c2e-0000-4000-8000-000000000000', expectedSnapshot: h.identity() }));
     assert.deepEqual([unknown.code, unknown.next!.kind], ['ActionExpired', 'resolveTargetAgain']);
 
-    const many = await list(h, { path: 'src/unused-many.ts', kinds: 'codeFixes' });
-    const template = await list(h, { path: 'src/implicit-any.ts', kinds: 'codeFixes' });
+    const many = await list(h, { document: { path: 'src/unused-many.ts' }, kinds: 'CodeFixes' });
+    const template = await list(h, { document: { path: 'src/implicit-any.ts' }, kinds: 'CodeFixes' });
     const noTx = errorOf(await h.call('stage-code-action', { actionId: many.items[0]!.actionId, expectedSnapshot: h.identity() }));
     assert.equal(noTx.code, 'TransactionRequired');
 
-    const noFixAll = errorOf(await h.call('prepare-fix-all', { actionId: template.items[0]!.actionId, scope: 'document', expectedSnapshot: h.identity() }));
+    const noFixAll = errorOf(await h.call('prepare-fix-all', { actionId: template.items[0]!.actionId, scope: 'Document', expectedSnapshot: h.identity() }));
     assert.equal(noFixAll.code, 'InvalidArguments');
 
     await startTransaction(h);
@@ -211,14 +232,14 @@ describe('code action references over time and under a changing provider', () =>
   after(async () => h.close());
 
   test('a reference past its lifetime is ActionExpired', async () => {
-    const actions = await list(h, { path: 'src/implicit-any.ts', kinds: 'codeFixes' });
+    const actions = await list(h, { document: { path: 'src/implicit-any.ts' }, kinds: 'CodeFixes' });
     clock += 1000;
     const error = errorOf(await h.call('stage-code-action', { actionId: actions.items[0]!.actionId, expectedSnapshot: h.identity() }));
     assert.deepEqual([error.code, error.next!.kind], ['ActionExpired', 'resolveTargetAgain']);
   });
 
   test('a reference that now matches two actions is ActionAmbiguous', async () => {
-    const actions = await list(h, { path: 'src/implicit-any.ts', kinds: 'codeFixes' });
+    const actions = await list(h, { document: { path: 'src/implicit-any.ts' }, kinds: 'CodeFixes' });
     duplicateFixes = true;
     try {
       const error = errorOf(await h.call('stage-code-action', { actionId: actions.items[0]!.actionId, expectedSnapshot: h.identity() }));
@@ -229,8 +250,8 @@ describe('code action references over time and under a changing provider', () =>
   });
 
   test('a prepared fix-all whose operation changed is MutationCandidateChanged and is consumed', async () => {
-    const actions = await list(h, { path: 'src/unused-more.ts', kinds: 'codeFixes' });
-    const prepared = await h.call('prepare-fix-all', { actionId: actions.items[0]!.actionId, scope: 'document', expectedSnapshot: h.identity() });
+    const actions = await list(h, { document: { path: 'src/unused-more.ts' }, kinds: 'CodeFixes' });
+    const prepared = await h.call('prepare-fix-all', { actionId: actions.items[0]!.actionId, scope: 'Document', expectedSnapshot: h.identity() });
     assert.equal(prepared.isError, false, JSON.stringify(prepared.value));
     alterCombined = true;
     try {
@@ -246,7 +267,7 @@ describe('code action references over time and under a changing provider', () =>
 
   test('interactive refactorings are excluded and reported in the status', async () => {
     const text = h.text('src/template.ts')!;
-    await list(h, { path: 'src/template.ts', kinds: 'refactorings', range: { start: { offset: 0 }, end: { offset: text.length } } });
+    await list(h, { document: { path: 'src/template.ts' }, kinds: 'Refactorings', range: { start: { offset: 0 }, end: { offset: text.length } } });
     const status = h.codeActions.status();
     assert.equal(status.referenceLifetimeMs, 1000);
     assert.ok(status.exclusions.byReason.interactive >= 1, JSON.stringify(status.exclusions));

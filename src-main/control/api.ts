@@ -196,6 +196,19 @@ export type ControlFrame =
   | { type: 'snapshot'; seq: number; snapshot: ControlSnapshot }
   | { type: 'event'; seq: number; event: ControlEvent };
 
+/**
+ * Consecutive events in one message: `events[i]` has sequence `fromSeq + i`. It means exactly the `event`
+ * frames it stands for; the WebSocket transport sends these so a burst costs one message, not one per event.
+ */
+export interface EventBatchFrame {
+  type: 'events';
+  fromSeq: number;
+  events: ControlEvent[];
+}
+
+/** Any frame a channel may deliver: the single-event form stays valid beside batches. */
+export type ControlWireFrame = ControlFrame | EventBatchFrame;
+
 /** Commands a console client may invoke over any transport, with their wire arguments and results. */
 export interface ControlCommands {
   snapshot: { args: Record<string, never>; result: ControlSnapshot };
@@ -230,5 +243,5 @@ export interface ControlReplyMessage {
 export interface ControlChannel {
   invoke<C extends ControlCommandName>(command: C, args: ControlCommands[C]['args']): Promise<ControlResult<ControlCommands[C]['result']>>;
   /** Starts the frame stream (snapshot first); returns an unsubscribe function. */
-  onFrame(listener: (frame: ControlFrame) => void): () => void;
+  onFrame(listener: (frame: ControlWireFrame) => void): () => void;
 }

@@ -1,73 +1,147 @@
 /**
- * Per-client outbound flow control. Frames go straight to the socket while few writes are outstanding;
- * beyond that they queue, and a queue that overflows is dropped in favour of one fresh snapshot once the
- * client has drained. Memory per client stays bounded however slow it reads.
+ * Per-client outbound flow control. Events queued for a client leave as one `events` message per flush
+ * (a burst costs the browser one message and one parse, not one per event), flushes may be spaced so a
+ * busy hub cannot flood the client with tiny messages, and a queue that overflows is dropped in favour of
+ * one fresh snapshot once the client has drained. Memory per client stays bounded however slow it reads.
  */
 import type { ControlFrame } from './api.js';
 import type { SnapshotFrame } from './hub.js';
 
 export interface FrameSink {
-  /** Writes one frame; `done` runs once the bytes have left user space (or the write failed). */
+  /** Writes one message; `done` runs once the bytes have left user space (or the write failed). */
   write(text: string, done: () => void): void;
 }
 
 export interface FrameSenderLimits {
+  /** Messages written to the sink whose `done` has not run yet. */
   maxInFlight: number;
+  /** Frames (events or snapshots) waiting to be written; one more and the client is resynced instead. */
   maxQueuedFrames: number;
+  /** JSON characters of events one message may carry (a single larger event still goes alone). */
+  maxBatchChars: number;
+  /**
+   * Least time between two flushes; events arriving meanwhile join the next message. 0 flushes once per
+   * event-loop turn, which already coalesces more the busier the hub is, at no added latency.
+   */
+  flushIntervalMs: number;
 }
 
-export const DEFAULT_FRAME_SENDER_LIMITS: FrameSenderLimits = { maxInFlight: 256, maxQueuedFrames: 2048 };
+export const DEFAULT_FRAME_SENDER_LIMITS: FrameSenderLimits = { maxInFlight: 32, maxQueuedFrames: 4096, maxBatchChars: 64 * 1024, flushIntervalMs: 0 };
 
 export interface FrameSenderStats {
+  /** Messages written. */
   sent: number;
+  /** Events written (inside batches or alone). */
+  eventsSent: number;
   resyncs: number;
+  /** Most frames ever waiting at once. */
   maxQueued: number;
+}
+
+/** Consecutive events serialised one by one as they arrive, so a flush only joins strings (an `EventBatchFrame`). */
+interface PendingBatch {
+  fromSeq: number;
+  parts: string[];
+  chars: number;
+}
+
+type Outgoing = { snapshot: string } | PendingBatch;
+
+function batchMessage(batch: PendingBatch): string {
+  if (batch.parts.length === 1) return `{"type":"event","seq":${batch.fromSeq},"event":${batch.parts[0]}}`;
+  return `{"type":"events","fromSeq":${batch.fromSeq},"events":[${batch.parts.join(',')}]}`;
 }
 
 export class FrameSender {
   private inFlight = 0;
-  private readonly queue: string[] = [];
+  private readonly queue: Outgoing[] = [];
+  private queuedFrames = 0;
   private resyncing = false;
   private closed = false;
-  readonly stats: FrameSenderStats = { sent: 0, resyncs: 0, maxQueued: 0 };
+  private lastFlushAt = Number.NEGATIVE_INFINITY;
+  private flushTimer: { cancel(): void } | undefined;
+  private readonly limits: FrameSenderLimits;
+  readonly stats: FrameSenderStats = { sent: 0, eventsSent: 0, resyncs: 0, maxQueued: 0 };
 
   constructor(
     private readonly sink: FrameSink,
     private readonly freshSnapshot: () => SnapshotFrame,
-    private readonly limits: FrameSenderLimits = DEFAULT_FRAME_SENDER_LIMITS,
-  ) {}
+    limits: Partial<FrameSenderLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_FRAME_SENDER_LIMITS, ...limits };
+  }
 
   push(frame: ControlFrame): void {
     if (this.closed || this.resyncing) return;
-    this.queue.push(JSON.stringify(frame));
-    if (this.queue.length > this.limits.maxQueuedFrames) {
+    if (frame.type === 'snapshot') this.queue.push({ snapshot: JSON.stringify(frame) });
+    else this.enqueueEvent(frame.seq, JSON.stringify(frame.event));
+    this.queuedFrames += 1;
+    if (this.queuedFrames > this.limits.maxQueuedFrames) {
       // Everything queued is covered by the snapshot sent after the drain, so it can go.
       this.queue.length = 0;
+      this.queuedFrames = 0;
       this.resyncing = true;
       this.stats.resyncs += 1;
     }
-    this.stats.maxQueued = Math.max(this.stats.maxQueued, this.queue.length);
-    this.pump();
+    this.stats.maxQueued = Math.max(this.stats.maxQueued, this.queuedFrames);
+    this.scheduleFlush();
   }
 
   close(): void {
     this.closed = true;
     this.queue.length = 0;
+    this.queuedFrames = 0;
+    this.flushTimer?.cancel();
+    this.flushTimer = undefined;
   }
 
-  private pump(): void {
+  private enqueueEvent(seq: number, part: string): void {
+    const last = this.queue.at(-1);
+    if (last && !('snapshot' in last) && last.fromSeq + last.parts.length === seq && last.chars + part.length <= this.limits.maxBatchChars) {
+      last.parts.push(part);
+      last.chars += part.length;
+      return;
+    }
+    this.queue.push({ fromSeq: seq, parts: [part], chars: part.length });
+  }
+
+  private scheduleFlush(): void {
+    if (this.closed || this.flushTimer || this.inFlight >= this.limits.maxInFlight) return;
+    if (this.queue.length === 0 && !(this.resyncing && this.inFlight === 0)) return;
+    const wait = this.lastFlushAt + this.limits.flushIntervalMs - performance.now();
+    if (wait > 0) {
+      const timer = setTimeout(() => this.flush(), wait);
+      this.flushTimer = { cancel: () => clearTimeout(timer) };
+    } else {
+      // Still deferred: events published in the same turn (one agent burst) join one message.
+      const immediate = setImmediate(() => this.flush());
+      this.flushTimer = { cancel: () => clearImmediate(immediate) };
+    }
+  }
+
+  private flush(): void {
+    this.flushTimer = undefined;
+    this.lastFlushAt = performance.now();
     while (!this.closed && this.inFlight < this.limits.maxInFlight) {
-      let text = this.queue.shift();
-      if (text === undefined) {
+      const next = this.queue.shift();
+      let text: string;
+      if (next === undefined) {
         if (!this.resyncing || this.inFlight > 0) return;
         this.resyncing = false;
         text = JSON.stringify(this.freshSnapshot());
+      } else if ('snapshot' in next) {
+        this.queuedFrames -= 1;
+        text = next.snapshot;
+      } else {
+        this.queuedFrames -= next.parts.length;
+        this.stats.eventsSent += next.parts.length;
+        text = batchMessage(next);
       }
       this.inFlight += 1;
       this.stats.sent += 1;
       this.sink.write(text, () => {
         this.inFlight -= 1;
-        this.pump();
+        this.scheduleFlush();
       });
     }
   }

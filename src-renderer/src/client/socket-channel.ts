@@ -2,7 +2,7 @@
  * The browser transport: the `/control` WebSocket of the page's own origin (the cookie set when the
  * console was opened authenticates it). Reconnects with backoff; every new connection starts with a snapshot.
  */
-import type { ControlChannel, ControlCommandName, ControlCommands, ControlFrame, ControlReplyMessage, ControlResult } from '../../../src-main/control/api.js';
+import type { ControlChannel, ControlCommandName, ControlCommands, ControlReplyMessage, ControlResult, ControlWireFrame } from '../../../src-main/control/api.js';
 
 type Pending = (result: ControlResult<unknown>) => void;
 
@@ -14,13 +14,13 @@ function isReply(message: unknown): message is ControlReplyMessage {
   return typeof message === 'object' && message !== null && 'result' in message && 'id' in message;
 }
 
-function isFrame(message: unknown): message is ControlFrame {
+function isFrame(message: unknown): message is ControlWireFrame {
   if (typeof message !== 'object' || message === null || !('type' in message)) return false;
-  return message.type === 'snapshot' || message.type === 'event';
+  return message.type === 'snapshot' || message.type === 'event' || message.type === 'events';
 }
 
 export function createSocketChannel(url: string, onStatus: (status: 'connecting' | 'open' | 'closed') => void): ControlChannel {
-  const listeners = new Set<(frame: ControlFrame) => void>();
+  const listeners = new Set<(frame: ControlWireFrame) => void>();
   const pending = new Map<number, Pending>();
   let socket: WebSocket | undefined;
   let nextId = 1;

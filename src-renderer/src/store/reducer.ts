@@ -2,7 +2,7 @@
  * Pure console state: a snapshot replaces everything, then sequenced events apply in order.
  * Events at or below the applied sequence are ignored, so a resync or a replay never double-applies.
  */
-import type { ApprovalView, BridgeView, CallView, ControlEvent, ControlFrame, ControlSnapshot, PluginView, RecoveryView, WorkspaceView } from '../../../src-main/control/api.js';
+import type { ApprovalView, BridgeView, CallView, ControlEvent, ControlSnapshot, ControlWireFrame, PluginView, RecoveryView, WorkspaceView } from '../../../src-main/control/api.js';
 
 export const MAX_CALLS = 10_000;
 
@@ -126,19 +126,25 @@ function finishCalls(d: Draft): void {
   d.data.callIds = ids;
 }
 
-/** Applies a batch of frames in order and returns the new state (the input is not modified). */
-export function applyFrames(state: ConsoleData, frames: readonly ControlFrame[]): ConsoleData {
+function applySequenced(d: Draft, seq: number, event: ControlEvent): void {
+  if (d.data.seq < 0 || seq <= d.data.seq) return;
+  if (seq !== d.data.seq + 1) d.data.gaps += 1;
+  applyEvent(d, event);
+  d.data.seq = seq;
+}
+
+/** Applies frames (single events and batches alike) in order and returns the new state (the input is not modified). */
+export function applyFrames(state: ConsoleData, frames: readonly ControlWireFrame[]): ConsoleData {
   let d: Draft = { data: { ...state }, callsCopied: false, addedIds: [] };
   for (const frame of frames) {
     if (frame.type === 'snapshot') {
       finishCalls(d);
       d = { data: fromSnapshot(frame.seq, frame.snapshot), callsCopied: true, addedIds: [] };
-      continue;
+    } else if (frame.type === 'event') {
+      applySequenced(d, frame.seq, frame.event);
+    } else {
+      frame.events.forEach((event, i) => applySequenced(d, frame.fromSeq + i, event));
     }
-    if (d.data.seq < 0 || frame.seq <= d.data.seq) continue;
-    if (frame.seq !== d.data.seq + 1) d.data.gaps += 1;
-    applyEvent(d, frame.event);
-    d.data.seq = frame.seq;
   }
   finishCalls(d);
   return d.data;

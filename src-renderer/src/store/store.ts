@@ -3,7 +3,7 @@
  * once; the reducer itself is pure (reducer.ts).
  */
 import { create } from 'zustand';
-import type { ControlChannel, ControlCommandName, ControlCommands, ControlFrame, ControlResult, StructuredErrorLike } from './types.js';
+import type { ControlChannel, ControlCommandName, ControlCommands, ControlResult, ControlWireFrame, StructuredErrorLike } from './types.js';
 import { applyFrames, EMPTY_DATA, type ConsoleData } from './reducer.js';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'closed';
@@ -20,7 +20,7 @@ export interface ConsoleState {
   notices: Notice[];
   channel: ControlChannel | undefined;
   setStatus(status: ConnectionStatus): void;
-  receive(frames: readonly ControlFrame[]): void;
+  receive(frames: readonly ControlWireFrame[]): void;
   connect(channel: ControlChannel): () => void;
   /** Runs a command, reports its outcome as a notice, and returns the result for the caller. */
   run<C extends ControlCommandName>(command: C, args: ControlCommands[C]['args'], success: string): Promise<ControlResult<ControlCommands[C]['result']>>;
@@ -48,7 +48,7 @@ export const useConsole = create<ConsoleState>()((set, get) => ({
   receive: (frames) => set((s) => ({ data: applyFrames(s.data, frames) })),
   connect(channel) {
     set({ channel });
-    let queued: ControlFrame[] = [];
+    let queued: ControlWireFrame[] = [];
     let scheduled = false;
     let lastFlush = 0;
     const flush = (): void => {

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import WebSocket from 'ws';
-import type { ControlFrame, ControlReplyMessage } from '../../../src-main/control/index.js';
+import type { ControlFrame, ControlReplyMessage, ControlWireFrame } from '../../../src-main/control/index.js';
+import { applyFrames, EMPTY_DATA } from '../../../src-renderer/src/store/reducer.js';
 import { startConsole, type ConsoleHarness } from './support/console-harness.js';
 
 interface Reply {
@@ -35,20 +36,33 @@ function cookieFrom(reply: Reply): string {
   return first.split(';')[0] ?? '';
 }
 
+interface Client {
+  ws: WebSocket;
+  /** Frames as the hub sequenced them: batches are expanded into the `event` frames they stand for. */
+  frames: ControlFrame[];
+  /** Every frame message exactly as it arrived. */
+  messages: ControlWireFrame[];
+  replies: ControlReplyMessage[];
+}
+
 /** Opens a console socket; resolves with the client and its frames, or rejects with the refusal status. */
-function connect(h: ConsoleHarness, options: { cookie?: string; origin?: string; query?: string } = {}): Promise<{ ws: WebSocket; frames: ControlFrame[]; replies: ControlReplyMessage[] }> {
+function connect(h: ConsoleHarness, options: { cookie?: string; origin?: string; query?: string } = {}): Promise<Client> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
     if (options.cookie) headers.Cookie = options.cookie;
     const ws = new WebSocket(`${h.origin.replace('http', 'ws')}/control${options.query ?? ''}`, { headers, origin: options.origin ?? h.origin });
-    const frames: ControlFrame[] = [];
-    const replies: ControlReplyMessage[] = [];
+    const client: Client = { ws, frames: [], messages: [], replies: [] };
     ws.on('message', (data) => {
-      const msg = JSON.parse(data.toString()) as ControlFrame | ControlReplyMessage;
-      if ('type' in msg) frames.push(msg);
-      else replies.push(msg);
+      const msg = JSON.parse(data.toString()) as ControlWireFrame | ControlReplyMessage;
+      if (!('type' in msg)) {
+        client.replies.push(msg);
+        return;
+      }
+      client.messages.push(msg);
+      if (msg.type === 'events') msg.events.forEach((event, i) => client.frames.push({ type: 'event', seq: msg.fromSeq + i, event }));
+      else client.frames.push(msg);
     });
-    ws.once('open', () => resolve({ ws, frames, replies }));
+    ws.once('open', () => resolve(client));
     ws.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
     ws.once('error', reject);
   });
@@ -191,6 +205,43 @@ describe('console server', () => {
     assert.deepEqual(h.world.commands.filter((x) => x.command === 'approve').map((x) => x.args), [['ap-2']]);
     await until(() => c.frames.some((f) => f.type === 'event' && f.event.type === 'approval.decided'), 'decision event');
     await closeClient(c.ws);
+  });
+});
+
+describe('console server batching', () => {
+  test('a burst reaches every client as few messages, in order, without gaps, and both clients end in the same state', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'junction-console-'));
+    await writeFile(join(dir, 'index.html'), '<!doctype html>');
+    const h = await startConsole({ staticDir: dir, limits: { maxBatchChars: 4096 } });
+    try {
+      const a = await connect(h, { query: `?token=${h.token}` });
+      const b = await connect(h, { query: `?token=${h.token}` });
+      await until(() => a.frames.length >= 1 && b.frames.length >= 1, 'snapshots');
+      for (let i = 0; i < 500; i++) h.world.startCall({ callId: `burst-${i}` });
+      for (let i = 0; i < 500; i += 2) h.world.finishCall(`burst-${i}`);
+      const last = h.world.hub.lastSeq;
+      await until(() => a.frames.at(-1)?.seq === last && b.frames.at(-1)?.seq === last, 'both clients to catch up');
+
+      for (const client of [a, b]) {
+        const [snap, ...events] = client.frames;
+        assert.equal(snap?.type, 'snapshot');
+        assert.deepEqual(events.map((f) => f.seq), Array.from({ length: last - (snap?.seq ?? 0) }, (_, i) => (snap?.seq ?? 0) + i + 1));
+        assert.ok(client.messages.some((m) => m.type === 'events' && m.events.length > 1), 'events were batched');
+        assert.ok(client.messages.length < events.length / 4, `750 events took ${client.messages.length} messages`);
+      }
+      const stateA = applyFrames(EMPTY_DATA, a.messages);
+      const stateB = applyFrames(EMPTY_DATA, b.messages);
+      assert.equal(stateA.gaps, 0);
+      assert.equal(stateA.seq, last);
+      assert.deepEqual(stateA.callIds, stateB.callIds);
+      assert.deepEqual([...stateA.calls.values()], [...stateB.calls.values()]);
+      assert.equal(stateA.calls.get('burst-0')?.status, 'ok');
+      assert.equal(stateA.calls.get('burst-1')?.status, 'running');
+      await Promise.all([closeClient(a.ws), closeClient(b.ws)]);
+    } finally {
+      await h.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

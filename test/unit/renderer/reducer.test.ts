@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyFrames, EMPTY_DATA, MAX_CALLS, pendingApprovals } from '../../../src-renderer/src/store/reducer.js';
-import type { CallView, ControlEvent, ControlFrame, ControlSnapshot } from '../../../src-main/control/api.js';
+import type { CallView, ControlEvent, ControlFrame, ControlSnapshot, ControlWireFrame } from '../../../src-main/control/api.js';
 
 const bridge = { running: true, host: '127.0.0.1', port: 1, hubUrl: 'h', mcpUrl: 'm', apiUrl: 'a', transports: [], snippets: [] };
 const recovery = { stateDir: '/s', healthy: true, entries: [] };
@@ -17,7 +17,42 @@ function call(id: string, patch: Partial<CallView> = {}): CallView {
 }
 const plugin = (id: string, name = 'p') => ({ connectionId: id, role: 'editor' as const, name, connectedAt: 0, reconnects: 0, toolCount: 1, promptCount: 0, resourceCount: 0, state: 'connected' as const });
 
+function batch(fromSeq: number, events: ControlEvent[]): ControlWireFrame {
+  return { type: 'events', fromSeq, events };
+}
+
 describe('console reducer', () => {
+  test('a batch applies exactly like the single events it stands for', () => {
+    const events: ControlEvent[] = [
+      { type: 'call.started', call: call('a') },
+      { type: 'call.started', call: call('b') },
+      { type: 'call.progress', callId: 'a', progress: { progress: 1, total: 2 } },
+      { type: 'call.finished', call: call('b', { status: 'ok', durationMs: 3 }) },
+      { type: 'plugin.connected', plugin: plugin('c1') },
+    ];
+    const single = applyFrames(EMPTY_DATA, [snapshot(10), ...events.map((e, i) => ev(11 + i, e))]);
+    const batched = applyFrames(EMPTY_DATA, [snapshot(10), batch(11, events.slice(0, 2)), batch(13, events.slice(2))]);
+    assert.deepEqual(batched, single);
+    assert.equal(batched.seq, 15);
+    assert.equal(batched.gaps, 0);
+  });
+
+  test('a batch that overlaps the applied sequence applies only its new events; one past a hole counts a gap', () => {
+    const start = applyFrames(EMPTY_DATA, [snapshot(0), batch(1, [{ type: 'call.started', call: call('x') }, { type: 'call.started', call: call('y') }])]);
+    const overlapped = applyFrames(start, [batch(2, [{ type: 'call.started', call: call('dup') }, { type: 'call.started', call: call('z') }])]);
+    assert.deepEqual(overlapped.callIds, ['x', 'y', 'z']);
+    assert.equal(overlapped.gaps, 0);
+    const holed = applyFrames(overlapped, [batch(5, [{ type: 'call.started', call: call('w') }])]);
+    assert.equal(holed.gaps, 1);
+    assert.equal(holed.seq, 5);
+  });
+
+  test('a resync snapshot after a batch replaces the batched state', () => {
+    const state = applyFrames(EMPTY_DATA, [snapshot(0), batch(1, [{ type: 'call.started', call: call('gone') }]), snapshot(9, { calls: [call('kept')] }), ev(10, { type: 'call.started', call: call('new') })]);
+    assert.deepEqual(state.callIds, ['kept', 'new']);
+    assert.equal(state.seq, 10);
+  });
+
   test('events before the first snapshot are ignored; the snapshot then deltas build the state', () => {
     const state = applyFrames(EMPTY_DATA, [
       ev(1, { type: 'plugin.connected', plugin: plugin('early') }),

@@ -15,7 +15,8 @@ export interface TestJunction extends Junction {
 
 export async function startTestJunction(args: string[] = []): Promise<TestJunction> {
   const stateDir = mkdtempSync(join(tmpdir(), 'junction-state-'));
-  const { parsed, problems } = parseArgv(['port=0', `state-dir=${stateDir}`, 'log-level=error', ...args]);
+  // The first occurrence of a key wins, so the caller's settings go before these defaults.
+  const { parsed, problems } = parseArgv([...args, 'port=0', `state-dir=${stateDir}`, 'log-level=error']);
   const config = resolveConfig([{ values: parsed.values, problems }]);
   const junction = await startJunction({ config, logger: silentLogger });
   const clients: Client[] = [];

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env.JUNCTION_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export function chromiumAvailable(): boolean {
   return existsSync(CHROMIUM_PATH);

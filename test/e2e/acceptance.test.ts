@@ -15,7 +15,7 @@ import { startScenePlugin, type RunningScenePlugin } from '../../plugins/example
 import { CONSOLE_BUNDLE_DIR, DEMO_WORKSPACE_DIR } from '../../src-main/app/paths.js';
 import { copyFixture, type Sandbox } from '../integration/recovery/helpers.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
-import { chromiumAvailable, launchChromium } from './support/chromium.js';
+import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 type Structured = Record<string, unknown> & { error?: { code: string; next?: { kind: string } } };
@@ -31,7 +31,7 @@ describe('console acceptance on the real stack', { skip }, () => {
   let agent: Client;
   let browser: Browser;
   let page: Page;
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await agent.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
@@ -62,10 +62,7 @@ describe('console acceptance on the real stack', { skip }, () => {
     await mkdir(SCREENSHOTS, { recursive: true });
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
+    errors = watchErrors(page);
     await page.goto(junction.consoleUrl);
     await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
   });

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startConsole, type ConsoleHarness } from '../integration/control/support/console-harness.js';
 import { buildRenderer } from './support/build-renderer.js';
-import { chromiumAvailable, launchChromium } from './support/chromium.js';
+import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';
 import { seedWorld } from './support/seed.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -23,15 +23,6 @@ const VIEWS = [
   { tab: 'Recovery', heading: 'Recovery', probe: 'RecoveryVersionUnsupported' },
   { tab: 'Bridge', heading: 'Bridge', probe: 'Claude Desktop' },
 ] as const;
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') errors.push(`${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  return errors;
-}
 
 async function openConsole(context: BrowserContext, h: ConsoleHarness): Promise<{ page: Page; errors: string[] }> {
   const page = await context.newPage();

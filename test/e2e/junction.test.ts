@@ -15,7 +15,7 @@ import { loadConfig } from '../../src-main/app/config/index.js';
 import { startDemo, type RunningDemo } from '../../src-main/app/demo.js';
 import { startJunction, type Junction } from '../../src-main/app/junction.js';
 import { createLogger } from '../../src-main/shared/log.js';
-import { chromiumAvailable, launchChromium } from './support/chromium.js';
+import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const CONFIG = fileURLToPath(new URL('../../src-renderer/vite.config.ts', import.meta.url));
@@ -26,7 +26,7 @@ describe('console on a running Junction', { skip: chromiumAvailable() ? false : 
   let demo: RunningDemo;
   let browser: Browser;
   let page: Page;
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   before(async () => {
     // startJunction serves the bundle from src-renderer/dist, so that is where this test builds it.
@@ -40,10 +40,7 @@ describe('console on a running Junction', { skip: chromiumAvailable() ? false : 
     await mkdir(SCREENSHOTS, { recursive: true });
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
+    errors = watchErrors(page);
   });
 
   after(async () => {

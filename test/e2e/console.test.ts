@@ -70,6 +70,19 @@ describe('console in Chromium', { skip: chromiumAvailable() ? false : 'chromium 
     await page.close();
   });
 
+  test('the system theme follows the browser: a dark-scheme browser gets the dark palette', async () => {
+    const dark = await browser.newContext({ colorScheme: 'dark' });
+    try {
+      const { page, errors } = await openConsole(dark, h);
+      assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      assert.equal(background, 'rgb(21, 23, 27)');
+      assert.deepEqual(errors, []);
+    } finally {
+      await dark.close();
+    }
+  });
+
   test('keyboard: arrow keys move through the views and every control has an accessible name', async () => {
     const { page, errors } = await openConsole(context, h);
     await page.getByRole('tab', { name: 'Plugins' }).click();

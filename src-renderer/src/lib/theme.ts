@@ -14,15 +14,29 @@ function stored(): Theme {
   }
 }
 
+const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)');
+
+/** The palette actually shown; the stylesheet knows only light (default) and dark. */
+function applied(theme: Theme): 'light' | 'dark' {
+  if (theme !== 'system') return theme;
+  return darkQuery().matches ? 'dark' : 'light';
+}
+
 export function useTheme(): [Theme, () => void] {
   const [theme, setTheme] = useState<Theme>(stored);
   useEffect(() => {
-    document.documentElement.dataset.theme = theme;
+    const apply = () => {
+      document.documentElement.dataset.theme = applied(theme);
+    };
+    apply();
+    const query = darkQuery();
+    query.addEventListener('change', apply);
     try {
       window.localStorage.setItem(KEY, theme);
     } catch {
       // Storage may be unavailable (private mode); the theme still applies for this page.
     }
+    return () => query.removeEventListener('change', apply);
   }, [theme]);
   const cycle = useCallback(() => setTheme((t) => ORDER[(ORDER.indexOf(t) + 1) % ORDER.length] ?? 'system'), []);
   return [theme, cycle];

@@ -2,17 +2,19 @@
 import type { FileOperation, FilePhase, FileProgress, JournalFile, JournalManifest, OwnerRecord, TransactionPhase } from '../model.js';
 import { FORMAT_VERSION_V1, FileOperationV1, FileStateV1, ManifestStateV1, type FileEntryV1, type ManifestV1, type OwnerRecordV1, type ProgressLineV1 } from './v1.js';
 
+/**
+ * Writing is the exact inverse of reading, so each writer table is derived from its reader table rather
+ * than kept as a second copy that could drift. The reader tables are total over the persisted enums.
+ */
+function inverse<Persisted extends number, Runtime extends string>(table: Record<Persisted, Runtime>): Record<Runtime, Persisted> {
+  return Object.fromEntries(Object.entries(table).map(([persisted, runtime]) => [runtime, Number(persisted)])) as Record<Runtime, Persisted>;
+}
+
 const PHASE_FROM_V1: Record<ManifestStateV1, TransactionPhase> = {
   [ManifestStateV1.Prepared]: 'prepared',
   [ManifestStateV1.Applying]: 'applying',
   [ManifestStateV1.Completed]: 'completed',
   [ManifestStateV1.RolledBack]: 'rolledBack',
-};
-const PHASE_TO_V1: Record<TransactionPhase, ManifestStateV1> = {
-  prepared: ManifestStateV1.Prepared,
-  applying: ManifestStateV1.Applying,
-  completed: ManifestStateV1.Completed,
-  rolledBack: ManifestStateV1.RolledBack,
 };
 const FILE_PHASE_FROM_V1: Record<FileStateV1, FilePhase> = {
   [FileStateV1.Pending]: 'pending',
@@ -20,20 +22,13 @@ const FILE_PHASE_FROM_V1: Record<FileStateV1, FilePhase> = {
   [FileStateV1.Applied]: 'applied',
   [FileStateV1.Restored]: 'restored',
 };
-const FILE_PHASE_TO_V1: Record<FilePhase, FileStateV1> = {
-  pending: FileStateV1.Pending,
-  backedUp: FileStateV1.BackedUp,
-  applied: FileStateV1.Applied,
-  restored: FileStateV1.Restored,
-};
 const OPERATION_FROM_V1: Record<FileOperationV1, FileOperation> = {
   [FileOperationV1.Write]: 'write',
   [FileOperationV1.Delete]: 'delete',
 };
-const OPERATION_TO_V1: Record<FileOperation, FileOperationV1> = {
-  write: FileOperationV1.Write,
-  delete: FileOperationV1.Delete,
-};
+const PHASE_TO_V1 = inverse(PHASE_FROM_V1);
+const FILE_PHASE_TO_V1 = inverse(FILE_PHASE_FROM_V1);
+const OPERATION_TO_V1 = inverse(OPERATION_FROM_V1);
 
 function fileFromV1(entry: FileEntryV1): JournalFile {
   return {

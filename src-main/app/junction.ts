@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { attachPluginHub } from '../bridge/plugins/index.js';
 import { createHubServer } from '../bridge/signalr/index.js';
 import { createAnalyticsWebhooks, createAuthorizationWebhook } from '../bridge/webhooks/index.js';
@@ -12,6 +12,7 @@ import type { BridgeView } from '../control/api.js';
 import { createConsoleServer, createControlHub } from '../control/index.js';
 import { createHost } from '../host/index.js';
 import { createCatalogue, createDirectToolApi, createDispatcher, createMcpHttpHandler, createMcpServerFactory, type McpServerFactory } from '../mcp/index.js';
+import { CallApprovals, loadPolicyFile, policyFilePersistence, PolicyStore } from '../policy/index.js';
 import { createJournal } from '../recovery/index.js';
 import { assertBindAllowed, createAuthenticator, loadOrCreateToken } from '../security/index.js';
 import { JunctionError } from '../shared/errors.js';
@@ -54,6 +55,10 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const { config } = options;
   const logger = options.logger ?? createLogger(config['log-level']);
   assertBindAllowed({ host: config.host, mode: config.auth, token: config.token });
+
+  // An invalid policy stops Junction before it opens anything, naming the rule and field.
+  const policyPath = config['approval-policy'] ? resolve(config['approval-policy']) : null;
+  const policyDocument = policyPath ? await loadPolicyFile(policyPath) : { rules: [] };
 
   const stateDir = config['state-dir'] ?? userStateDir();
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
@@ -119,6 +124,8 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       approvals: () => host.approvals.pending(),
       recovery: () => journal.status(),
       bridge: currentBridgeView,
+      callApprovals: () => callApprovals.views(),
+      policy: () => policy.view(),
     },
     commands: {
       approve: async (id) => host.approvals.decide(id, 'approve'),
@@ -131,8 +138,25 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         await journal.recover();
         return journal.status();
       },
+      decideCall: (decision) => callApprovals.decide(decision),
+      savePolicy: (text, baseVersion) => policy.replace(text, baseVersion),
     },
   });
+  const policy = new PolicyStore({
+    path: policyPath,
+    document: policyDocument,
+    ...(policyPath ? { persistence: policyFilePersistence(policyPath) } : {}),
+    changed: (view, change) => control.publish({ type: 'policy.updated', policy: view, change }),
+  });
+  const callApprovals = new CallApprovals({
+    store: policy,
+    timeoutMs: config['approval-timeout'] * 1000,
+    events: {
+      requested: (approval) => control.publish({ type: 'callApproval.requested', approval }),
+      decided: (approval) => control.publish({ type: 'callApproval.decided', approval }),
+    },
+  });
+
   const setBridgeRunning = async (running: boolean): Promise<BridgeView> => {
     if (bridgeRunning !== running) {
       bridgeRunning = running;
@@ -164,6 +188,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     catalogue,
     [consoleCallObserver(control), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])],
     createAdmission({ ratePerSecond: config['rate-limit'], burst: config['rate-limit-burst'], maxInFlight: config['max-in-flight-per-agent'] }),
+    callApprovals,
   );
   const mcpFactory = createMcpServerFactory({
     name: 'junction',
@@ -172,6 +197,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     catalogue,
     dispatcher,
     content: bridgeContentSource(bridge, analytics),
+    sessionClosed: (session) => callApprovals.endSession(session),
   });
   const readBody = bodyReader(config['max-body-bytes']);
   const mcpHttp = createMcpHttpHandler({
@@ -236,6 +262,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     close() {
       closing ??= (async () => {
         for (const u of unsubscribe) u();
+        callApprovals.close();
         await consoleServer?.close();
         await mcpHttp.close();
         mcpFactory.close();

@@ -19,6 +19,11 @@ export const COMMAND_SCHEMAS = {
   startBridge: none,
   stopBridge: none,
   recover: none,
+  decideCall: z
+    .object({ askId: id, digest: z.string().regex(/^[0-9a-f]{64}$/), decision: z.enum(['allow-once', 'allow-session', 'always', 'deny']), reason: z.string().trim().min(1).max(4096).optional() })
+    .strict()
+    .refine((a) => a.decision !== 'deny' || a.reason !== undefined, { message: 'a denial needs a reason', path: ['reason'] }),
+  savePolicy: z.object({ text: z.string().max(1_048_576), baseVersion: z.number().int().min(1) }).strict(),
 } satisfies Record<ControlCommandName, z.ZodType>;
 
 export const COMMAND_NAMES = Object.keys(COMMAND_SCHEMAS) as ControlCommandName[];
@@ -53,6 +58,14 @@ function run(api: ControlApi, command: ControlCommandName, args: unknown): Promi
       return api.stopBridge();
     case 'recover':
       return api.recover();
+    case 'decideCall': {
+      const a = COMMAND_SCHEMAS.decideCall.parse(args);
+      return api.decideCall({ askId: a.askId, digest: a.digest, decision: a.decision, ...(a.reason !== undefined ? { reason: a.reason } : {}) });
+    }
+    case 'savePolicy': {
+      const a = COMMAND_SCHEMAS.savePolicy.parse(args);
+      return api.savePolicy(a.text, a.baseVersion);
+    }
   }
 }
 

@@ -6,6 +6,7 @@ import { JunctionError } from '../shared/errors.js';
 import type {
   ApprovalView,
   BridgeView,
+  CallApprovalView,
   CallDetail,
   ControlApi,
   ControlEvent,
@@ -13,6 +14,7 @@ import type {
   ControlResult,
   ControlSnapshot,
   PluginView,
+  PolicyView,
   RecoveryView,
   SequencedEvent,
   WorkspaceView,
@@ -26,10 +28,13 @@ export interface ControlProviders {
   approvals(): ApprovalView[];
   recovery(): RecoveryView;
   bridge(): BridgeView;
+  callApprovals?(): CallApprovalView[];
+  policy?(): PolicyView;
 }
 
 /** The commands the composition root implements: the ControlApi minus what the hub answers itself. */
-export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'>;
+export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'> &
+  Partial<Pick<ControlApi, 'decideCall' | 'savePolicy'>>;
 
 export interface ControlHubOptions {
   version: string;
@@ -98,6 +103,8 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       approvals: providers.approvals(),
       recovery: providers.recovery(),
       bridge: providers.bridge(),
+      ...(providers.callApprovals ? { callApprovals: providers.callApprovals() } : {}),
+      ...(providers.policy ? { policy: providers.policy() } : {}),
     };
   }
 
@@ -154,6 +161,14 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     startBridge: () => commands.startBridge(),
     stopBridge: () => commands.stopBridge(),
     recover: () => commands.recover(),
+    async decideCall(decision) {
+      if (!commands.decideCall) throw new JunctionError('ApprovalNotFound', 'This server holds no calls for approval.');
+      return commands.decideCall(decision);
+    },
+    async savePolicy(text, baseVersion) {
+      if (!commands.savePolicy) throw new JunctionError('PolicyInvalid', 'This server has no approval policy to edit.');
+      return commands.savePolicy(text, baseVersion);
+    },
   };
   return hub;
 }

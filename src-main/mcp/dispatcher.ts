@@ -1,9 +1,11 @@
 /**
  * Every agent tool call, whatever its transport, goes through here: lookup, the lone-surrogate guard,
- * the call to its source, and the observer events the console and webhooks consume.
+ * the approval policy (which may hold the call for the operator), the call to its source, and the
+ * observer events the console, webhooks and the audit trail consume.
  */
 import { randomUUID } from 'node:crypto';
-import type { CallView } from '../control/api.js';
+import type { CallView, PolicyDecisionView } from '../control/api.js';
+import type { CallGate } from '../shared/call-gate.js';
 import { findLoneSurrogate } from '../shared/json.js';
 import { errorOutcome, thrownOutcome, type AgentTransport, type CallContext, type ToolOutcome } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
@@ -18,6 +20,10 @@ export interface DispatchRequest {
   name: string;
   args: Record<string, unknown>;
   agent: string;
+  /** The MCP client's name for policy rules; defaults to `agent`. */
+  agentName?: string;
+  /** The agent session an "allow for this session" decision covers; defaults to `agent`. */
+  session?: string;
   transport: AgentTransport;
   signal: AbortSignal;
   progress?: CallContext['progress'];
@@ -42,7 +48,7 @@ export interface Admission {
 
 const byteLength = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
-export function createDispatcher(catalogue: Catalogue, observers: readonly CallObserver[] = [], admission?: Admission): Dispatcher {
+export function createDispatcher(catalogue: Catalogue, observers: readonly CallObserver[] = [], admission?: Admission, gate?: CallGate): Dispatcher {
   const notify = <K extends keyof CallObserver>(method: K, ...args: Parameters<CallObserver[K]>) => {
     for (const observer of observers) {
       try {
@@ -67,6 +73,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         requestBytes: request.requestBytes ?? byteLength(request.args),
       };
       notify('started', { ...call }, request.args);
+      let policy: PolicyDecisionView | undefined;
       const outcome = await run(request, call.callId).catch((error: unknown) => thrownOutcome(error));
       const errorCode = outcome.result.isError ? errorCodeOf(outcome.result.structuredContent) : undefined;
       notify('finished', {
@@ -75,6 +82,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         durationMs: Date.now() - call.startedAt,
         responseBytes: byteLength(outcome.result),
         ...(errorCode ? { errorCode } : {}),
+        ...(policy ? { policy } : {}),
       }, outcome.result);
       return outcome;
 
@@ -114,7 +122,26 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
           return errorOutcome({ code: 'Overloaded', message: slot.message, next: { kind: 'retryLater', tools: [req.name] } }, 'unavailable');
         }
         try {
-          return await entry.source.callTool(req.name, req.args, context);
+          let args = req.args;
+          if (gate) {
+            const verdict = await gate.authorize({
+              callId,
+              tool: req.name,
+              descriptor: entry.descriptor,
+              target: entry.source.targetOf?.(req.name) ?? { source: 'host' },
+              agent: req.agent,
+              agentName: req.agentName ?? req.agent,
+              session: req.session ?? req.agent,
+              transport: req.transport,
+              args: req.args,
+              signal: req.signal,
+              ...(req.progress ? { progress: req.progress } : {}),
+            });
+            policy = verdict.decision;
+            if (!verdict.allowed) return errorOutcome(verdict.error, 'forbidden');
+            args = verdict.args;
+          }
+          return await entry.source.callTool(req.name, args, context);
         } finally {
           slot?.release();
         }

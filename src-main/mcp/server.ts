@@ -2,6 +2,7 @@
  * Builds MCP servers (one per agent session, as the SDK's Server serves one transport) over the shared
  * catalogue, dispatcher and content source, and keeps every live one told about catalogue changes.
  */
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -27,6 +28,8 @@ export interface McpServerDeps {
   catalogue: Catalogue;
   dispatcher: Dispatcher;
   content?: ContentSource;
+  /** Told when an agent session's server closes, so session-scoped approvals end with it. */
+  sessionClosed?: (session: string) => void;
 }
 
 export interface McpServerFactory {
@@ -82,6 +85,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         const client = server.getClientVersion();
         return client ? `${client.name}/${client.version} ${agentLabel()}` : agentLabel();
       };
+      const session = `${transport}:${randomUUID()}`;
 
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools() }));
       server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -90,6 +94,8 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
           name: request.params.name,
           args: request.params.arguments ?? {},
           agent: agent(),
+          agentName: server.getClientVersion()?.name ?? 'unknown',
+          session,
           transport,
           signal: extra.signal,
           ...(progressToken !== undefined
@@ -110,7 +116,10 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri)));
       }
       live.add(server);
-      server.onclose = () => live.delete(server);
+      server.onclose = () => {
+        live.delete(server);
+        deps.sessionClosed?.(session);
+      };
       return server;
     },
     liveCount: () => live.size,

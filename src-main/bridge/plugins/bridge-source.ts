@@ -19,7 +19,8 @@ import {
 } from '../../../plugins/sdk/src/protocol.js';
 import type { PluginView } from '../../control/api.js';
 import { JunctionError, type ErrorCode } from '../../shared/errors.js';
-import type { CallContext, ToolDescriptor, ToolOutcome, ToolSource } from '../../shared/tool-source.js';
+import type { CallContext, ToolDescriptor, ToolOutcome, ToolSource, ToolTarget } from '../../shared/tool-source.js';
+import { routeTool } from './routing.js';
 import { TypedEmitter } from '../../shared/typed-emitter.js';
 import { guardedCall, InvokeFailure, type GuardSettings, type ToolInvoker } from './call-guard.js';
 import {
@@ -95,6 +96,15 @@ export class BridgeToolSource implements ToolSource {
 
   callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> {
     return guardedCall(this.registry, this.port, this.settings, name, args, ctx);
+  }
+
+  /** The plugin the router would pick now; a call that must wait for a plugin names only the awaited role. */
+  targetOf(name: string): ToolTarget {
+    const decision = routeTool(name, this.registry.active(), this.registry.awaited(Date.now()), Date.now());
+    if (decision.kind === 'notFound') return { source: 'bridge' };
+    if (decision.kind === 'wait') return { source: 'bridge', role: decision.role };
+    const record = this.registry.active().find((r) => r.connectionId === decision.connectionId);
+    return { source: 'bridge', role: decision.role, ...(record?.name ? { plugin: record.name } : {}), ...(record?.project ? { project: record.project } : {}) };
   }
 
   onToolsChanged(listener: () => void): () => void {

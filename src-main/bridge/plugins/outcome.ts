@@ -91,6 +91,7 @@ export function failureKindOf(errorKind: ResponseErrorKind, httpStatusCode: numb
 
 export const CODE_BY_FAILURE: Record<FailureKind, ErrorCode> = {
   binding: 'InvalidArguments',
+  forbidden: 'Forbidden',
   notFound: 'ToolNotFound',
   conflict: 'Conflict',
   thrown: 'ToolFailed',

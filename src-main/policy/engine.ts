@@ -58,7 +58,7 @@ export function escapeGlob(text: string): string {
 }
 
 function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, (c) => `\\${c}`);
+  return text.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
 }
 
 /** Precompiles globs and regexes; the document must already be validated (rules.ts). */

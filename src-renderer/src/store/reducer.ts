@@ -2,9 +2,23 @@
  * Pure console state: a snapshot replaces everything, then sequenced events apply in order.
  * Events at or below the applied sequence are ignored, so a resync or a replay never double-applies.
  */
-import type { ApprovalView, BridgeView, CallView, ControlEvent, ControlSnapshot, ControlWireFrame, PluginView, RecoveryView, WorkspaceView } from '../../../src-main/control/api.js';
+import type {
+  ApprovalView,
+  BridgeView,
+  CallApprovalView,
+  CallView,
+  ControlEvent,
+  ControlSnapshot,
+  ControlWireFrame,
+  PluginView,
+  PolicyView,
+  RecoveryView,
+  WorkspaceView,
+} from '../../../src-main/control/api.js';
 
 export const MAX_CALLS = 10_000;
+/** Held tool calls kept for display: every pending one plus the most recent decisions. */
+export const MAX_CALL_APPROVALS = 500;
 
 export interface ConsoleData {
   /** Last applied sequence; -1 before the first snapshot. */
@@ -16,6 +30,9 @@ export interface ConsoleData {
   callIds: string[];
   workspaces: WorkspaceView[];
   approvals: ApprovalView[];
+  /** Tool calls held by the approval policy, pending and decided, oldest first. */
+  callApprovals: CallApprovalView[];
+  policy: PolicyView | undefined;
   recovery: RecoveryView | undefined;
   bridge: BridgeView | undefined;
   /** Sequence gaps seen (should stay 0; non-zero means a transport lost frames). */
@@ -30,6 +47,8 @@ export const EMPTY_DATA: ConsoleData = {
   callIds: [],
   workspaces: [],
   approvals: [],
+  callApprovals: [],
+  policy: undefined,
   recovery: undefined,
   bridge: undefined,
   gaps: 0,
@@ -45,6 +64,8 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     callIds: recent.map((c) => c.callId),
     workspaces: snapshot.workspaces,
     approvals: snapshot.approvals,
+    callApprovals: (snapshot.callApprovals ?? []).slice(-MAX_CALL_APPROVALS),
+    policy: snapshot.policy,
     recovery: snapshot.recovery,
     bridge: snapshot.bridge,
     gaps: 0,
@@ -105,6 +126,21 @@ function applyEvent(d: Draft, event: ControlEvent): void {
     case 'approval.decided':
       data.approvals = upsertBy(data.approvals, event.approval, (a) => a.approvalId);
       return;
+    case 'callApproval.requested':
+    case 'callApproval.decided': {
+      const next = upsertBy(data.callApprovals, event.approval, (a) => a.askId);
+      // Drop the oldest decided entries first; a pending call never leaves the list.
+      while (next.length > MAX_CALL_APPROVALS) {
+        const oldest = next.findIndex((a) => a.state !== 'pending');
+        if (oldest === -1) break;
+        next.splice(oldest, 1);
+      }
+      data.callApprovals = next;
+      return;
+    }
+    case 'policy.updated':
+      data.policy = event.policy;
+      return;
     case 'recovery.state':
       data.recovery = event.recovery;
       return;
@@ -152,4 +188,8 @@ export function applyFrames(state: ConsoleData, frames: readonly ControlWireFram
 
 export function pendingApprovals(data: ConsoleData): ApprovalView[] {
   return data.approvals.filter((a) => a.state === 'pending');
+}
+
+export function pendingCallApprovals(data: ConsoleData): CallApprovalView[] {
+  return data.callApprovals.filter((a) => a.state === 'pending');
 }

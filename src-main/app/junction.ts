@@ -146,8 +146,8 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     path: policyPath,
     document: policyDocument,
     ...(policyPath ? { persistence: policyFilePersistence(policyPath) } : {}),
-    changed: (view, change) => control.publish({ type: 'policy.updated', policy: view, change }),
   });
+  const stopPolicyEvents = policy.onChanged((view, change) => control.publish({ type: 'policy.updated', policy: view, change }));
   const callApprovals = new CallApprovals({
     store: policy,
     timeoutMs: config['approval-timeout'] * 1000,
@@ -262,6 +262,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     close() {
       closing ??= (async () => {
         for (const u of unsubscribe) u();
+        stopPolicyEvents();
         callApprovals.close();
         await consoleServer?.close();
         await mcpHttp.close();

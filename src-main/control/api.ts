@@ -217,6 +217,8 @@ export interface CallApprovalView {
   expiresAt: number;
   state: 'pending' | 'allowed' | 'denied' | 'timedOut' | 'cancelled';
   decision?: PolicyDecisionKind;
+  /** Who ended the wait: the operator, the policy (changed while the call waited), the timeout, or the agent giving up. */
+  decidedBy?: PolicyDecisionView['decidedBy'];
   decidedAt?: number;
   operatorReason?: string;
 }

@@ -32,7 +32,7 @@ export interface CallApprovalsOptions {
 interface Held {
   view: CallApprovalView;
   rule: PolicyRule;
-  session: string;
+  request: GateRequest;
   args: Record<string, unknown>;
   /** An always-allow decision is writing the policy; the timeout waits for it. */
   deciding: boolean;
@@ -52,9 +52,11 @@ export class CallApprovals implements CallGate {
   /** session → grant keys of `allow for this session` decisions. */
   private readonly grants = new Map<string, Set<string>>();
   private readonly now: () => number;
+  private readonly unsubscribe: () => void;
 
   constructor(private readonly options: CallApprovalsOptions) {
     this.now = options.now ?? Date.now;
+    this.unsubscribe = options.store.onChanged(() => this.rejudgeHeld());
   }
 
   pending(): CallApprovalView[] {
@@ -67,22 +69,56 @@ export class CallApprovals implements CallGate {
   }
 
   async authorize(request: GateRequest): Promise<GateVerdict> {
+    const judged = this.judge(request, request.args);
+    return judged.kind === 'final' ? judged.verdict : this.hold(request, judged.evaluation, judged.rule, judged.version);
+  }
+
+  /**
+   * After a policy change or a session grant every held call is judged again: one the new policy allows or denies is released
+   * with that verdict; one still asked is re-bound to the new version (the console sees a new digest, so a
+   * decision taken on the outdated view is refused rather than applied to something else).
+   */
+  private rejudgeHeld(): void {
+    for (const entry of [...this.held.values()]) {
+      if (entry.deciding) continue;
+      const judged = this.judge(entry.request, entry.args);
+      if (judged.kind === 'final') {
+        this.finish(entry, judged.verdict.allowed ? 'allowed' : 'denied', judged.verdict.decision.decision, undefined, judged.verdict);
+        continue;
+      }
+      if (judged.version === entry.view.policyVersion) continue;
+      entry.rule = judged.rule;
+      entry.view = {
+        ...entry.view,
+        policyVersion: judged.version,
+        ruleIndex: judged.evaluation.ruleIndex!,
+        reason: judged.evaluation.reason,
+        digest: decisionDigest({ session: entry.request.session, tool: entry.view.tool, args: entry.args, policyVersion: judged.version }),
+      };
+      this.options.events.requested(entry.view);
+    }
+  }
+
+  private judge(request: GateRequest, args: Record<string, unknown>): { kind: 'final'; verdict: GateVerdict } | { kind: 'ask'; evaluation: Evaluation; rule: PolicyRule; version: number } {
     const { compiled, version } = this.options.store.current();
-    const evaluation = evaluate(compiled, { tool: request.tool, target: request.target, annotations: request.descriptor.annotations, agentName: request.agentName, args: request.args });
+    const evaluation = evaluate(compiled, { tool: request.tool, target: request.target, annotations: request.descriptor.annotations, agentName: request.agentName, args });
     const base = { action: evaluation.action, ruleIndex: evaluation.ruleIndex, reason: evaluation.reason, policyVersion: version };
-    if (evaluation.action === 'allow') return { allowed: true, args: request.args, decision: { ...base, decidedBy: 'policy', decision: 'allow-once' } };
+    if (evaluation.action === 'allow') return { kind: 'final', verdict: { allowed: true, args, decision: { ...base, decidedBy: 'policy', decision: 'allow-once' } } };
     if (evaluation.action === 'deny') {
       return {
-        allowed: false,
-        decision: { ...base, decidedBy: 'policy', decision: 'deny' },
-        error: { code: 'ApprovalDenied', message: `The approval policy denies '${request.tool}': ${evaluation.reason}.`, details: { decidedBy: 'policy', ruleIndex: evaluation.ruleIndex } },
+        kind: 'final',
+        verdict: {
+          allowed: false,
+          decision: { ...base, decidedBy: 'policy', decision: 'deny' },
+          error: { code: 'ApprovalDenied', message: `The approval policy denies '${request.tool}': ${evaluation.reason}.`, details: { decidedBy: 'policy', ruleIndex: evaluation.ruleIndex } },
+        },
       };
     }
     const rule = compiled.document.rules[evaluation.ruleIndex!]!;
     if (this.grants.get(request.session)?.has(grantKey(request.tool, rule))) {
-      return { allowed: true, args: request.args, decision: { ...base, decidedBy: 'operator', decision: 'allow-session' } };
+      return { kind: 'final', verdict: { allowed: true, args, decision: { ...base, decidedBy: 'operator', decision: 'allow-session' } } };
     }
-    return this.hold(request, evaluation, rule, version);
+    return { kind: 'ask', evaluation, rule, version };
   }
 
   /** Applies an operator's decision; a clear error when the call already ended, another console decided first, or the digest differs. */
@@ -105,10 +141,13 @@ export class CallApprovals implements CallGate {
       case 'allow-once':
         return this.finish(entry, 'allowed', 'allow-once');
       case 'allow-session': {
-        const keys = this.grants.get(entry.session) ?? new Set<string>();
+        const keys = this.grants.get(entry.request.session) ?? new Set<string>();
         keys.add(grantKey(entry.view.tool, entry.rule));
-        this.grants.set(entry.session, keys);
-        return this.finish(entry, 'allowed', 'allow-session');
+        this.grants.set(entry.request.session, keys);
+        const view = this.finish(entry, 'allowed', 'allow-session');
+        // Other calls of that session held by the same rule are covered by the grant too.
+        this.rejudgeHeld();
+        return view;
       }
       case 'deny': {
         const reason = request.reason?.trim();
@@ -127,6 +166,7 @@ export class CallApprovals implements CallGate {
 
   /** Ends every held call (refused as cancelled) so a closing server leaves no timers behind. */
   close(): void {
+    this.unsubscribe();
     for (const entry of [...this.held.values()]) this.finish(entry, 'cancelled');
   }
 
@@ -187,7 +227,7 @@ export class CallApprovals implements CallGate {
       const entry: Held = {
         view,
         rule,
-        session: request.session,
+        request,
         args,
         deciding: false,
         timedOutWhileDeciding: false,
@@ -206,7 +246,8 @@ export class CallApprovals implements CallGate {
     });
   }
 
-  private finish(entry: Held, state: Exclude<CallApprovalView['state'], 'pending'>, decision?: CallApprovalView['decision'], operatorReason?: string): CallApprovalView {
+  /** `verdict` overrides the one derived from the state (a policy change releasing the call). */
+  private finish(entry: Held, state: Exclude<CallApprovalView['state'], 'pending'>, decision?: CallApprovalView['decision'], operatorReason?: string, verdict?: GateVerdict): CallApprovalView {
     if (!this.held.delete(entry.view.askId)) return entry.view;
     entry.view = {
       ...entry.view,
@@ -215,11 +256,13 @@ export class CallApprovals implements CallGate {
       ...(decision ? { decision } : {}),
       ...(operatorReason !== undefined ? { operatorReason } : {}),
     };
+    const outcome = verdict ? { ...verdict, decision: { ...verdict.decision, askId: entry.view.askId } } : this.verdictOf(entry);
+    entry.view = { ...entry.view, decidedBy: outcome.decision.decidedBy };
     this.decided.push(entry.view);
     const keep = this.options.keepDecided ?? 200;
     if (this.decided.length > keep) this.decided.splice(0, this.decided.length - keep);
     this.options.events.decided(entry.view);
-    entry.settle(this.verdictOf(entry));
+    entry.settle(outcome);
     return entry.view;
   }
 

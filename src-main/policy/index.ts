@@ -3,6 +3,6 @@ export { CallApprovals, targetLabel, type CallApprovalEvents, type CallApprovals
 export { canonicalJson, decisionDigest } from './canonical.js';
 export { compilePolicy, evaluate, globToRegExp, resolvePointer, type CallFacts, type CompiledPolicy, type Evaluation } from './engine.js';
 export { loadPolicyFile, policyFilePersistence } from './policy-file.js';
-export { PolicyStore, type PolicyPersistence, type PolicyStoreOptions } from './policy-store.js';
+export { PolicyStore, type PolicyListener, type PolicyPersistence, type PolicyStoreOptions } from './policy-store.js';
 export { MAX_REGEX_INPUT, regexSafetyProblem } from './regex-safety.js';
 export { formatPolicy, parsePolicyDocument, parsePolicyText } from './rules.js';

@@ -1,6 +1,6 @@
 /** The approval policy file: read and validated at start, replaced atomically (temp file + fsync + rename) on save. */
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { replaceDurably } from '../recovery/index.js';
 import { JunctionError } from '../shared/errors.js';
@@ -20,6 +20,15 @@ export async function loadPolicyFile(path: string): Promise<PolicyDocument> {
 
 export function policyFilePersistence(path: string): PolicyPersistence {
   return {
-    save: (text) => replaceDurably(path, text, join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`)),
+    async save(text) {
+      const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
+      try {
+        await replaceDurably(path, text, temp);
+      } catch (error) {
+        // The policy file itself is untouched; only a partial temp file may be left to remove.
+        await rm(temp, { force: true });
+        throw error;
+      }
+    },
   };
 }

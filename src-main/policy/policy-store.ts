@@ -18,9 +18,10 @@ export interface PolicyStoreOptions {
   path: string | null;
   document: PolicyDocument;
   persistence?: PolicyPersistence;
-  changed?: (policy: PolicyView, change: PolicyChangeView) => void;
   now?: () => number;
 }
+
+export type PolicyListener = (policy: PolicyView, change: PolicyChangeView) => void;
 
 export class PolicyStore {
   private compiled: CompiledPolicy;
@@ -28,11 +29,18 @@ export class PolicyStore {
   private updatedAt: number;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly now: () => number;
+  private readonly listeners = new Set<PolicyListener>();
 
   constructor(private readonly options: PolicyStoreOptions) {
     this.now = options.now ?? Date.now;
     this.compiled = compilePolicy(options.document);
     this.updatedAt = this.now();
+  }
+
+  /** Told after every change took effect (the file is written by then). */
+  onChanged(listener: PolicyListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   current(): { compiled: CompiledPolicy; version: number } {
@@ -92,7 +100,9 @@ export class PolicyStore {
     this.compiled = compiled;
     this.version += 1;
     this.updatedAt = this.now();
-    this.options.changed?.(this.view(), { ...change, by: 'operator', previousVersion, version: this.version, at: this.updatedAt });
+    const view = this.view();
+    const done: PolicyChangeView = { ...change, by: 'operator', previousVersion, version: this.version, at: this.updatedAt };
+    for (const listener of [...this.listeners]) listener(view, done);
   }
 
   private serialised<T>(work: () => Promise<T>): Promise<T> {

@@ -177,6 +177,7 @@ function CallDecisions({ decided }: { decided: CallApprovalView[] }) {
                 <span className={`pill ${a.state === 'allowed' ? 'ok' : 'bad'}`}>
                   {a.decision ? DECISION_LABEL[a.decision] : a.state === 'timedOut' ? 'timed out' : a.state}
                 </span>
+                {a.decidedBy === 'policy' && <span className="muted"> by a policy change</span>}
               </td>
               <td>{a.decidedAt ? formatTime(a.decidedAt) : '—'}</td>
               <td>{a.operatorReason ?? ''}</td>

@@ -20,7 +20,8 @@ describe('call approvals (policy gate)', () => {
 
   const setup = async (document: PolicyDocument, timeoutMs = 60_000, file = path) => {
     await writeFile(file, JSON.stringify(document));
-    store = new PolicyStore({ path: file, document: await loadPolicyFile(file), persistence: policyFilePersistence(file), changed: (_v, c) => changes.push(c) });
+    store = new PolicyStore({ path: file, document: await loadPolicyFile(file), persistence: policyFilePersistence(file) });
+    store.onChanged((_v, c) => changes.push(c));
     gate = new CallApprovals({
       store,
       timeoutMs,
@@ -182,5 +183,44 @@ describe('call approvals (policy gate)', () => {
     assert.ok(b.status === 'rejected' && (b.reason as { code: string }).code === 'Conflict');
     assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), { rules: [] });
     assert.equal(store.view().version, 2);
+  });
+
+  test('a policy change re-judges held calls: released when now allowed or denied, re-bound to a new digest when still asked', async () => {
+    await setup({ rules: [{ tool: 'remove-*', action: 'ask' }] });
+    const a = gate.authorize(request({ callId: 'a', args: { id: 'a' } }));
+    const b = gate.authorize(request({ callId: 'b', tool: 'remove-scene', args: { id: 'b' } }));
+    const c = gate.authorize(request({ callId: 'c', tool: 'remove-light', args: { id: 'c' } }));
+    for (let i = 0; i < 100 && gate.pending().length < 3; i++) await new Promise((r) => setImmediate(r));
+    const before = gate.pending().find((v) => v.callId === 'c')!;
+    await store.replace(JSON.stringify({ rules: [{ tool: 'remove-object', action: 'allow' }, { tool: 'remove-scene', action: 'deny' }, { tool: 'remove-*', action: 'ask' }] }), 1);
+    const va = await a;
+    assert.ok(va.allowed && va.decision.decidedBy === 'policy' && va.decision.ruleIndex === 0);
+    assert.deepEqual(va.allowed && va.args, { id: 'a' });
+    const vb = await b;
+    assert.ok(!vb.allowed && vb.error.code === 'ApprovalDenied' && vb.decision.decidedBy === 'policy');
+    const after = gate.pending();
+    assert.equal(after.length, 1);
+    assert.equal(after[0]!.policyVersion, 2);
+    assert.equal(after[0]!.ruleIndex, 2);
+    assert.notEqual(after[0]!.digest, before.digest);
+    await assert.rejects(gate.decide({ askId: before.askId, digest: before.digest, decision: 'allow-once' }), (e: Error & { code?: string }) => e.code === 'Conflict' && /digest/.test(e.message));
+    await gate.decide({ askId: after[0]!.askId, digest: after[0]!.digest, decision: 'allow-once' });
+    assert.equal((await c).allowed, true);
+  });
+
+  test('allow for this session also releases the same session\'s other calls held by that rule', async () => {
+    await setup(ASK);
+    const first = gate.authorize(request({ callId: 'x', args: { id: 'x' } }));
+    const second = gate.authorize(request({ callId: 'y', args: { id: 'y' } }));
+    const elsewhere = gate.authorize(request({ callId: 'z', session: 's2' }));
+    for (let i = 0; i < 100 && gate.pending().length < 3; i++) await new Promise((r) => setImmediate(r));
+    const x = gate.pending().find((v) => v.callId === 'x')!;
+    await gate.decide({ askId: x.askId, digest: x.digest, decision: 'allow-session' });
+    assert.equal((await first).allowed, true);
+    const v = await second;
+    assert.ok(v.allowed && v.decision.decision === 'allow-session');
+    assert.deepEqual(gate.pending().map((p) => p.callId), ['z']);
+    gate.close();
+    assert.equal((await elsewhere).allowed, false);
   });
 });

@@ -107,16 +107,11 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
             'binding',
           );
         }
-        const context: CallContext = {
-          callId,
-          agent: req.agent,
-          transport: req.transport,
-          signal: req.signal,
-          progress: (update) => {
-            notify('progress', callId, update);
-            req.progress?.(update);
-          },
+        const progress: NonNullable<CallContext['progress']> = (update) => {
+          notify('progress', callId, update);
+          req.progress?.(update);
         };
+        const context: CallContext = { callId, agent: req.agent, transport: req.transport, signal: req.signal, progress };
         const slot = admission?.acquire(req.agent);
         if (slot && !slot.ok) {
           return errorOutcome({ code: 'Overloaded', message: slot.message, next: { kind: 'retryLater', tools: [req.name] } }, 'unavailable');
@@ -135,7 +130,8 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
               transport: req.transport,
               args: req.args,
               signal: req.signal,
-              ...(req.progress ? { progress: req.progress } : {}),
+              // Through the call's own progress, so the console's live row shows the wait as well as the agent.
+              progress,
             });
             policy = verdict.decision;
             if (!verdict.allowed) return errorOutcome(verdict.error, 'forbidden');

@@ -18,6 +18,8 @@ type JsonObject = { [key: string]: Json };
 interface Exchange {
   send: JsonObject;
   expect: JsonObject;
+  /** Send this in the same WebSocket message as the reply before it (a client flushing both at once). */
+  sameFrame?: boolean;
 }
 
 interface Responder {
@@ -154,11 +156,12 @@ export async function replayDotNetClient(baseUrl: string, transcript: Transcript
   let gotHandshake = false;
   const send = (message: Json) => ws.send(JSON.stringify(message) + RS);
 
-  async function exchange(step: Exchange, stepVars: Record<string, Json>): Promise<void> {
+  async function exchange(step: Exchange, stepVars: Record<string, Json>, before?: Json): Promise<void> {
     const message = fill(step.send, stepVars) as JsonObject;
     const id = String(message['invocationId']);
     const reply = new Promise<JsonObject>((resolve) => completions.set(id, resolve));
-    send(message);
+    if (before === undefined) send(message);
+    else ws.send(JSON.stringify(before) + RS + JSON.stringify(message) + RS);
     const answer = await reply;
     const problem = difference(fill(step.expect, stepVars), answer);
     if (problem) problems.push(`${String(message['target'])}: ${problem}`);
@@ -187,7 +190,12 @@ export async function replayDotNetClient(baseUrl: string, transcript: Transcript
       problems.push(`${target}: the transcript has no reply for '${name}'`);
       return;
     }
-    send({ type: 3, invocationId, result: fill(chosen.reply, requestVars) });
+    const completion: Json = { type: 3, invocationId, result: fill(chosen.reply, requestVars) };
+    if (chosen.then?.sameFrame) {
+      void exchange(chosen.then, requestVars, completion);
+      return;
+    }
+    send(completion);
     if (chosen.then) void exchange(chosen.then, requestVars);
   }
 

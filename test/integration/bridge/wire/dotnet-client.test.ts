@@ -72,6 +72,8 @@ test('a .NET 8.x plugin session: negotiate, handshake, catalogue, calls, Process
     const baked = await agent.callTool({ name: 'lighting-bake', arguments: {} });
     assert.equal(baked.isError, undefined, JSON.stringify(baked));
     assert.deepEqual(baked.content, [{ type: 'text', text: 'Lighting baked in 3 passes.', _meta: { mimeType: 'text/plain' } }]);
+    const quick = await agent.callTool({ name: 'lighting-bake-quick', arguments: {} });
+    assert.deepEqual(quick.content, [{ type: 'text', text: 'Lighting baked in 1 pass.', _meta: { mimeType: 'text/plain' } }], 'a completion read before its Processing reply is kept');
 
     // Errors over MCP: the plugin's own message and content blocks.
     const notFound = await agent.callTool({ name: 'fail-not-found', arguments: {} });

@@ -144,13 +144,13 @@ export class PluginRegistry {
   }
 
   setPrompts(connectionId: string, prompts: readonly ResponsePrompt[]): void {
-    this.degraded.delete(`${connectionId}:prompts`);
-    this.updateCatalogue(connectionId, { prompts });
+    const recovered = this.degraded.delete(`${connectionId}:prompts`);
+    if (!this.updateCatalogue(connectionId, { prompts }) && recovered) this.announce(connectionId);
   }
 
   setResources(connectionId: string, resources: readonly ResponseListResource[], templates: readonly ResponseResourceTemplate[]): void {
-    this.degraded.delete(`${connectionId}:resources`);
-    this.updateCatalogue(connectionId, { resources, templates });
+    const recovered = this.degraded.delete(`${connectionId}:resources`);
+    if (!this.updateCatalogue(connectionId, { resources, templates }) && recovered) this.announce(connectionId);
   }
 
   /** The plugin's prompts or resources could not be listed: it contributes none, and a diagnostic says why. */
@@ -165,8 +165,14 @@ export class PluginRegistry {
       message: `The ${list} of '${record.name}' could not be listed, so it contributes none until its next list succeeds: ${reason}`,
     };
     this.degraded.set(`${connectionId}:${list}`, diagnostic);
-    this.updateCatalogue(connectionId, list === 'prompts' ? { prompts: [] } : { resources: [], templates: [] });
+    if (!this.updateCatalogue(connectionId, list === 'prompts' ? { prompts: [] } : { resources: [], templates: [] })) this.announce(connectionId);
     this.events.emit('listDegraded', diagnostic);
+  }
+
+  /** Tells the console a live plugin's view changed when its catalogue did not. */
+  private announce(connectionId: string): void {
+    const record = this.records.get(connectionId);
+    if (record?.handshake) this.events.emit('pluginUpdated', this.view(record));
   }
 
   /** The connection closed. An active plugin that was not replaced is awaited back for `waitMs`. */
@@ -331,6 +337,12 @@ export class PluginRegistry {
       resourceCount: record.catalogue.resources.length + record.catalogue.templates.length,
       state: awaitedUntil === undefined ? 'connected' : 'awaited',
       ...(awaitedUntil === undefined ? {} : { awaitedUntil }),
+      ...this.warningsOf(record.connectionId),
     };
+  }
+
+  private warningsOf(connectionId: string): { warnings?: string[] } {
+    const warnings = [...this.degraded.values()].filter((d) => d.connectionId === connectionId).map((d) => d.message);
+    return warnings.length ? { warnings } : {};
   }
 }

@@ -152,6 +152,10 @@ test('a plugin whose prompts and resources lists fail contributes empty lists an
       return text.includes('ListDegraded') && text.includes('IOException') ? text : undefined;
     }, 10_000, 'degraded-list diagnostics');
     assert.match(status, /Failed to list prompts\. Exception: ReflectionTypeLoadException/);
+    // The console's plugin row carries the same warnings.
+    const [plugin] = junction.control.snapshotFrame().snapshot.plugins;
+    assert.equal(plugin?.warnings?.length, 2, JSON.stringify(plugin));
+    assert.match(plugin?.warnings?.join('\n') ?? '', /prompts of 'SpaceShooter' could not be listed.*ReflectionTypeLoadException/);
     assert.deepEqual((await agent.listPrompts()).prompts, []);
     assert.deepEqual((await agent.listResources()).resources, []);
     assert.equal((await agent.callTool({ name: 'console-clear', arguments: {} })).isError, undefined);

@@ -127,14 +127,17 @@ class HubPluginPort implements PluginPort {
     return { ...envelope, value: envelope.value ?? undefined };
   }
 
-  /** A list request's value; an error envelope is a failure (`clientError`) carrying the plugin's message. */
+  /**
+   * A list request's value; an error envelope is a failure (`clientError`) carrying the plugin's
+   * message. A malformed reply is not reported here: the caller reports every list failure once.
+   */
   async list<T extends z.ZodType<{ status: ResponseStatus; message?: string | undefined }>>(
     connection: HubConnection,
     method: string,
     schema: T,
     timeoutMs: number,
   ): Promise<z.output<T>> {
-    const data = this.parse(connection.id, method, schema, await this.invoke(connection, method, [{ requestId: randomUUID() }], timeoutMs));
+    const data = this.parse(undefined, method, schema, await this.invoke(connection, method, [{ requestId: randomUUID() }], timeoutMs));
     if (data.status === ResponseStatus.Error) throw new InvokeFailure('clientError', data.message || `The plugin answered ${method} with an error.`);
     return data;
   }
@@ -204,11 +207,12 @@ class HubPluginPort implements PluginPort {
     }
   }
 
-  private parse<T extends z.ZodType>(connectionId: string, method: string, schema: T, raw: unknown): z.output<T> {
+  /** Reads a reply; a malformed one is reported against `reportAs` (when given) and fails with `protocol`. */
+  private parse<T extends z.ZodType>(reportAs: string | undefined, method: string, schema: T, raw: unknown): z.output<T> {
     const parsed = schema.safeParse(raw);
     if (parsed.success) return parsed.data;
     const message = issuesText(parsed.error);
-    this.malformed(connectionId, `Malformed ${method} reply: ${message}`);
+    if (reportAs !== undefined) this.malformed(reportAs, `Malformed ${method} reply: ${message}`);
     throw new InvokeFailure('protocol', message);
   }
 
@@ -308,8 +312,7 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
       const reason = error instanceof Error ? error.message : String(error);
       if (kind === 'tools') {
         registry.toolsUnavailable(connection.id);
-        // A malformed reply was already reported where it was read.
-        if (!(error instanceof InvokeFailure && error.reason === 'protocol')) warn(connection.id, `Could not fetch the plugin's tools: ${reason}`);
+        warn(connection.id, `Could not fetch the plugin's tools: ${reason}`);
       } else {
         // As McpPlugin.Server does: the list degrades to empty for agents; the operator sees why.
         registry.listFailed(connection.id, kind, reason);

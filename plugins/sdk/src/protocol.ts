@@ -153,14 +153,15 @@ const enabledFlag = z.boolean().nullish().transform((v) => v ?? true);
 
 /**
  * An MCP content block (text, image, audio, resource…) in McpPlugin's ContentBlock shape; the fields
- * it names are read case-insensitively, others (`annotations`, `_meta`, a resource link's `uri`…) pass through.
+ * it names are read case-insensitively, others (`annotations`, `_meta`, a resource link's `uri`…) pass through,
+ * and nothing here is required beyond `type`: a block MCP cannot carry becomes text later, never a refused reply.
  */
 export const ContentBlockSchema = looseDto({
   type: z.string(),
   text: z.string().nullish(),
   data: z.string().nullish(),
   mimeType: z.string().nullish(),
-  resource: looseDto({ uri: z.string(), mimeType: z.string().nullish(), text: z.string().nullish(), blob: z.string().nullish() }).nullish(),
+  resource: looseDto({ uri: z.string().nullish(), mimeType: z.string().nullish(), text: z.string().nullish(), blob: z.string().nullish() }).nullish(),
 });
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;
 

@@ -28,6 +28,7 @@ import { createLogger, type Logger } from '../shared/log.js';
 import { createAccessGate, pluginAuthorizer } from './access.js';
 import { createAdmission } from './admission.js';
 import { bridgeView } from './bridge-views.js';
+import { gatedSystemTools } from './gated-system-tools.js';
 import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
 import { userStateDir, type Config } from './config/index.js';
 import { bridgeContentSource } from './content.js';
@@ -218,7 +219,13 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     readBody,
   });
   const directApi = createDirectToolApi({ catalogue, dispatcher, readBody });
-  const systemToolApi = createSystemToolApi({ provider: bridge, readBody });
+  const systemToolApi = createSystemToolApi({
+    provider: gatedSystemTools(bridge, callApprovals, (connectionId) => {
+      const record = bridge.registry.get(connectionId);
+      return record ? { source: 'bridge', plugin: record.name, role: record.role, ...(record.project ? { project: record.project } : {}) } : { source: 'bridge' };
+    }),
+    readBody,
+  });
   const consoleToken = randomBytes(24).toString('base64url');
   const consoleServer = config.console ? createConsoleServer({ hub: control, token: consoleToken, staticDir: CONSOLE_BUNDLE_DIR }) : undefined;
 

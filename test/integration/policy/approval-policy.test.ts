@@ -13,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { startScenePlugin, type RunningScenePlugin } from '../../../plugins/examples/scene/plugin.js';
 import type { CallApprovalView, CallView, ControlEvent, PolicyDocument } from '../../../src-main/control/api.js';
 import { CLI_SOURCE_FOR_TESTS } from '../../support/cli.js';
+import { loadTranscript, replayDotNetClient } from '../../support/dotnet-replay.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 
 type Structured = { error?: { code: string; message: string; next?: { kind: string } }; removed?: string; object?: { id: string } };
@@ -207,6 +208,30 @@ describe('approval policy for every tool call', () => {
     const other = await junction.connectAgent();
     const second = await call(other, 'remove-object', { id: b });
     assert.equal(second.isError, false, 'another session is not asked either');
+  });
+});
+
+describe('approval policy for plugin system tools (/api/system-tools)', () => {
+  test('a replayed .NET McpPlugin client\'s system tool is refused by a deny rule with 403 ApprovalDenied', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'junction-policy-system-'));
+    const file = join(dir, 'policy.json');
+    await writeFile(file, JSON.stringify({ rules: [{ tool: 'ping', source: 'bridge', action: 'deny', reason: 'no system pings' }] }));
+    const junction = await startTestJunction([`approval-policy=${file}`]);
+    const replay = await replayDotNetClient(junction.baseUrl, loadTranscript('dotnet-8x-session.json'));
+    try {
+      await replay.runClientInvocations();
+      await eventually(async () => (await fetch(`${junction.baseUrl}/api/system-tools`)).status === 200, 10_000, 'the plugin\'s system tools');
+      const response = await fetch(`${junction.baseUrl}/api/system-tools/ping`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const body = (await response.json()) as Structured;
+      assert.equal(response.status, 403);
+      assert.equal(body.error?.code, 'ApprovalDenied');
+      assert.match(body.error!.message, /no system pings/);
+      assert.equal(replay.received.some((r) => r.target === 'RunSystemTool'), false, 'the plugin was never asked');
+    } finally {
+      await replay.close();
+      await junction.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -23,7 +23,8 @@ export const COMMAND_SCHEMAS = {
     .object({ askId: id, digest: z.string().regex(/^[0-9a-f]{64}$/), decision: z.enum(['allow-once', 'allow-session', 'always', 'deny']), reason: z.string().trim().min(1).max(4096).optional() })
     .strict()
     .refine((a) => a.decision !== 'deny' || a.reason !== undefined, { message: 'a denial needs a reason', path: ['reason'] }),
-  savePolicy: z.object({ text: z.string().max(1_048_576), baseVersion: z.number().int().min(1) }).strict(),
+  // Below the console socket's 1 MiB message cap, wrapper included.
+  savePolicy: z.object({ text: z.string().max(900_000), baseVersion: z.number().int().min(1) }).strict(),
 } satisfies Record<ControlCommandName, z.ZodType>;
 
 export const COMMAND_NAMES = Object.keys(COMMAND_SCHEMAS) as ControlCommandName[];

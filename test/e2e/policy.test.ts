@@ -123,6 +123,20 @@ describe('approval policy in the console (Chromium)', { skip }, () => {
     assert.equal(next.isError, false, 'the same session is not asked again');
   });
 
+  test('a long argument is shown in full with its exact size, and a regex rule applies closed to it', async () => {
+    const name = `held-${'x'.repeat(20_000)}`;
+    const fresh = await junction.connectAgent();
+    const adding = call(fresh, 'add-object', { name, kind: 'cube' });
+    const card = heldCard();
+    await card.getByText(`(${name.length} characters)`).waitFor();
+    await card.getByText(`(${Buffer.byteLength(JSON.stringify({ name, kind: 'cube' }))} bytes, shown in full)`).waitFor();
+    await card.getByText(/is longer than 8192 characters, so .* is not run and the rule applies closed/).waitFor();
+    const shown = await card.getByRole('group', { name: 'Arguments of add-object' }).innerText();
+    assert.ok(shown.includes(name), 'the whole value is on the page');
+    await card.getByRole('button', { name: 'Allow once' }).click();
+    assert.equal((await adding).isError, false);
+  });
+
   test('always allow writes a rule that the Policy view shows', async () => {
     const id = await addObject('Always');
     const fresh = await junction.connectAgent();

@@ -1,12 +1,44 @@
 /** What the console's Bridge view shows: endpoints and the exact snippets operators paste into MCP clients. */
-import type { BridgeView } from '../control/api.js';
+import type { BridgeView, ProjectEndpointView, ProjectRouting } from '../control/api.js';
 
-export function bridgeView(options: { running: boolean; host: string; port: number; cliArgs: string[]; token?: string | undefined }): BridgeView {
+export interface PinnedProject {
+  key: string;
+  label: string;
+  pin: string;
+  projectName?: string;
+}
+
+/** A server name MCP clients accept as a JSON key and a person recognises: `junction-<project>`. */
+function serverName(project: PinnedProject): string {
+  const slug = (project.projectName ?? project.pin).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return `junction-${slug || project.pin}`;
+}
+
+export function bridgeView(options: {
+  running: boolean;
+  host: string;
+  port: number;
+  cliArgs: string[];
+  token?: string | undefined;
+  projectRouting?: ProjectRouting;
+  projects?: readonly PinnedProject[];
+}): BridgeView {
   const displayHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const base = `http://${displayHost}:${options.port}`;
   const mcpUrl = `${base}/mcp`;
   const connectArgs = [...options.cliArgs, 'connect', '--port', String(options.port)];
   const headers = options.token ? { Authorization: `Bearer ${options.token}` } : undefined;
+  const projects: ProjectEndpointView[] = (options.projects ?? []).map((project) => {
+    const url = `${base}/p/${project.pin}/mcp`;
+    return {
+      key: project.key,
+      label: project.label,
+      pin: project.pin,
+      mcpUrl: url,
+      apiUrl: `${base}/p/${project.pin}/api/tools`,
+      snippet: JSON.stringify({ mcpServers: { [serverName(project)]: { type: 'http', url, ...(headers ? { headers } : {}) } } }, null, 2),
+    };
+  });
   return {
     running: options.running,
     host: options.host,
@@ -32,5 +64,7 @@ export function bridgeView(options: { running: boolean; host: string; port: numb
         text: `curl -s -X POST ${base}/api/tools/server-status -H 'content-type: application/json'${options.token ? ` -H 'Authorization: Bearer ${options.token}'` : ''} -d '{}'`,
       },
     ],
+    projectRouting: options.projectRouting ?? 'single',
+    projects,
   };
 }

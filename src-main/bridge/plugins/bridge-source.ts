@@ -19,7 +19,8 @@ import {
 } from '../../../plugins/sdk/src/protocol.js';
 import type { PluginView } from '../../control/api.js';
 import { JunctionError, type ErrorCode } from '../../shared/errors.js';
-import type { CallContext, ToolDescriptor, ToolOutcome, ToolSource } from '../../shared/tool-source.js';
+import type { AgentScope } from '../../shared/project-pin.js';
+import { errorOutcome, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource } from '../../shared/tool-source.js';
 import { TypedEmitter } from '../../shared/typed-emitter.js';
 import { guardedCall, InvokeFailure, type GuardSettings, type ToolInvoker } from './call-guard.js';
 import {
@@ -30,7 +31,8 @@ import {
   resourceTemplateDescriptor,
   toolDescriptor,
 } from './catalogue.js';
-import type { DuplicateToolDiagnostic, PluginRegistry } from './registry.js';
+import type { ProjectRegistry } from '../projects/index.js';
+import type { DuplicateToolDiagnostic } from './registry.js';
 import type { PluginRecord } from './records.js';
 
 /** How the bridge reaches a plugin for prompts and resources (tools go through ToolInvoker). */
@@ -70,7 +72,7 @@ export class BridgeToolSource implements ToolSource {
   private expiryTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    readonly registry: PluginRegistry,
+    readonly registry: ProjectRegistry,
     private readonly port: PluginPort,
     private readonly settings: GuardSettings,
     private readonly disposers: ReadonlyArray<() => void> = [],
@@ -89,12 +91,26 @@ export class BridgeToolSource implements ToolSource {
     ];
   }
 
-  listTools(): readonly ToolDescriptor[] {
-    return this.registry.publishedTools().map(({ tool }) => toolDescriptor(tool));
+  /** Unscoped: every project's tools (the catalogue resolves names from it); scoped: the session's project. */
+  listTools(scope?: AgentScope): readonly ToolDescriptor[] {
+    if (scope === undefined || this.registry.mode === 'single') return this.registry.publishedTools().map(({ tool }) => toolDescriptor(tool));
+    const resolution = this.registry.resolveQuietly(scope);
+    return resolution.kind === 'resolved' ? resolution.project.registry.publishedTools().map(({ tool }) => toolDescriptor(tool)) : [];
   }
 
-  callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> {
-    return guardedCall(this.registry, this.port, this.settings, name, args, ctx);
+  async callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> {
+    const resolution = this.registry.resolve(ctx.scope);
+    if (resolution.kind === 'noMatchPinned') {
+      return errorOutcome(
+        { code: 'ProjectNotConnected', message: resolution.message, next: { kind: 'resolveTargetAgain', tools: ['list_engine_instances'] }, details: { pin: resolution.pin } },
+        'notFound',
+      );
+    }
+    if (resolution.kind === 'empty') return errorOutcome({ code: 'ProjectNotConnected', message: resolution.message }, 'unavailable');
+    this.registry.touch(resolution.project);
+    const outcome = await guardedCall(resolution.project.registry, this.port, this.settings, name, args, ctx);
+    if (!resolution.note) return outcome;
+    return { ...outcome, result: { ...outcome.result, content: [...outcome.result.content, { type: 'text', text: resolution.note }] } };
   }
 
   onToolsChanged(listener: () => void): () => void {

@@ -83,6 +83,8 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
 
       async function run(req: DispatchRequest, callId: string): Promise<ToolOutcome> {
         if (!entry) {
+          const explained = catalogue.sources().map((source) => source.explainMissing?.(req.name, req.scope)).find((o) => o !== undefined);
+          if (explained) return explained;
           return errorOutcome(
             { code: 'ToolNotFound', message: `Tool '${req.name}' is not in the catalogue.`, next: { kind: 'inspectStatus', tools: ['server-status'] } },
             'notFound',

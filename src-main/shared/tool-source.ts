@@ -43,6 +43,11 @@ export interface ToolSource {
   callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome>;
   /** Fires whenever the result of listTools() may have changed. Returns an unsubscribe function. */
   onToolsChanged(listener: () => void): () => void;
+  /**
+   * Asked when no source publishes `name`: a better failure than ToolNotFound when the source knows why
+   * (a pinned project whose editor is closed publishes nothing, yet the agent should hear which project).
+   */
+  explainMissing?(name: string, scope?: AgentScope): ToolOutcome | undefined;
 }
 
 const ERROR_ENVELOPE_SCHEMA = {

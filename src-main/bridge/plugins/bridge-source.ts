@@ -31,7 +31,7 @@ import {
   resourceTemplateDescriptor,
   toolDescriptor,
 } from './catalogue.js';
-import type { ProjectRegistry } from '../projects/index.js';
+import type { ProjectRegistry, ProjectResolution } from '../projects/index.js';
 import type { DuplicateToolDiagnostic } from './registry.js';
 import type { PluginRecord } from './records.js';
 
@@ -98,15 +98,16 @@ export class BridgeToolSource implements ToolSource {
     return resolution.kind === 'resolved' ? resolution.project.registry.publishedTools().map(({ tool }) => toolDescriptor(tool)) : [];
   }
 
+  /** A pinned agent whose project is not connected hears which project, not just "unknown tool". */
+  explainMissing(_name: string, scope?: AgentScope): ToolOutcome | undefined {
+    if (scope?.pin === undefined || this.registry.mode === 'single') return undefined;
+    const resolution = this.registry.resolveQuietly(scope);
+    return resolution.kind === 'resolved' ? undefined : this.unresolved(resolution);
+  }
+
   async callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> {
     const resolution = this.registry.resolve(ctx.scope);
-    if (resolution.kind === 'noMatchPinned') {
-      return errorOutcome(
-        { code: 'ProjectNotConnected', message: resolution.message, next: { kind: 'resolveTargetAgain', tools: ['list_engine_instances'] }, details: { pin: resolution.pin } },
-        'notFound',
-      );
-    }
-    if (resolution.kind === 'empty') return errorOutcome({ code: 'ProjectNotConnected', message: resolution.message }, 'unavailable');
+    if (resolution.kind !== 'resolved') return this.unresolved(resolution);
     this.registry.touch(resolution.project);
     const outcome = await guardedCall(resolution.project.registry, this.port, this.settings, name, args, ctx);
     if (!resolution.note) return outcome;
@@ -173,6 +174,14 @@ export class BridgeToolSource implements ToolSource {
   dispose(): void {
     for (const off of [...this.unsubscribe, ...this.disposers]) off();
     clearTimeout(this.expiryTimer);
+  }
+
+  private unresolved(resolution: Exclude<ProjectResolution, { kind: 'resolved' }>): ToolOutcome {
+    if (resolution.kind === 'empty') return errorOutcome({ code: 'ProjectNotConnected', message: resolution.message }, 'unavailable');
+    return errorOutcome(
+      { code: 'ProjectNotConnected', message: resolution.message, next: { kind: 'resolveTargetAgain', tools: ['list_engine_instances'] }, details: { pin: resolution.pin } },
+      'notFound',
+    );
   }
 
   private resourceOwner(uri: string): PluginRecord | undefined {

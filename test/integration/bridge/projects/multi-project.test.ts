@@ -163,6 +163,13 @@ describe('several projects at once (project-routing=multi)', () => {
     assert.equal((await post(`/p/${PIN_B}/api/tools/whoami`)).status, 200, 'every plugin is still served');
   });
 
+  test('pinned routes refuse a page on another loopback port, as /mcp and /api do', async () => {
+    for (const path of [`/p/${PIN_A}/mcp`, `/p/${PIN_A}/api/tools/list-objects`, '/p/zz/mcp']) {
+      const response = await fetch(`${junction.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:1' }, body: '{}' });
+      assert.equal(response.status, 403, path);
+    }
+  });
+
   test('malformed project fields are refused at the hub; other plugins keep working', async () => {
     for (const projectName of ['../escape', 'bad\\name', 'bell\u0007']) {
       await assert.rejects(

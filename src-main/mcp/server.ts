@@ -144,11 +144,11 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         return outcome.result;
       });
       if (content) {
-        server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => content.listPrompts()));
-        server.setRequestHandler(GetPromptRequestSchema, (request) => guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {})));
-        server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources()));
-        server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates()));
-        server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri)));
+        server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => content.listPrompts(scope())));
+        server.setRequestHandler(GetPromptRequestSchema, (request) => guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {}, scope())));
+        server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources(scope())));
+        server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates(scope())));
+        server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri, scope())));
       }
       live.add(server);
       server.onclose = () => {

@@ -127,13 +127,13 @@ export class BridgeToolSource implements ToolSource {
   }
 
   /** Every prompt name once, from the preferred plugin (editor first, newest first). */
-  listPrompts(): ListPromptsResult {
-    return { prompts: firstBy(this.registry.active().flatMap((r) => r.catalogue.prompts), (p) => p.name).map(promptDescriptor) };
+  listPrompts(scope?: AgentScope): ListPromptsResult {
+    return { prompts: firstBy(this.activeFor(scope).flatMap((r) => r.catalogue.prompts), (p) => p.name).map(promptDescriptor) };
   }
 
   /** Throws JunctionError `PromptNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
-  async getPrompt(name: string, args: Record<string, string> = {}): Promise<GetPromptResult> {
-    const owner = this.registry.active().find((r) => r.catalogue.prompts.some((p) => p.name === name));
+  async getPrompt(name: string, args: Record<string, string> = {}, scope?: AgentScope): Promise<GetPromptResult> {
+    const owner = this.activeFor(scope).find((r) => r.catalogue.prompts.some((p) => p.name === name));
     if (!owner) throw new JunctionError('PromptNotFound', `No connected plugin publishes a prompt named '${name}'.`);
     const envelope = await this.ask(() => this.port.getPrompt(owner.connectionId, name, args, this.settings.timeoutMs), `prompt '${name}'`);
     const value = envelope.value;
@@ -143,18 +143,18 @@ export class BridgeToolSource implements ToolSource {
     return promptResult(value);
   }
 
-  listResources(): ListResourcesResult {
-    return { resources: firstBy(this.registry.active().flatMap((r) => r.catalogue.resources), (r) => r.uri).map(resourceDescriptor) };
+  listResources(scope?: AgentScope): ListResourcesResult {
+    return { resources: firstBy(this.activeFor(scope).flatMap((r) => r.catalogue.resources), (r) => r.uri).map(resourceDescriptor) };
   }
 
-  listResourceTemplates(): ListResourceTemplatesResult {
-    const templates = firstBy(this.registry.active().flatMap((r) => r.catalogue.templates), (t) => t.uriTemplate);
+  listResourceTemplates(scope?: AgentScope): ListResourceTemplatesResult {
+    const templates = firstBy(this.activeFor(scope).flatMap((r) => r.catalogue.templates), (t) => t.uriTemplate);
     return { resourceTemplates: templates.map(resourceTemplateDescriptor) };
   }
 
   /** Throws JunctionError `ResourceNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
-  async readResource(uri: string): Promise<ReadResourceResult> {
-    const owner = this.resourceOwner(uri);
+  async readResource(uri: string, scope?: AgentScope): Promise<ReadResourceResult> {
+    const owner = this.resourceOwner(uri, scope);
     if (!owner) throw new JunctionError('ResourceNotFound', `No connected plugin publishes the resource '${uri}'.`);
     const envelope = await this.ask(() => this.port.readResource(owner.connectionId, uri, this.settings.timeoutMs), `resource '${uri}'`);
     if (envelope.status === ResponseStatus.Error || !envelope.value) throw this.pluginError(envelope, 'ResourceNotFound', `resource '${uri}'`);
@@ -184,8 +184,15 @@ export class BridgeToolSource implements ToolSource {
     );
   }
 
-  private resourceOwner(uri: string): PluginRecord | undefined {
-    const active = this.registry.active();
+  /** The plugins an agent's prompts and resources come from: its project's, as for tools. */
+  private activeFor(scope: AgentScope | undefined): PluginRecord[] {
+    if (scope === undefined || this.registry.mode === 'single') return this.registry.active();
+    const resolution = this.registry.resolveQuietly(scope);
+    return resolution.kind === 'resolved' ? resolution.project.registry.active() : [];
+  }
+
+  private resourceOwner(uri: string, scope: AgentScope | undefined): PluginRecord | undefined {
+    const active = this.activeFor(scope);
     return (
       active.find((r) => r.catalogue.resources.some((res) => res.uri === uri)) ??
       active.find((r) => r.catalogue.templates.some((t) => matchesUriTemplate(t.uriTemplate, uri)))

@@ -29,7 +29,8 @@ async function connectProjectB(hubUrl: string, instanceId = 'instance-b'): Promi
   plugin
     .handle('RunListTool', (r) => ok(id(r), [{ name: 'list-objects', inputSchema: { type: 'object' } }, { name: 'whoami', inputSchema: { type: 'object' } }]))
     .handle('RunListPrompts', (r) => ok(id(r), []))
-    .handle('RunListResources', (r) => ok(id(r), []))
+    .handle('RunListResources', (r) => ok(id(r), [{ uri: 'projectb://status', name: 'status' }]))
+    .handle('RunResourceContent', (r) => ok(id(r), [{ uri: 'projectb://status', mimeType: 'text/plain', text: 'B is fine' }]))
     .handle('RunResourceTemplates', (r) => ok(id(r), []))
     .handle('RunCallTool', (r) => {
       const request = r as { requestId: string; name: string };
@@ -117,6 +118,13 @@ describe('several projects at once (project-routing=multi)', () => {
     const strict = (await a.callTool({ name: 'whoami', arguments: {} })) as CallToolResult;
     assert.equal(strict.isError, true, 'a pin never falls through to another project');
     assert.equal((strict.structuredContent as ErrorBody).error.code, 'ToolNotFound');
+    // Prompts and resources follow the pin too.
+    assert.deepEqual((await a.listPrompts()).prompts.map((p) => p.name), ['describe-scene']);
+    assert.deepEqual((await b.listPrompts()).prompts, []);
+    assert.deepEqual((await b.listResources()).resources.map((r) => r.uri), ['projectb://status']);
+    assert.ok(!(await a.listResources()).resources.some((r) => r.uri === 'projectb://status'));
+    assert.deepEqual((await b.readResource({ uri: 'projectb://status' })).contents, [{ uri: 'projectb://status', mimeType: 'text/plain', text: 'B is fine' }]);
+    await assert.rejects(a.readResource({ uri: 'projectb://status' }), /ResourceNotFound|No connected plugin publishes/);
     // A session stays on the route it was opened on.
     const stray = await fetch(`${junction.baseUrl}/mcp`, {
       method: 'POST',

@@ -191,7 +191,8 @@ export function projectGroups(data: ConsoleData): ProjectGroup[] {
         ...(project?.engine ? { engine: project.engine } : {}),
         ...(project?.projectName ? { projectName: project.projectName } : {}),
         ...(project?.machineName ? { machineName: project.machineName } : {}),
-        ...(project?.pin ? { pin: project.pin } : {}),
+        // Pins route only under multi-project routing; showing one otherwise would invite a 404.
+        ...(project?.pin && !single ? { pin: project.pin } : {}),
         editors: [],
         runtimes: [],
         agents: [],

@@ -46,4 +46,5 @@ test('single routing: one group holds every plugin and every agent', () => {
   assert.equal(groups[0]?.agents.length, 2);
   assert.equal(groups[0]?.editors.length, 1);
   assert.equal(groups[0]?.runtimes.length, 1);
+  assert.equal(groups[0]?.pin, undefined, 'no pin is offered while pinned routes are off');
 });

@@ -29,7 +29,7 @@ import { bodyReader } from './http/read-body.js';
 import { pinGate } from './http/pin-gate.js';
 import { closeServer, createHttpServer, listen, sendJsonError, type RouteHandler } from './http/server.js';
 import { onceLogger } from './once-log.js';
-import { analyticsCallObserver, apiAgentLabel, apiPresenceObserver, consoleCallObserver } from './observers.js';
+import { analyticsCallObserver, apiCallerLabel, consoleCallObserver } from './observers.js';
 import { cliInvocation, CONSOLE_BUNDLE_DIR, EXAMPLE_IN_PROCESS_PLUGINS_DIR, PROJECT_ROOT } from './paths.js';
 
 export const JUNCTION_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -222,7 +222,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
 
   const dispatcher = createDispatcher(
     catalogue,
-    [consoleCallObserver(control), apiPresenceObserver(presence), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])],
+    [consoleCallObserver(control), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])],
     createAdmission({ ratePerSecond: config['rate-limit'], burst: config['rate-limit-burst'], maxInFlight: config['max-in-flight-per-agent'] }),
   );
   const mcpFactory = createMcpServerFactory({
@@ -241,7 +241,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     maxSessions: config['max-idle-session-count'],
     readBody,
   });
-  const directApi = createDirectToolApi({ catalogue, dispatcher, readBody, agentOf: apiAgentLabel });
+  const directApi = createDirectToolApi({ catalogue, dispatcher, readBody, onCaller: (req) => presence.apiCall(apiCallerLabel(req)) });
   const consoleToken = randomBytes(24).toString('base64url');
   const consoleServer = config.console ? createConsoleServer({ hub: control, token: consoleToken, staticDir: CONSOLE_BUNDLE_DIR }) : undefined;
 

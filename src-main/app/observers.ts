@@ -1,6 +1,5 @@
-/** Call observers the composition root attaches to the dispatcher: the console's live view, analytics, agent presence. */
+/** Call observers the composition root attaches to the dispatcher (the console's live view, analytics), and how API callers are named. */
 import type { IncomingMessage } from 'node:http';
-import type { AgentPresence } from '../bridge/presence/index.js';
 import type { AnalyticsWebhooks } from '../bridge/webhooks/index.js';
 import type { ControlHub } from '../control/index.js';
 import type { CallObserver } from '../mcp/index.js';
@@ -42,22 +41,12 @@ export function analyticsCallObserver(webhooks: AnalyticsWebhooks): CallObserver
   };
 }
 
-/** A direct HTTP API caller is present while it calls (see AgentPresence for when it leaves). */
-export function apiPresenceObserver(presence: AgentPresence): CallObserver {
-  return {
-    started(call) {
-      if (call.transport === 'http-api') presence.apiCall(call.agent);
-    },
-    progress() {},
-    finished() {},
-  };
-}
-
 /**
- * Direct HTTP callers have no session; two scripts on one machine are told apart by their User-Agent.
- * The label is bounded and printable because it reaches plugins, the console and the rate limiter.
+ * Direct HTTP callers have no session; for agent presence two scripts on one machine are told apart by
+ * their User-Agent (rate limits stay per address: a caller cannot buy a fresh budget by renaming itself).
+ * The label is bounded and printable because it reaches plugins and the console.
  */
-export function apiAgentLabel(req: IncomingMessage): string {
+export function apiCallerLabel(req: IncomingMessage): string {
   const agent = (req.headers['user-agent'] ?? '').replace(/\p{Cc}/gu, ' ').trim().slice(0, 120);
   return `http ${req.socket.remoteAddress ?? 'unknown'}${agent ? ` ${agent}` : ''}`;
 }

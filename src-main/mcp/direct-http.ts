@@ -27,6 +27,8 @@ export interface DirectApiOptions {
   readBody: (req: IncomingMessage) => Promise<Buffer>;
   /** Identifies the caller for the console, e.g. from the remote address. */
   agentOf?: (req: IncomingMessage) => string;
+  /** Told about every call request before it runs (agent presence: API callers have no session). */
+  onCaller?: (req: IncomingMessage) => void;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown) {
@@ -73,6 +75,7 @@ export function createDirectToolApi(options: DirectApiOptions) {
       sendError(res, structured.code === 'PayloadTooLarge' ? 413 : 400, structured);
       return;
     }
+    options.onCaller?.(req);
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableEnded) abort.abort();

@@ -37,6 +37,7 @@ export function bridgeView(options: {
       mcpUrl: url,
       apiUrl: `${base}/p/${project.pin}/api/tools`,
       snippet: JSON.stringify({ mcpServers: { [serverName(project)]: { type: 'http', url, ...(headers ? { headers } : {}) } } }, null, 2),
+      stdioSnippet: JSON.stringify({ mcpServers: { [serverName(project)]: { command: 'node', args: [...connectArgs, `project-pin=${project.pin}`] } } }, null, 2),
     };
   });
   return {

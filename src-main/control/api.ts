@@ -60,7 +60,10 @@ export interface ProjectEndpointView {
   pin: string;
   mcpUrl: string;
   apiUrl: string;
+  /** Streamable HTTP client configuration for this project. */
   snippet: string;
+  /** Claude Desktop (stdio through `junction connect project-pin=…`) configuration for this project. */
+  stdioSnippet?: string;
 }
 
 export type CallStatus = 'running' | 'ok' | 'error';

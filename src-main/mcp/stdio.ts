@@ -19,10 +19,10 @@ function stdioTransport(streams: StdioStreams): StdioServerTransport {
   );
 }
 
-/** Serves the in-process catalogue over stdio until stdin ends. */
-export async function serveStdio(factory: McpServerFactory, streams: StdioStreams = {}): Promise<Transport> {
+/** Serves the in-process catalogue over stdio until stdin ends; `pin` holds the session to one project. */
+export async function serveStdio(factory: McpServerFactory, streams: StdioStreams = {}, pin?: string): Promise<Transport> {
   const transport = stdioTransport(streams);
-  const server = factory.create('mcp-stdio', () => 'stdio', { id: () => 'stdio' });
+  const server = factory.create('mcp-stdio', () => 'stdio', { id: () => 'stdio', ...(pin ? { pin } : {}) });
   await server.connect(transport);
   return transport;
 }

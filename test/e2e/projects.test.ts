@@ -92,6 +92,9 @@ describe('console: plugins grouped by project, pinned endpoints, routing switch'
     await page.getByRole('button', { name: 'Copy unity:GameB on PC-2 configuration' }).click();
     const snippet = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { mcpServers: Record<string, { url: string; type: string }> };
     assert.deepEqual(snippet.mcpServers['junction-gameb'], { type: 'http', url: `${junction.baseUrl}/p/11223344/mcp` });
+    await page.getByRole('button', { name: 'Copy unity:GameB on PC-2 stdio configuration' }).click();
+    const stdio = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    assert.deepEqual(stdio.mcpServers['junction-gameb']?.args.slice(-4), ['connect', '--port', String(junction.port), 'project-pin=11223344']);
     await page.screenshot({ path: `${SCREENSHOTS}projects-bridge.png`, fullPage: true });
   });
 

@@ -38,6 +38,11 @@ export const CONFIG_KEYS = {
     description:
       'single: one editor and one runtime plugin in all (newest wins). multi: editors of different projects side by side; agents choose with /p/{pin}/mcp, /p/{pin}/api/tools/{name}, or list_engine_instances / select_engine_instance.',
   },
+  'project-pin': {
+    type: str,
+    default: undefined,
+    description: '`junction connect` only: relay to /p/{pin}/mcp, the project whose path hash starts with this pin (1-64 hex characters; needs project-routing=multi).',
+  },
   'plugin-reconnect-wait-seconds': { type: int(0, 3600), default: 20, description: 'How long a disconnected plugin is awaited before calls fall back or fail.' },
   'max-frame-bytes': { type: int(1024, 256 * 1024 * 1024), default: 1_048_576, description: 'Largest accepted hub frame.' },
   'max-body-bytes': { type: int(1024, 256 * 1024 * 1024), default: 4_194_304, description: 'Largest accepted HTTP request body on /mcp and /api.' },

@@ -75,6 +75,12 @@ export function BridgeView() {
               </p>
               <pre tabIndex={0} aria-label={`${p.label} configuration`}>{p.snippet}</pre>
               <CopyButton text={p.snippet} label={`${p.label} configuration`} />
+              {p.stdioSnippet ? (
+                <>
+                  <pre tabIndex={0} aria-label={`${p.label} stdio configuration`}>{p.stdioSnippet}</pre>
+                  <CopyButton text={p.stdioSnippet} label={`${p.label} stdio configuration`} />
+                </>
+              ) : null}
             </figure>
           ))
         )

@@ -1,9 +1,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startScenePlugin, type RunningScenePlugin } from '../../../../plugins/examples/scene/plugin.js';
+import { CLI_SOURCE_FOR_TESTS } from '../../../support/cli.js';
 import { DotnetLikePlugin } from '../../../support/dotnet-like-plugin.js';
 import { eventually, startTestJunction, type TestJunction } from '../../../support/junction-harness.js';
 
@@ -132,6 +138,30 @@ describe('several projects at once (project-routing=multi)', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     });
     assert.equal(stray.status, 400);
+  });
+
+  test('`junction connect project-pin=…` relays a stdio agent to its project; a malformed pin stops it at start', async () => {
+    const agent = new Client({ name: 'stdio-pinned', version: '1.0.0' });
+    await agent.connect(
+      new StdioClientTransport({ command: process.execPath, args: [...CLI_SOURCE_FOR_TESTS, 'connect', '--port', String(junction.port), `project-pin=${PIN_B.toUpperCase()}`, 'log-level=error'], stderr: 'pipe' }),
+    );
+    try {
+      const names = await toolNames(agent);
+      assert.ok(names.has('whoami') && !names.has('add-object'));
+      const result = (await agent.callTool({ name: 'list-objects', arguments: {} })) as CallToolResult;
+      assert.deepEqual(result.structuredContent, { project: 'B', tool: 'list-objects' });
+    } finally {
+      await agent.close();
+    }
+    const refused = spawnSync(process.execPath, [...CLI_SOURCE_FOR_TESTS, 'connect', '--port', String(junction.port), 'project-pin=not-a-pin'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      input: '',
+      // No settings file of the person running the tests may change the outcome.
+      env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'junction-cfg-')) },
+    });
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /project-pin: 'not-a-pin' is not 1-64 hexadecimal characters/);
   });
 
   test('pinned direct HTTP routes: the right project, strict, and 404 naming the project when its editor is gone', async () => {

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { API_VERSION } from '../../plugins/sdk/src/protocol.js';
 import { attachPluginHub } from '../bridge/plugins/index.js';
 import { AgentPresence, attachPresence } from '../bridge/presence/index.js';
-import { projectLabel as projectLabelOf, ProjectSelectionTools } from '../bridge/projects/index.js';
+import { ProjectSelectionTools } from '../bridge/projects/index.js';
 import { createHubServer } from '../bridge/signalr/index.js';
 import { createAnalyticsWebhooks, createAuthorizationWebhook } from '../bridge/webhooks/index.js';
-import type { AgentView, BridgeView, ProjectRouting } from '../control/api.js';
+import type { BridgeView, ProjectRouting } from '../control/api.js';
 import { createConsoleServer, createControlHub } from '../control/index.js';
 import { createHost } from '../host/index.js';
 import { createCatalogue, createDirectToolApi, createDispatcher, createMcpHttpHandler, createMcpServerFactory, type McpServerFactory } from '../mcp/index.js';
@@ -21,7 +21,7 @@ import { JunctionError } from '../shared/errors.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { createAccessGate, pluginAuthorizer } from './access.js';
 import { createAdmission } from './admission.js';
-import { bridgeView, type PinnedProject } from './bridge-views.js';
+import { agentViews, bridgeView, pinnedProjects } from './bridge-views.js';
 import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
 import { userStateDir, type Config } from './config/index.js';
 import { bridgeContentSource } from './content.js';
@@ -119,14 +119,6 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   host.provideStatus('catalogue', () => ({ collisions: catalogue.collisions() }));
   let bridgeRunning = true;
   let boundPort = config.port;
-  const pinnedProjects = (): PinnedProject[] =>
-    projects.mode === 'single'
-      ? []
-      : projects.liveProjects().flatMap((project) => {
-          const pin = projects.pinOf(project);
-          const name = project.identity.projectName;
-          return pin ? [{ key: project.key, label: projectLabelOf(project.identity), pin, ...(name ? { projectName: name } : {}) }] : [];
-        });
   const currentBridgeView = (): BridgeView =>
     bridgeView({
       running: bridgeRunning,
@@ -135,20 +127,9 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       cliArgs: cliInvocation(),
       token: agentToken,
       projectRouting: projects.mode,
-      projects: pinnedProjects(),
+      projects: pinnedProjects(projects),
     });
-  const agentViews = (): AgentView[] =>
-    presence.agents().map((agent) => {
-      const routed = projects.mode === 'multi' ? projects.resolveQuietly({ sessionId: agent.sessionId, ...(agent.pin ? { pin: agent.pin } : {}) }) : undefined;
-      return {
-        sessionId: agent.sessionId,
-        transport: agent.transport,
-        ...(agent.client.name ? { clientName: agent.client.name } : {}),
-        ...(agent.client.version ? { clientVersion: agent.client.version } : {}),
-        ...(agent.pin ? { pin: agent.pin } : {}),
-        ...(routed?.kind === 'resolved' ? { projectKey: routed.project.key } : {}),
-      };
-    });
+  const currentAgentViews = () => agentViews(presence, projects);
 
   const control = createControlHub({
     version: JUNCTION_VERSION,
@@ -158,7 +139,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       approvals: () => host.approvals.pending(),
       recovery: () => journal.status(),
       bridge: currentBridgeView,
-      agents: agentViews,
+      agents: currentAgentViews,
     },
     commands: {
       approve: async (id) => host.approvals.decide(id, 'approve'),
@@ -193,7 +174,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     }
     return currentBridgeView();
   };
-  const publishAgents = () => control.publish({ type: 'agents.changed', agents: agentViews() });
+  const publishAgents = () => control.publish({ type: 'agents.changed', agents: currentAgentViews() });
   const unsubscribe = [
     projects.events.on('projectsChanged', () => {
       control.publish({ type: 'bridge.state', bridge: currentBridgeView() });

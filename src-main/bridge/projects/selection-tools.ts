@@ -11,6 +11,7 @@ import type { Project, ProjectRegistry } from './project-registry.js';
 export const LIST_INSTANCES = 'list_engine_instances';
 export const SELECT_INSTANCE = 'select_engine_instance';
 const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 1_000;
 
 const DESCRIPTORS: ToolDescriptor[] = [
   {
@@ -20,7 +21,7 @@ const DESCRIPTORS: ToolDescriptor[] = [
       'List the connected application instances (engine, project, machine, role, pin) grouped by project, and which project this session uses. Use select_engine_instance to switch.',
     inputSchema: {
       type: 'object',
-      properties: { limit: { type: ['integer', 'null'], minimum: 0, default: DEFAULT_LIMIT, description: 'Most instances to return (0 returns none).' } },
+      properties: { limit: { type: ['integer', 'null'], minimum: 0, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Most instances to return (0 returns none).' } },
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
@@ -42,7 +43,7 @@ const DESCRIPTORS: ToolDescriptor[] = [
   },
 ];
 
-const listArgs = z.object({ limit: z.number().int().min(0).nullish() }).strict();
+const listArgs = z.object({ limit: z.number().int().min(0).max(MAX_LIMIT).nullish() }).strict();
 const selectArgs = z
   .object({ instance_id: z.string().trim().max(256).optional(), project_name: z.string().trim().max(256).optional() })
   .strict();

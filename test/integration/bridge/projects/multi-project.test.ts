@@ -234,6 +234,8 @@ describe('several projects at once (project-routing=multi)', () => {
     const listed = (await agent.callTool({ name: 'list_engine_instances', arguments: {} })) as CallToolResult;
     const items = (listed.structuredContent as { items: Array<{ instanceId: string; projectName?: string; role: string; pin?: string }> }).items;
     assert.deepEqual(items.map((i) => i.pin).sort(), [PIN_B, PIN_A, PIN_A].sort());
+    const none = (await agent.callTool({ name: 'list_engine_instances', arguments: { limit: 0 } })) as CallToolResult;
+    assert.deepEqual((({ items, hasMore, totalCount }) => ({ items, hasMore, totalCount }))(none.structuredContent as { items: unknown[]; hasMore: boolean; totalCount: number }), { items: [], hasMore: true, totalCount: 3 });
     const instanceA = items.find((i) => i.projectName === 'GameA' && i.role === 'editor')?.instanceId;
     assert.ok(instanceA);
 

@@ -26,6 +26,14 @@ export interface ServerInvocation {
 
 type Handler = (...args: unknown[]) => unknown;
 
+/** Reads a payload property the way the .NET client's JSON reader does: by name, in any case (`RequestID`, `requestId`). */
+export function field(payload: unknown, name: string): unknown {
+  if (payload === null || typeof payload !== 'object') return undefined;
+  const wanted = name.toLowerCase();
+  const entry = Object.entries(payload).find(([key]) => key.toLowerCase() === wanted);
+  return entry?.[1];
+}
+
 export class DotnetLikePlugin {
   readonly received: ServerInvocation[] = [];
   private readonly handlers = new Map<string, Handler>();

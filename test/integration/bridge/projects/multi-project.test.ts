@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startScenePlugin, type RunningScenePlugin } from '../../../../plugins/examples/scene/plugin.js';
 import { CLI_SOURCE_FOR_TESTS } from '../../../support/cli.js';
-import { DotnetLikePlugin } from '../../../support/dotnet-like-plugin.js';
+import { DotnetLikePlugin, field } from '../../../support/dotnet-like-plugin.js';
 import { eventually, startTestJunction, type TestJunction } from '../../../support/junction-harness.js';
 
 const HASH_A = 'aabbccdd11223344556677889900aabbccddeeff00112233445566778899aabb';
@@ -31,17 +31,16 @@ async function connectProjectB(hubUrl: string, instanceId = 'instance-b'): Promi
     machineName: 'PC-2',
   });
   const ok = (requestId: unknown, value: unknown) => ({ requestId, status: 'Success', value });
-  const id = (request: unknown) => (request as { requestId: string }).requestId;
+  const id = (request: unknown) => field(request, 'requestId');
   plugin
     .handle('RunListTool', (r) => ok(id(r), [{ name: 'list-objects', inputSchema: { type: 'object' } }, { name: 'whoami', inputSchema: { type: 'object' } }]))
     .handle('RunListPrompts', (r) => ok(id(r), []))
     .handle('RunListResources', (r) => ok(id(r), [{ uri: 'projectb://status', name: 'status' }]))
     .handle('RunResourceContent', (r) => ok(id(r), [{ uri: 'projectb://status', mimeType: 'text/plain', text: 'B is fine' }]))
     .handle('RunResourceTemplates', (r) => ok(id(r), []))
-    .handle('RunCallTool', (r) => {
-      const request = r as { requestId: string; name: string };
-      return ok(request.requestId, { requestId: request.requestId, status: 'Success', content: [{ type: 'text', text: 'project B' }], structuredContent: { project: 'B', tool: request.name } });
-    });
+    .handle('RunCallTool', (r) =>
+      ok(id(r), { requestId: id(r), status: 'Success', content: [{ type: 'text', text: 'project B' }], structuredContent: { project: 'B', tool: field(r, 'name') } }),
+    );
   const handshake = await plugin.versionHandshake();
   assert.equal(handshake.compatible, true);
   return plugin;

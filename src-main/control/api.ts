@@ -26,6 +26,8 @@ export interface PluginView {
   awaitedUntil?: number;
   /** The project the plugin belongs to (from its hub query); plugins with the same `key` are one project. */
   project?: PluginProjectView;
+  /** What the operator should know about this plugin now, e.g. a prompts list that failed and is served empty. */
+  warnings?: string[];
 }
 
 export interface PluginProjectView {

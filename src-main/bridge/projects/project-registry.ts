@@ -14,7 +14,14 @@ import { pinMatches, type AgentScope } from '../../shared/project-pin.js';
 import { TypedEmitter } from '../../shared/typed-emitter.js';
 import { evaluateHandshake } from '../plugins/handshake.js';
 import type { AwaitedPlugin, PluginRecord } from '../plugins/records.js';
-import { PluginRegistry, type DuplicateToolDiagnostic, type HandshakeOutcome, type PluginConnectionInfo, type RegistryEvents } from '../plugins/registry.js';
+import {
+  PluginRegistry,
+  type DuplicateToolDiagnostic,
+  type HandshakeOutcome,
+  type ListDegradedDiagnostic,
+  type PluginConnectionInfo,
+  type RegistryEvents,
+} from '../plugins/registry.js';
 import { pinFor, projectIdentityOf, projectKeyOf, projectLabel, type ProjectIdentity } from './identity.js';
 
 export interface Project {
@@ -136,6 +143,10 @@ export class ProjectRegistry {
     this.byConnection.get(connectionId)?.registry.setResources(connectionId, resources, templates);
   }
 
+  listFailed(connectionId: string, list: 'prompts' | 'resources', reason: string): void {
+    this.byConnection.get(connectionId)?.registry.listFailed(connectionId, list, reason);
+  }
+
   disconnect(connectionId: string, now: number, waitMs: number): void {
     const project = this.byConnection.get(connectionId);
     if (!project) return;
@@ -175,6 +186,10 @@ export class ProjectRegistry {
 
   diagnostics(): DuplicateToolDiagnostic[] {
     return [...this.projects.values()].flatMap((p) => p.registry.diagnostics());
+  }
+
+  degradedLists(): ListDegradedDiagnostic[] {
+    return [...this.projects.values()].flatMap((p) => p.registry.degradedLists());
   }
 
   /** Every tool name once, across projects (the most recently active project wins a shared name). */
@@ -294,6 +309,7 @@ export class ProjectRegistry {
       e.on('resourcesChanged', () => this.events.emit('resourcesChanged', undefined)),
       e.on('ready', (ready) => this.events.emit('ready', ready)),
       e.on('diagnostic', (d) => this.events.emit('diagnostic', d)),
+      e.on('listDegraded', (d) => this.events.emit('listDegraded', d)),
     );
     this.projects.set(key, project);
     return project;

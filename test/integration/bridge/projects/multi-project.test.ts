@@ -38,6 +38,8 @@ async function connectProjectB(hubUrl: string, instanceId = 'instance-b'): Promi
     .handle('RunListResources', (r) => ok(id(r), [{ uri: 'projectb://status', name: 'status' }]))
     .handle('RunResourceContent', (r) => ok(id(r), [{ uri: 'projectb://status', mimeType: 'text/plain', text: 'B is fine' }]))
     .handle('RunResourceTemplates', (r) => ok(id(r), []))
+    .handle('RunListSystemTool', (r) => ok(id(r), [{ name: 'ping', inputSchema: { type: 'object' } }]))
+    .handle('RunSystemTool', (r) => ok(id(r), { requestId: id(r), status: 'Success', content: [{ type: 'text', text: 'pong from B' }] }))
     .handle('RunCallTool', (r) =>
       ok(id(r), { requestId: id(r), status: 'Success', content: [{ type: 'text', text: 'project B' }], structuredContent: { project: 'B', tool: field(r, 'name') } }),
     );
@@ -181,6 +183,22 @@ describe('several projects at once (project-routing=multi)', () => {
     assert.equal(unknownError.code, 'ProjectNotConnected');
     assert.match(unknownError.message, /pin deadbeef/);
     assert.match(unknownError.message, /GameA/, 'the error lists the projects that are connected');
+  });
+
+  test('pinned system-tools routes reach the pinned project only', async () => {
+    const pong = await post(`/p/${PIN_B}/api/system-tools/ping`);
+    assert.equal(pong.status, 200);
+    assert.deepEqual((pong.body['content'] as unknown[])[0], { type: 'text', text: 'pong from B' });
+    const listed = await fetch(`${junction.baseUrl}/p/${PIN_B}/api/system-tools`);
+    assert.deepEqual(((await listed.json()) as { tools: Array<{ name: string }> }).tools.map((t) => t.name), ['ping']);
+    const before = projectB.received.filter((r) => r.target === 'RunSystemTool').length;
+    const pinnedA = await post(`/p/${PIN_A}/api/system-tools/ping`);
+    assert.notEqual(pinnedA.status, 200, "A's SDK plugin has no system tools; the call never falls through to B");
+    assert.equal(projectB.received.filter((r) => r.target === 'RunSystemTool').length, before);
+    const unknown = await post('/p/deadbeef/api/system-tools/ping');
+    assert.equal(unknown.status, 404);
+    assert.equal((unknown.body as ErrorBody).error.code, 'ProjectNotConnected');
+    assert.equal((await post('/p/nothex/api/system-tools/ping')).status, 400);
   });
 
   test('malformed pins fail closed with 400 invalid_project_pin and the bridge keeps serving', async () => {

@@ -20,7 +20,7 @@ const PIN_B = '11223344';
 
 type ErrorBody = { error: { code: string; message: string; details?: Record<string, unknown> } };
 
-/** Project B's editor as the .NET client would be: camelCase replies are what the bridge decodes today. */
+/** Project B's editor as the .NET client is: its hub query only, PascalCase replies (ReflectorNet keeps declared names), enum names. */
 async function connectProjectB(hubUrl: string, instanceId = 'instance-b'): Promise<DotnetLikePlugin> {
   const plugin = await DotnetLikePlugin.connect(hubUrl, {
     instanceId,
@@ -30,19 +30,24 @@ async function connectProjectB(hubUrl: string, instanceId = 'instance-b'): Promi
     projectPathHashLegacy: 'ffee0011',
     machineName: 'PC-2',
   });
-  const ok = (requestId: unknown, value: unknown) => ({ requestId, status: 'Success', value });
+  const ok = (requestId: unknown, value: unknown) => ({ RequestID: requestId, Status: 'Success', Value: value });
   const id = (request: unknown) => field(request, 'requestId');
+  const tool = (name: string) => ({ Name: name, Enabled: true, InputSchema: { type: 'object' } });
+  const called = (r: unknown, text: string, structured?: unknown) => ({
+    RequestID: id(r),
+    Status: 'Success',
+    Content: [{ Type: 'text', Text: text }],
+    ...(structured === undefined ? {} : { StructuredContent: structured }),
+  });
   plugin
-    .handle('RunListTool', (r) => ok(id(r), [{ name: 'list-objects', inputSchema: { type: 'object' } }, { name: 'whoami', inputSchema: { type: 'object' } }]))
+    .handle('RunListTool', (r) => ok(id(r), [tool('list-objects'), tool('whoami')]))
     .handle('RunListPrompts', (r) => ok(id(r), []))
-    .handle('RunListResources', (r) => ok(id(r), [{ uri: 'projectb://status', name: 'status' }]))
-    .handle('RunResourceContent', (r) => ok(id(r), [{ uri: 'projectb://status', mimeType: 'text/plain', text: 'B is fine' }]))
+    .handle('RunListResources', (r) => ok(id(r), [{ Uri: 'projectb://status', Name: 'status' }]))
+    .handle('RunResourceContent', (r) => ok(id(r), [{ Uri: 'projectb://status', MimeType: 'text/plain', Text: 'B is fine' }]))
     .handle('RunResourceTemplates', (r) => ok(id(r), []))
-    .handle('RunListSystemTool', (r) => ok(id(r), [{ name: 'ping', inputSchema: { type: 'object' } }]))
-    .handle('RunSystemTool', (r) => ok(id(r), { requestId: id(r), status: 'Success', content: [{ type: 'text', text: 'pong from B' }] }))
-    .handle('RunCallTool', (r) =>
-      ok(id(r), { requestId: id(r), status: 'Success', content: [{ type: 'text', text: 'project B' }], structuredContent: { project: 'B', tool: field(r, 'name') } }),
-    );
+    .handle('RunListSystemTool', (r) => ok(id(r), [tool('ping')]))
+    .handle('RunSystemTool', (r) => ok(id(r), called(r, 'pong from B')))
+    .handle('RunCallTool', (r) => ok(id(r), called(r, 'project B', { project: 'B', tool: field(r, 'name') })));
   const handshake = await plugin.versionHandshake();
   assert.equal(handshake.compatible, true);
   return plugin;

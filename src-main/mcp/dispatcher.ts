@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallView } from '../control/api.js';
 import { findLoneSurrogate } from '../shared/json.js';
+import { closestNames, didYouMean } from '../shared/suggest.js';
 import { errorOutcome, thrownOutcome, type AgentTransport, type CallContext, type ToolOutcome } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
 
@@ -80,8 +81,14 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
 
       async function run(req: DispatchRequest, callId: string): Promise<ToolOutcome> {
         if (!entry) {
+          const suggestions = closestNames(req.name, catalogue.listTools().map((t) => t.name));
           return errorOutcome(
-            { code: 'ToolNotFound', message: `Tool '${req.name}' is not in the catalogue.`, next: { kind: 'inspectStatus', tools: ['server-status'] } },
+            {
+              code: 'ToolNotFound',
+              message: `Tool '${req.name}' is not in the catalogue.${didYouMean(suggestions)}`,
+              next: { kind: 'inspectStatus', tools: ['server-status'] },
+              ...(suggestions.length ? { details: { suggestions } } : {}),
+            },
             'notFound',
           );
         }

@@ -23,6 +23,7 @@ import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
 import { userStateDir, type Config } from './config/index.js';
 import { bridgeContentSource } from './content.js';
 import { bodyReader } from './http/read-body.js';
+import { explainStateDirInUse, removeInstanceRecord, writeInstanceRecord } from './instance-record.js';
 import { closeServer, createHttpServer, listen, sendJsonError, type RouteHandler } from './http/server.js';
 import { analyticsCallObserver, consoleCallObserver } from './observers.js';
 import { cliInvocation, CONSOLE_BUNDLE_DIR, EXAMPLE_IN_PROCESS_PLUGINS_DIR, PROJECT_ROOT } from './paths.js';
@@ -60,7 +61,9 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const agentToken = config.auth === 'token' ? (config.token ?? (await loadOrCreateToken(stateDir))) : undefined;
 
   const journal = createJournal({ stateDir: join(stateDir, 'recovery'), instanceId: randomUUID() });
-  const recoveryReport = await journal.open();
+  const recoveryReport = await journal.open().catch((error: unknown) => {
+    throw explainStateDirInUse(error, stateDir);
+  });
   for (const entry of recoveryReport.entries) logger.warn(`recovery: ${entry.outcome} ${entry.manifestPath}: ${entry.detail}`);
 
   const webhookCommon = { token: config['webhook-token'], headerName: config['webhook-header'], timeoutMs: config['webhook-timeout'], logger };
@@ -221,6 +224,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
 
   const displayHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const baseUrl = `http://${displayHost}:${boundPort}`;
+  await writeInstanceRecord(stateDir, { pid: process.pid, baseUrl });
   let closing: Promise<void> | undefined;
   return {
     port: boundPort,
@@ -245,6 +249,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         await closeServer(server);
         await host.close();
         await analytics.close();
+        await removeInstanceRecord(stateDir, process.pid);
         await journal.close();
       })();
       return closing;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI_SOURCE_FOR_TESTS } from '../../support/cli.js';
+import { startTestJunction } from '../../support/junction-harness.js';
 
 const isolatedEnv = () => ({ ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'junction-cfg-')) });
 
@@ -46,5 +47,22 @@ test('`junction connect` with no instance running starts one in-process and serv
     assert.equal(status.isError, undefined);
   } finally {
     await agent.close();
+  }
+});
+
+test('a second instance on a state directory in use names the directory, the running instance and its URL, and the state-dir setting', async () => {
+  const running = await startTestJunction();
+  try {
+    const result = spawnSync(process.execPath, [...CLI_SOURCE_FOR_TESTS, 'serve', 'port=0', `state-dir=${running.stateDir}`, 'console=false', 'log-level=error'], {
+      env: isolatedEnv(),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, new RegExp(`The state directory ${running.stateDir} is in use by another Junction \\(pid ${process.pid}, serving ${running.baseUrl.replace(/[.]/g, '\\.')}\\)`));
+    assert.match(result.stderr, /--state-dir DIR \(setting 'state-dir', JUNCTION_STATE_DIR\)/);
+    assert.match(result.stderr, new RegExp(`junction connect --port ${running.port}`));
+  } finally {
+    await running.stop();
   }
 });

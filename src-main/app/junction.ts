@@ -39,7 +39,7 @@ export interface Junction {
   readonly port: number;
   readonly host: string;
   readonly baseUrl: string;
-  /** The console URL with its one-time token, as printed at start. */
+  /** The console URL with its per-launch token (valid until this instance stops), as printed at start. */
   readonly consoleUrl: string;
   readonly consoleToken: string;
   /** The agent bearer token when auth=token. */

@@ -1,9 +1,21 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 
 const ACCEPT = 'application/json, text/event-stream';
+/** The SDK's own example client: calls a tool Junction does not have, three times in parallel. */
+const SDK_PARALLEL_CLIENT = fileURLToPath(import.meta.resolve('@modelcontextprotocol/sdk/examples/client/parallelToolCallsClient.js'));
+
+function runExample(script: string, url: string): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [script, url], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
+}
 
 describe('/mcp follows the MCP spec where conformance checks look', () => {
   let junction: TestJunction;
@@ -44,6 +56,13 @@ describe('/mcp follows the MCP spec where conformance checks look', () => {
     const api = await fetch(`${junction.baseUrl}/api/tools/server-statu`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
     assert.equal(api.status, 404);
     assert.equal(((await api.json()) as { error: { code: string } }).error.code, 'ToolNotFound');
+  });
+
+  test("the SDK's example client sees an unknown tool as a JSON-RPC error with one prefix", async () => {
+    const { code, output } = await runExample(SDK_PARALLEL_CLIENT, `${junction.baseUrl}/mcp`);
+    assert.equal(code, 1, output);
+    assert.match(output, /Error in tool call for fast-notifier: McpError: MCP error -32602: Tool 'start-notification-stream' is not in the catalogue\./);
+    assert.doesNotMatch(output, /MCP error -32602: MCP error/);
   });
 
   test('valid JSON that is not JSON-RPC is -32600 Invalid Request; broken JSON stays -32700', async () => {

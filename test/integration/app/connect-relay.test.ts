@@ -1,18 +1,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { LATEST_PROTOCOL_VERSION, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { CLI_SOURCE_FOR_TESTS } from '../../support/cli.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { CLI_SOURCE_FOR_TESTS, isolatedEnv } from '../../support/cli.js';
 import { startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 import { startLoopbackProxy, type LoopbackProxy } from '../../support/loopback-proxy.js';
 
-const isolatedEnv = () => ({ ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'junction-cfg-')) }) as Record<string, string>;
 const initialize = (id: number) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw-agent', version: '1' } } });
 
 /** `junction connect` driven line by line, as an agent that does not wait for answers would drive it. */
@@ -85,60 +81,36 @@ describe('`junction connect` relays stdio to a running Junction the way MCP clie
     assert.doesNotMatch(stderr, /AbortError|SSE stream disconnected/);
   });
 
-  test('messages sent before the initialize answer wait for it instead of failing as "unreachable"', async () => {
-    const relay = rawRelay(proxy.port);
-    relay.write(
-      JSON.stringify(initialize(1)),
-      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
-      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
-    );
-    const listed = await relay.answer((a) => a.id === 2);
-    assert.equal(listed.error, undefined, JSON.stringify(listed.error));
-    assert.ok(((listed.result as { tools: unknown[] }).tools).length > 0);
-    assert.deepEqual((await relay.answer((a) => a.id === 3)).result, {});
-    await relay.end();
-  });
-
-  test('a batch and a line that is not JSON are answered with JSON-RPC errors, and the relay keeps serving', async () => {
-    const relay = rawRelay(proxy.port);
-    relay.write(JSON.stringify(initialize(1)));
-    await relay.answer((a) => a.id === 1);
-    relay.write('this is not json', JSON.stringify([{ jsonrpc: '2.0', id: 7, method: 'ping' }]), JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' }));
-    const parse = await relay.answer((a) => (a.error as { code?: number } | undefined)?.code === -32700);
-    assert.equal(parse.id, null);
-    const batch = await relay.answer((a) => (a.error as { code?: number } | undefined)?.code === -32600);
-    assert.match((batch.error as { message: string }).message, /batch/i);
-    assert.deepEqual((await relay.answer((a) => a.id === 8)).result, {});
-    await relay.end();
-  });
-});
-
-test('when its in-process fallback cannot take the state directory, the agent gets a JSON-RPC error naming the cause and the setting', async () => {
-  const running = await startTestJunction();
-  try {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      // Port 0 never answers the health probe, so connect tries to start its own instance on the held directory.
-      args: [...CLI_SOURCE_FOR_TESTS, 'connect', 'port=0', `state-dir=${running.stateDir}`, 'log-level=error', 'console=false'],
-      env: isolatedEnv(),
-      stderr: 'pipe',
+  describe('an agent that writes lines without waiting for answers', () => {
+    // One relay process for both checks: spawning the CLI from source is the slow part of this file.
+    let relay: ReturnType<typeof rawRelay>;
+    before(() => {
+      relay = rawRelay(proxy.port);
     });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const agent = new Client({ name: 'stdio-agent', version: '1.0.0' });
-    const failure = await agent.connect(transport).then(
-      () => assert.fail('initialize must fail'),
-      (error: unknown) => error,
-    );
-    await agent.close();
-    assert.ok(failure instanceof McpError, String(failure));
-    assert.match(failure.message, /Junction could not start: The state directory .* is in use by another Junction/);
-    assert.match(failure.message, /--state-dir DIR \(setting 'state-dir', JUNCTION_STATE_DIR\)/);
-    assert.match(failure.message, new RegExp(`serving ${running.baseUrl.replace(/[.]/g, '\\.')}`));
-    assert.equal((failure.data as { code: string }).code, 'StateDirectoryLocked');
-    assert.match(stderr, /could not be started in this process: The state directory/);
-  } finally {
-    await running.stop();
-  }
+    after(async () => {
+      await relay.end();
+    });
+
+    test('messages sent before the initialize answer wait for it instead of failing as "unreachable"', async () => {
+      relay.write(
+        JSON.stringify(initialize(1)),
+        JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+        JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+      );
+      const listed = await relay.answer((a) => a.id === 2);
+      assert.equal(listed.error, undefined, JSON.stringify(listed.error));
+      assert.ok((listed.result as { tools: unknown[] }).tools.length > 0);
+      assert.deepEqual((await relay.answer((a) => a.id === 3)).result, {});
+    });
+
+    test('a batch and a line that is not JSON are answered with JSON-RPC errors, and the relay keeps serving', async () => {
+      relay.write('this is not json', JSON.stringify([{ jsonrpc: '2.0', id: 7, method: 'ping' }]), JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' }));
+      const parse = await relay.answer((a) => (a.error as { code?: number } | undefined)?.code === -32700);
+      assert.equal(parse.id, null);
+      const batch = await relay.answer((a) => (a.error as { code?: number } | undefined)?.code === -32600);
+      assert.match((batch.error as { message: string }).message, /batch/i);
+      assert.deepEqual((await relay.answer((a) => a.id === 8)).result, {});
+    });
+  });
 });

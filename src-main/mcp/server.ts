@@ -102,6 +102,8 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools() }));
       server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         const progressToken = request.params._meta?.progressToken;
+        // Only a name the catalogue lacks is an unknown tool; a tool may itself answer "not found" about its target.
+        const unknownTool = deps.catalogue.resolve(request.params.name) === undefined;
         const outcome = await deps.dispatcher.call({
           name: request.params.name,
           args: request.params.arguments ?? {},
@@ -118,7 +120,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         });
         // The spec makes an unknown tool a protocol error (-32602), not a tool result; /api keeps its 404.
         const error = outcome.result.structuredContent?.['error'] as StructuredError | undefined;
-        if (outcome.failure === 'notFound' && error?.code === 'ToolNotFound') throw new JsonRpcFailure(ErrorCode.InvalidParams, error.message, error);
+        if (unknownTool && error) throw new JsonRpcFailure(ErrorCode.InvalidParams, error.message, error);
         return outcome.result;
       });
       if (content) {

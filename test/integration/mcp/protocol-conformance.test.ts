@@ -61,7 +61,8 @@ describe('/mcp follows the MCP spec where conformance checks look', () => {
   test("the SDK's example client sees an unknown tool as a JSON-RPC error with one prefix", async () => {
     const { code, output } = await runExample(SDK_PARALLEL_CLIENT, `${junction.baseUrl}/mcp`);
     assert.equal(code, 1, output);
-    assert.match(output, /Error in tool call for fast-notifier: McpError: MCP error -32602: Tool 'start-notification-stream' is not in the catalogue\./);
+    // The three calls run in parallel, so whichever fails first is the one the example reports.
+    assert.match(output, /Error in tool call for (fast|slow|burst)-notifier: McpError: MCP error -32602: Tool 'start-notification-stream' is not in the catalogue\./);
     assert.doesNotMatch(output, /MCP error -32602: MCP error/);
   });
 

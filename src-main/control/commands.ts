@@ -18,6 +18,7 @@ export const COMMAND_SCHEMAS = {
   rollback: z.object({ workspaceId: id, toRevision: z.number().int().min(0) }).strict(),
   startBridge: none,
   stopBridge: none,
+  setProjectRouting: z.object({ mode: z.enum(['single', 'multi']) }).strict(),
   recover: none,
   decideCall: z
     .object({ askId: id, digest: z.string().regex(/^[0-9a-f]{64}$/), decision: z.enum(['allow-once', 'allow-session', 'always', 'deny']), reason: z.string().trim().min(1).max(4096).optional() })
@@ -57,6 +58,8 @@ function run(api: ControlApi, command: ControlCommandName, args: unknown): Promi
       return api.startBridge();
     case 'stopBridge':
       return api.stopBridge();
+    case 'setProjectRouting':
+      return api.setProjectRouting(COMMAND_SCHEMAS.setProjectRouting.parse(args).mode);
     case 'recover':
       return api.recover();
     case 'decideCall': {

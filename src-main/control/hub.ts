@@ -4,6 +4,7 @@
  */
 import { JunctionError } from '../shared/errors.js';
 import type {
+  AgentView,
   ApprovalView,
   BridgeView,
   CallApprovalView,
@@ -30,11 +31,13 @@ export interface ControlProviders {
   bridge(): BridgeView;
   callApprovals?(): CallApprovalView[];
   policy?(): PolicyView;
+  /** Connected agents; a core without agent tracking leaves it out. */
+  agents?(): AgentView[];
 }
 
 /** The commands the composition root implements: the ControlApi minus what the hub answers itself. */
 export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'> &
-  Partial<Pick<ControlApi, 'decideCall' | 'savePolicy'>>;
+  Partial<Pick<ControlApi, 'decideCall' | 'savePolicy' | 'setProjectRouting'>>;
 
 export interface ControlHubOptions {
   version: string;
@@ -105,6 +108,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       bridge: providers.bridge(),
       ...(providers.callApprovals ? { callApprovals: providers.callApprovals() } : {}),
       ...(providers.policy ? { policy: providers.policy() } : {}),
+      ...(providers.agents ? { agents: providers.agents() } : {}),
     };
   }
 
@@ -160,6 +164,10 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     rollback: (workspaceId, toRevision) => commands.rollback(workspaceId, toRevision),
     startBridge: () => commands.startBridge(),
     stopBridge: () => commands.stopBridge(),
+    setProjectRouting: async (mode) => {
+      if (!commands.setProjectRouting) throw new JunctionError('InvalidArguments', 'This core does not support switching project routing.');
+      return commands.setProjectRouting(mode);
+    },
     recover: () => commands.recover(),
     async decideCall(decision) {
       if (!commands.decideCall) throw new JunctionError('ApprovalNotFound', 'This server holds no calls for approval.');

@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { CallView, PolicyDecisionView } from '../control/api.js';
 import type { CallGate } from '../shared/call-gate.js';
 import { findLoneSurrogate } from '../shared/json.js';
+import type { AgentScope } from '../shared/project-pin.js';
+import { closestNames, didYouMean } from '../shared/suggest.js';
 import { errorOutcome, thrownOutcome, type AgentTransport, type CallContext, type ToolOutcome } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
 
@@ -29,6 +31,8 @@ export interface DispatchRequest {
   progress?: CallContext['progress'];
   /** Size of the request as received, for the console; computed from args when absent. */
   requestBytes?: number;
+  /** The agent's session and route pin, for sources that serve several projects. */
+  scope?: AgentScope;
 }
 
 export interface Dispatcher {
@@ -88,8 +92,16 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
 
       async function run(req: DispatchRequest, callId: string): Promise<ToolOutcome> {
         if (!entry) {
+          const explained = catalogue.sources().map((source) => source.explainMissing?.(req.name, req.scope)).find((o) => o !== undefined);
+          if (explained) return explained;
+          const suggestions = closestNames(req.name, catalogue.listTools(req.scope).map((t) => t.name));
           return errorOutcome(
-            { code: 'ToolNotFound', message: `Tool '${req.name}' is not in the catalogue.`, next: { kind: 'inspectStatus', tools: ['server-status'] } },
+            {
+              code: 'ToolNotFound',
+              message: `Tool '${req.name}' is not in the catalogue.${didYouMean(suggestions)}`,
+              next: { kind: 'inspectStatus', tools: ['server-status'] },
+              ...(suggestions.length ? { details: { suggestions } } : {}),
+            },
             'notFound',
           );
         }
@@ -111,7 +123,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
           notify('progress', callId, update);
           req.progress?.(update);
         };
-        const context: CallContext = { callId, agent: req.agent, transport: req.transport, signal: req.signal, progress };
+        const context: CallContext = { callId, agent: req.agent, transport: req.transport, signal: req.signal, ...(req.scope ? { scope: req.scope } : {}), progress };
         const slot = admission?.acquire(req.agent);
         if (slot && !slot.ok) {
           return errorOutcome({ code: 'Overloaded', message: slot.message, next: { kind: 'retryLater', tools: [req.name] } }, 'unavailable');

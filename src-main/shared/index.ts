@@ -4,3 +4,5 @@ export * from './tool-source.js';
 export * from './typed-emitter.js';
 export * from './log.js';
 export * from './call-gate.js';
+export * from './project-pin.js';
+export * from './suggest.js';

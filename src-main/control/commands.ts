@@ -20,6 +20,12 @@ export const COMMAND_SCHEMAS = {
   stopBridge: none,
   setProjectRouting: z.object({ mode: z.enum(['single', 'multi']) }).strict(),
   recover: none,
+  decideCall: z
+    .object({ askId: id, digest: z.string().regex(/^[0-9a-f]{64}$/), decision: z.enum(['allow-once', 'allow-session', 'always', 'deny']), reason: z.string().trim().min(1).max(4096).optional() })
+    .strict()
+    .refine((a) => a.decision !== 'deny' || a.reason !== undefined, { message: 'a denial needs a reason', path: ['reason'] }),
+  // Below the console socket's 1 MiB message cap, wrapper included.
+  savePolicy: z.object({ text: z.string().max(900_000), baseVersion: z.number().int().min(1) }).strict(),
 } satisfies Record<ControlCommandName, z.ZodType>;
 
 export const COMMAND_NAMES = Object.keys(COMMAND_SCHEMAS) as ControlCommandName[];
@@ -56,6 +62,14 @@ function run(api: ControlApi, command: ControlCommandName, args: unknown): Promi
       return api.setProjectRouting(COMMAND_SCHEMAS.setProjectRouting.parse(args).mode);
     case 'recover':
       return api.recover();
+    case 'decideCall': {
+      const a = COMMAND_SCHEMAS.decideCall.parse(args);
+      return api.decideCall({ askId: a.askId, digest: a.digest, decision: a.decision, ...(a.reason !== undefined ? { reason: a.reason } : {}) });
+    }
+    case 'savePolicy': {
+      const a = COMMAND_SCHEMAS.savePolicy.parse(args);
+      return api.savePolicy(a.text, a.baseVersion);
+    }
   }
 }
 

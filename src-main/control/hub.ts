@@ -7,6 +7,7 @@ import type {
   AgentView,
   ApprovalView,
   BridgeView,
+  CallApprovalView,
   CallDetail,
   ControlApi,
   ControlEvent,
@@ -14,6 +15,7 @@ import type {
   ControlResult,
   ControlSnapshot,
   PluginView,
+  PolicyView,
   RecoveryView,
   SequencedEvent,
   WorkspaceView,
@@ -27,13 +29,15 @@ export interface ControlProviders {
   approvals(): ApprovalView[];
   recovery(): RecoveryView;
   bridge(): BridgeView;
+  callApprovals?(): CallApprovalView[];
+  policy?(): PolicyView;
   /** Connected agents; a core without agent tracking leaves it out. */
   agents?(): AgentView[];
 }
 
 /** The commands the composition root implements: the ControlApi minus what the hub answers itself. */
 export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'> &
-  Partial<Pick<ControlApi, 'setProjectRouting'>>;
+  Partial<Pick<ControlApi, 'decideCall' | 'savePolicy' | 'setProjectRouting'>>;
 
 export interface ControlHubOptions {
   version: string;
@@ -102,6 +106,8 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       approvals: providers.approvals(),
       recovery: providers.recovery(),
       bridge: providers.bridge(),
+      ...(providers.callApprovals ? { callApprovals: providers.callApprovals() } : {}),
+      ...(providers.policy ? { policy: providers.policy() } : {}),
       ...(providers.agents ? { agents: providers.agents() } : {}),
     };
   }
@@ -163,6 +169,14 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       return commands.setProjectRouting(mode);
     },
     recover: () => commands.recover(),
+    async decideCall(decision) {
+      if (!commands.decideCall) throw new JunctionError('ApprovalNotFound', 'This server holds no calls for approval.');
+      return commands.decideCall(decision);
+    },
+    async savePolicy(text, baseVersion) {
+      if (!commands.savePolicy) throw new JunctionError('PolicyInvalid', 'This server has no approval policy to edit.');
+      return commands.savePolicy(text, baseVersion);
+    },
   };
   return hub;
 }

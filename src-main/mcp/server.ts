@@ -2,6 +2,7 @@
  * Builds MCP servers (one per agent session, as the SDK's Server serves one transport) over the shared
  * catalogue, dispatcher and content source, and keeps every live one told about catalogue changes.
  */
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -28,6 +29,8 @@ export interface McpServerDeps {
   catalogue: Catalogue;
   dispatcher: Dispatcher;
   content?: ContentSource;
+  /** Told when an agent session's server closes, so session-scoped approvals end with it. */
+  sessionClosed?: (session: string) => void;
   /** Told when an agent session completes its initialize handshake and when it closes. */
   sessions?: SessionObserver;
 }
@@ -120,6 +123,8 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         const client = server.getClientVersion();
         return client ? `${client.name}/${client.version} ${agentLabel()}` : agentLabel();
       };
+      // The key an "allow for this session" decision is stored under; one per server, so per agent session.
+      const approvalSession = `${transport}:${randomUUID()}`;
 
       const scope = (): AgentScope => {
         const id = session?.id();
@@ -148,6 +153,8 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
           name: request.params.name,
           args: request.params.arguments ?? {},
           agent: agent(),
+          agentName: server.getClientVersion()?.name ?? 'unknown',
+          session: approvalSession,
           transport,
           signal: extra.signal,
           scope: scope(),
@@ -174,6 +181,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
       live.add(server);
       server.onclose = () => {
         live.delete(server);
+        deps.sessionClosed?.(approvalSession);
         if (opened) deps.sessions?.closed(opened);
         opened = undefined;
       };

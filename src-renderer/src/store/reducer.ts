@@ -2,9 +2,24 @@
  * Pure console state: a snapshot replaces everything, then sequenced events apply in order.
  * Events at or below the applied sequence are ignored, so a resync or a replay never double-applies.
  */
-import type { AgentView, ApprovalView, BridgeView, CallView, ControlEvent, ControlSnapshot, ControlWireFrame, PluginView, RecoveryView, WorkspaceView } from '../../../src-main/control/api.js';
+import type {
+  AgentView,
+  ApprovalView,
+  BridgeView,
+  CallApprovalView,
+  CallView,
+  ControlEvent,
+  ControlSnapshot,
+  ControlWireFrame,
+  PluginView,
+  PolicyView,
+  RecoveryView,
+  WorkspaceView,
+} from '../../../src-main/control/api.js';
 
 export const MAX_CALLS = 10_000;
+/** Held tool calls kept for display: every pending one plus the most recent decisions. */
+export const MAX_CALL_APPROVALS = 500;
 
 export interface ConsoleData {
   /** Last applied sequence; -1 before the first snapshot. */
@@ -16,6 +31,9 @@ export interface ConsoleData {
   callIds: string[];
   workspaces: WorkspaceView[];
   approvals: ApprovalView[];
+  /** Tool calls held by the approval policy, pending and decided, oldest first. */
+  callApprovals: CallApprovalView[];
+  policy: PolicyView | undefined;
   recovery: RecoveryView | undefined;
   bridge: BridgeView | undefined;
   /** Connected agents (sessions and direct API callers). */
@@ -32,6 +50,8 @@ export const EMPTY_DATA: ConsoleData = {
   callIds: [],
   workspaces: [],
   approvals: [],
+  callApprovals: [],
+  policy: undefined,
   recovery: undefined,
   bridge: undefined,
   agents: [],
@@ -48,6 +68,8 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     callIds: recent.map((c) => c.callId),
     workspaces: snapshot.workspaces,
     approvals: snapshot.approvals,
+    callApprovals: (snapshot.callApprovals ?? []).slice(-MAX_CALL_APPROVALS),
+    policy: snapshot.policy,
     recovery: snapshot.recovery,
     bridge: snapshot.bridge,
     agents: snapshot.agents ?? [],
@@ -109,6 +131,21 @@ function applyEvent(d: Draft, event: ControlEvent): void {
     case 'approval.decided':
       data.approvals = upsertBy(data.approvals, event.approval, (a) => a.approvalId);
       return;
+    case 'callApproval.requested':
+    case 'callApproval.decided': {
+      const next = upsertBy(data.callApprovals, event.approval, (a) => a.askId);
+      // Drop the oldest decided entries first; a pending call never leaves the list.
+      while (next.length > MAX_CALL_APPROVALS) {
+        const oldest = next.findIndex((a) => a.state !== 'pending');
+        if (oldest === -1) break;
+        next.splice(oldest, 1);
+      }
+      data.callApprovals = next;
+      return;
+    }
+    case 'policy.updated':
+      data.policy = event.policy;
+      return;
     case 'recovery.state':
       data.recovery = event.recovery;
       return;
@@ -159,6 +196,10 @@ export function applyFrames(state: ConsoleData, frames: readonly ControlWireFram
 
 export function pendingApprovals(data: ConsoleData): ApprovalView[] {
   return data.approvals.filter((a) => a.state === 'pending');
+}
+
+export function pendingCallApprovals(data: ConsoleData): CallApprovalView[] {
+  return data.callApprovals.filter((a) => a.state === 'pending');
 }
 
 export interface ProjectGroup {

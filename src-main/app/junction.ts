@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { compileRedaction } from '../audit/index.js';
 import { attachPluginHub } from '../bridge/plugins/index.js';
 import { createHubServer } from '../bridge/signalr/index.js';
 import { createAnalyticsWebhooks, createAuthorizationWebhook } from '../bridge/webhooks/index.js';
@@ -18,6 +19,7 @@ import { JunctionError } from '../shared/errors.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { createAccessGate, pluginAuthorizer } from './access.js';
 import { createAdmission } from './admission.js';
+import { AuditTrail } from './audit-trail.js';
 import { bridgeView } from './bridge-views.js';
 import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
 import { userStateDir, type Config } from './config/index.js';
@@ -47,6 +49,8 @@ export interface Junction {
   readonly workspaceHost: ReturnType<typeof createHost>;
   readonly control: ReturnType<typeof createControlHub>;
   readonly mcpFactory: McpServerFactory;
+  /** The audit trail, absent when audit=false. */
+  readonly audit: AuditTrail | undefined;
   close(): Promise<void>;
 }
 
@@ -58,6 +62,10 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const stateDir = config['state-dir'] ?? userStateDir();
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const agentToken = config.auth === 'token' ? (config.token ?? (await loadOrCreateToken(stateDir))) : undefined;
+  const redaction = compileRedaction(config.redact);
+  const audit = config.audit
+    ? new AuditTrail({ stateDir, rules: redaction, logger, retentionDays: config['audit-retention-days'], maxMb: config['audit-max-mb'] })
+    : undefined;
 
   const journal = createJournal({ stateDir: join(stateDir, 'recovery'), instanceId: randomUUID() });
   const recoveryReport = await journal.open();
@@ -119,6 +127,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       approvals: () => host.approvals.pending(),
       recovery: () => journal.status(),
       bridge: currentBridgeView,
+      ...(audit ? { history: audit.history } : {}),
     },
     commands: {
       approve: async (id) => host.approvals.decide(id, 'approve'),
@@ -130,6 +139,10 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       recover: async () => {
         await journal.recover();
         return journal.status();
+      },
+      replay: async (callId) => {
+        if (!audit) throw new JunctionError('ReplayRefused', 'The audit trail is off (audit=false), so there is no recorded call to replay.');
+        return audit.replay(dispatcher, callId);
       },
     },
   });
@@ -146,23 +159,34 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const unsubscribe = [
     bridge.events.on('pluginConnected', (plugin) => {
       control.publish({ type: 'plugin.connected', plugin });
+      audit?.plugin('plugin.connected', { connectionId: plugin.connectionId, role: plugin.role, name: plugin.name, pluginVersion: plugin.pluginVersion ?? null });
       analytics.emit('connection', 'connection.plugin.connected', { connectionId: plugin.connectionId, role: plugin.role, name: plugin.name });
     }),
     bridge.events.on('pluginUpdated', (plugin) => control.publish({ type: 'plugin.updated', plugin })),
     bridge.events.on('pluginDisconnected', ({ connectionId }) => {
       control.publish({ type: 'plugin.disconnected', connectionId });
+      audit?.plugin('plugin.disconnected', { connectionId });
       analytics.emit('connection', 'connection.plugin.disconnected', { connectionId });
     }),
     // An editor and a runtime publishing the same tool is the normal pairing, not an operator problem.
     bridge.events.on('diagnostic', (diagnostic) => logger.debug(`bridge: ${diagnostic.message}`)),
-    host.events.on('workspace.updated', (event) => control.publish(event)),
-    host.events.on('approval.requested', (event) => control.publish(event)),
-    host.events.on('approval.decided', (event) => control.publish(event)),
+    host.events.on('workspace.updated', (event) => {
+      audit?.workspaceUpdated(event.workspace);
+      control.publish(event);
+    }),
+    host.events.on('approval.requested', (event) => {
+      audit?.approval(event.type, event.approval);
+      control.publish(event);
+    }),
+    host.events.on('approval.decided', (event) => {
+      audit?.approval(event.type, event.approval);
+      control.publish(event);
+    }),
   ];
 
   const dispatcher = createDispatcher(
     catalogue,
-    [consoleCallObserver(control), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])],
+    [consoleCallObserver(control, redaction), ...(audit ? [audit.observer] : []), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])],
     createAdmission({ ratePerSecond: config['rate-limit'], burst: config['rate-limit-burst'], maxInFlight: config['max-in-flight-per-agent'] }),
   );
   const mcpFactory = createMcpServerFactory({
@@ -210,6 +234,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     boundPort = (await listen(server, config.port, config.host)).port;
   } catch (error) {
     await Promise.allSettled([hub.close(), journal.close()]);
+    audit?.close();
     const code = (error as NodeJS.ErrnoException).code;
     throw new JunctionError('ConfigInvalid', code === 'EADDRINUSE' ? `port: ${config.port} on ${config.host} is already in use; pass --port N (0 picks a free one).` : `cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
@@ -233,6 +258,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     workspaceHost: host,
     control,
     mcpFactory,
+    audit,
     close() {
       closing ??= (async () => {
         for (const u of unsubscribe) u();
@@ -246,6 +272,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         await host.close();
         await analytics.close();
         await journal.close();
+        audit?.close();
       })();
       return closing;
     },

@@ -19,6 +19,20 @@ export const COMMAND_SCHEMAS = {
   startBridge: none,
   stopBridge: none,
   recover: none,
+  history: z
+    .object({
+      text: z.string().max(256).optional(),
+      status: z.enum(['running', 'ok', 'error']).optional(),
+      tool: z.string().max(512).optional(),
+      agent: z.string().max(512).optional(),
+      since: z.number().int().optional(),
+      until: z.number().int().optional(),
+      before: z.number().int().min(0).optional(),
+      limit: z.number().int().min(0).max(1000).optional(),
+    })
+    .strict(),
+  transactionHistory: z.object({ limit: z.number().int().min(0).max(500).optional() }).strict(),
+  replay: z.object({ callId: id }).strict(),
 } satisfies Record<ControlCommandName, z.ZodType>;
 
 export const COMMAND_NAMES = Object.keys(COMMAND_SCHEMAS) as ControlCommandName[];
@@ -53,6 +67,12 @@ function run(api: ControlApi, command: ControlCommandName, args: unknown): Promi
       return api.stopBridge();
     case 'recover':
       return api.recover();
+    case 'history':
+      return api.history(COMMAND_SCHEMAS.history.parse(args));
+    case 'transactionHistory':
+      return api.transactionHistory(COMMAND_SCHEMAS.transactionHistory.parse(args).limit ?? 50);
+    case 'replay':
+      return api.replay(COMMAND_SCHEMAS.replay.parse(args).callId);
   }
 }
 

@@ -23,6 +23,8 @@ export interface DispatchRequest {
   progress?: CallContext['progress'];
   /** Size of the request as received, for the console; computed from args when absent. */
   requestBytes?: number;
+  /** The recorded call this one replays (the operator's replay from the console). */
+  replayOf?: string;
 }
 
 export interface Dispatcher {
@@ -65,6 +67,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         status: 'running',
         startedAt: Date.now(),
         requestBytes: request.requestBytes ?? byteLength(request.args),
+        ...(request.replayOf ? { replayOf: request.replayOf } : {}),
       };
       notify('started', { ...call }, request.args);
       const outcome = await run(request, call.callId).catch((error: unknown) => thrownOutcome(error));

@@ -51,6 +51,8 @@ export const ERROR_CODES = [
   'ServerClosing',
   // host / approvals
   'ApprovalNotFound',
+  // audit
+  'ReplayRefused',
   // host / code actions
   'ChangeLimitExceeded',
   'ActionUnsupported',

@@ -20,7 +20,8 @@ export interface ToolOutcome {
   failure?: FailureKind;
 }
 
-export type AgentTransport = 'mcp-http' | 'mcp-stdio' | 'http-api';
+/** `console` is the operator replaying a recorded call from the console. */
+export type AgentTransport = 'mcp-http' | 'mcp-stdio' | 'http-api' | 'console';
 
 export interface CallContext {
   /** Unique per call, used by the console and webhooks to correlate events. */

@@ -8,8 +8,7 @@ import { JunctionError } from '../shared/errors.js';
 import { auditDbPath } from './audit-trail.js';
 import { loadConfig, userStateDir } from './config/index.js';
 
-const EXPORT_FLAGS = ['since', 'until', 'format'] as const;
-type ExportFlag = (typeof EXPORT_FLAGS)[number];
+type ExportFlag = 'since' | 'until' | 'format';
 
 /** Separates the export's own flags from settings, which go through the shared configuration loader. */
 function splitFlags(argv: readonly string[]): { flags: Partial<Record<ExportFlag, string>>; rest: string[] } {

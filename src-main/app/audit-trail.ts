@@ -3,8 +3,9 @@
  * the transaction, approval and plugin events worth keeping, and the console's history and replay.
  */
 import { join } from 'node:path';
-import { AuditStore, type RedactionRules, type StoredEvent } from '../audit/index.js';
-import type { ApprovalView, CallDetail, HistoryProvider, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../control/index.js';
+import type { Writable } from 'node:stream';
+import { AuditStore, exportAudit, type RedactionRules, type StoredEvent } from '../audit/index.js';
+import type { ApprovalView, AuditExportRequest, CallDetail, HistoryProvider, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../control/index.js';
 import type { CallObserver, Dispatcher } from '../mcp/index.js';
 import { JunctionError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
@@ -130,6 +131,12 @@ export class AuditTrail {
       replayOf: callId,
     });
     return { replayOf: callId, isError: outcome.result.isError === true, result: outcome.result };
+  }
+
+  /** Streams the trail as the console's Export button downloads it; what is queued is written first. */
+  export(request: AuditExportRequest, out: Writable): Promise<number> {
+    this.store.flush();
+    return exportAudit({ path: this.store.status().path, ...request }, out);
   }
 
   close(): void {

@@ -206,7 +206,9 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   });
   const directApi = createDirectToolApi({ catalogue, dispatcher, readBody });
   const consoleToken = randomBytes(24).toString('base64url');
-  const consoleServer = config.console ? createConsoleServer({ hub: control, token: consoleToken, staticDir: CONSOLE_BUNDLE_DIR }) : undefined;
+  const consoleServer = config.console
+    ? createConsoleServer({ hub: control, token: consoleToken, staticDir: CONSOLE_BUNDLE_DIR, ...(audit ? { exportAudit: (request, out) => audit.export(request, out) } : {}) })
+    : undefined;
 
   const whenBridgeRunning = (route: RouteHandler): RouteHandler => ({
     handleRequest(req, res) {

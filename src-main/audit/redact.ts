@@ -112,15 +112,24 @@ class Redactor {
     return this.rules.pointers.some((p) => pointerMatches(p, path));
   }
 
+  /** `path` is the current location, extended and restored in place so walking a large result allocates little. */
   value(value: unknown, path: string[]): unknown {
-    if (path.length > 0 && this.byPointer(path)) return this.mark(path, value);
+    if (path.length > 0 && this.rules.pointers.length > 0 && this.byPointer(path)) return this.mark(path, value);
     if (typeof value === 'string') return this.text(value, path);
-    if (Array.isArray(value)) return value.map((item, i) => this.value(item, [...path, String(i)]));
+    if (Array.isArray(value)) {
+      return value.map((item, i) => {
+        path.push(String(i));
+        const out = this.value(item, path);
+        path.pop();
+        return out;
+      });
+    }
     if (value !== null && typeof value === 'object') {
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
-        const at = [...path, key];
-        out[key] = this.rules.secretKey.test(key) && item !== null && item !== undefined && item !== '' ? this.mark(at, item) : this.value(item, at);
+        path.push(key);
+        out[key] = this.rules.secretKey.test(key) && item !== null && item !== undefined && item !== '' ? this.mark(path, item) : this.value(item, path);
+        path.pop();
       }
       return out;
     }
@@ -145,6 +154,8 @@ class Redactor {
   private embeddedJson(text: string, path: string[]): string | undefined {
     const first = text.trimStart()[0];
     if (first !== '{' && first !== '[') return undefined;
+    // Only a key named like a secret can make embedded JSON need redaction (pointers do not reach inside text).
+    if (!this.rules.secretKey.test(text)) return undefined;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -4,7 +4,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,7 +76,11 @@ describe('console history survives a restart', { skip: chromiumAvailable() ? fal
     await args.locator('mark.redacted').waitFor();
     assert.ok(!(await page.content()).includes(SECRET), 'the secret never reaches the page');
     assert.match((await page.getByText(/^Redacted: /).textContent()) ?? '', /\/arguments\/password/);
-    assert.ok(await page.getByRole('link', { name: 'Export' }).isVisible());
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export' }).click()]);
+    const exported = await readFile(await download.path(), 'utf8');
+    assert.ok(!exported.includes(SECRET), 'the downloaded export holds no secret');
+    const lines = exported.trim().split('\n').map((l) => JSON.parse(l) as { type: string; tool?: string });
+    assert.equal(lines.filter((l) => l.type === 'call').length, 5);
     assert.deepEqual(errors, []);
   });
 });

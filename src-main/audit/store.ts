@@ -108,6 +108,15 @@ type Queued = { type: 'call'; input: AuditCallInput } | { type: 'event'; input: 
 
 const DAY_MS = 86_400_000;
 const PRUNE_EVERY_MS = 60_000;
+/**
+ * Records per timer-driven transaction: writing is synchronous on the event loop, so a bounded batch
+ * (tens of microseconds a record) keeps every pause short; the rest follows on the next turn.
+ */
+const TIMED_BATCH = 500;
+/** Rows one retention statement deletes, so a large backlog of expired records is removed in short steps. */
+const PRUNE_STEP = 10_000;
+/** Longest a size-cap pass may hold the event loop before it yields and continues at the next flush. */
+const PRUNE_BUDGET_MS = 25;
 
 /** JSON text of a value, replaced by a JSON string preview when longer than `max` bytes. */
 export function jsonPreview(value: unknown, max: number): { text: string; truncated: boolean } {
@@ -228,6 +237,11 @@ export class AuditStore {
 
   /** Writes everything queued in one transaction. Safe to call at any time; never throws. */
   flush(): void {
+    this.write(Number.POSITIVE_INFINITY);
+  }
+
+  /** Writes up to `max` queued records in one transaction and schedules the rest. */
+  private write(max: number): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -237,12 +251,13 @@ export class AuditStore {
       this.schedule(this.retryMs);
       return;
     }
-    const batch = this.queue;
-    this.queue = [];
+    const batch = this.queue.length <= max ? this.queue : this.queue.slice(0, max);
+    this.queue = this.queue.length <= max ? [] : this.queue.slice(max);
     try {
       this.writeBatch?.(batch);
       this.recovered();
       if (this.now() - this.lastPrune >= PRUNE_EVERY_MS) this.prune();
+      if (this.queue.length > 0) this.schedule(0);
     } catch (error) {
       // The transaction rolled back: nothing of this batch is in the file, so it is retried whole.
       this.queue = batch.concat(this.queue);
@@ -321,17 +336,24 @@ export class AuditStore {
     this.lastPrune = this.now();
     try {
       const cutoff = this.now() - this.options.retentionDays * DAY_MS;
-      db.prepare('DELETE FROM calls WHERE started_at < ?').run(cutoff);
-      db.prepare('DELETE FROM events WHERE at < ?').run(cutoff);
+      const expiredCalls = db.prepare('DELETE FROM calls WHERE seq IN (SELECT seq FROM calls WHERE started_at < ? LIMIT ?)').run(cutoff, PRUNE_STEP).changes;
+      const expiredEvents = db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE at < ? LIMIT ?)').run(cutoff, PRUNE_STEP).changes;
+      // More expired rows remain: the next flush continues instead of one long pause now.
+      if (expiredCalls === PRUNE_STEP || expiredEvents === PRUNE_STEP) this.lastPrune = 0;
       const pageSize = db.pragma('page_size', { simple: true }) as number;
       const used = () => ((db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number)) * pageSize;
-      for (let guard = 0; guard < 64 && used() > this.options.maxBytes; guard++) {
+      const started = performance.now();
+      while (used() > this.options.maxBytes) {
         const { n } = db.prepare('SELECT COUNT(*) AS n FROM calls').get() as { n: number };
         const { e } = db.prepare('SELECT COUNT(*) AS e FROM events').get() as { e: number };
         if (n + e === 0) break;
         // A tenth of the oldest rows per round: few rounds, and no more history lost than the cap demands.
-        db.prepare('DELETE FROM calls WHERE seq IN (SELECT seq FROM calls ORDER BY seq LIMIT ?)').run(Math.max(1, Math.ceil(n / 10)));
-        db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?)').run(Math.max(1, Math.ceil(e / 10)));
+        db.prepare('DELETE FROM calls WHERE seq IN (SELECT seq FROM calls ORDER BY seq LIMIT ?)').run(Math.min(PRUNE_STEP, Math.max(1, Math.ceil(n / 10))));
+        db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?)').run(Math.min(PRUNE_STEP, Math.max(1, Math.ceil(e / 10))));
+        if (performance.now() - started > PRUNE_BUDGET_MS) {
+          this.lastPrune = 0;
+          break;
+        }
       }
       db.pragma('incremental_vacuum');
       db.pragma('wal_checkpoint(PASSIVE)');
@@ -368,7 +390,7 @@ export class AuditStore {
     if (this.closed) return;
     this.queue.push(item);
     this.trim();
-    if (this.queue.length >= 2_000) this.schedule(0);
+    if (this.queue.length >= TIMED_BATCH) this.schedule(0);
     else this.schedule(this.flushIntervalMs);
   }
 
@@ -383,7 +405,7 @@ export class AuditStore {
     if (this.closed) return;
     if (this.timer && delayMs > 0) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.flush(), delayMs);
+    this.timer = setTimeout(() => this.write(TIMED_BATCH), delayMs);
     this.timer.unref();
   }
 

@@ -275,7 +275,8 @@ export class AuditStore {
     const where: string[] = [];
     const params: Record<string, string | number> = {};
     if (query.status) {
-      where.push('status = @status');
+      // With a tool or agent, those indexes are far more selective; the unary + keeps the planner off the status index.
+      where.push(query.tool || query.agent ? '+status = @status' : 'status = @status');
       params.status = query.status;
     }
     if (query.tool) {
@@ -356,6 +357,8 @@ export class AuditStore {
         }
       }
       db.pragma('incremental_vacuum');
+      // Keeps the planner's statistics current, so a filtered page walks the most selective index.
+      db.pragma('optimize');
       db.pragma('wal_checkpoint(PASSIVE)');
     } catch (error) {
       this.fail(error);

@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileRedaction } from '../audit/index.js';
+import { AuditTrail, compileRedaction } from '../audit/index.js';
 import { attachPluginHub } from '../bridge/plugins/index.js';
 import { createHubServer } from '../bridge/signalr/index.js';
 import { createAnalyticsWebhooks, createAuthorizationWebhook } from '../bridge/webhooks/index.js';
@@ -19,7 +19,6 @@ import { JunctionError } from '../shared/errors.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { createAccessGate, pluginAuthorizer } from './access.js';
 import { createAdmission } from './admission.js';
-import { AuditTrail } from './audit-trail.js';
 import { bridgeView } from './bridge-views.js';
 import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
 import { userStateDir, type Config } from './config/index.js';

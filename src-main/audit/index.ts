@@ -3,3 +3,4 @@ export { AuditStore, describeDbError, type AuditStoreOptions } from './store.js'
 export { exportAudit, parseInstant, type ExportFormat, type ExportOptions } from './export.js';
 export { compileRedaction, redactCall, redactValue, DEFAULT_REDACTION, REDACTED, type RedactionRules } from './redact.js';
 export type * from './records.js';
+export { AuditTrail, auditDbPath, type AuditTrailOptions } from './trail.js';

@@ -1,10 +1,14 @@
 /**
- * Connects the audit room to the rest: a call observer that hands every finished call to the store,
- * the transaction, approval and plugin events worth keeping, and the console's history and replay.
+ * The trail as the rest of Junction meets it: a call observer that hands every finished call to the
+ * store, the transaction, approval and plugin events worth keeping, and the console's history, export
+ * and replay. The composition root feeds it events; it imports no room but through their doors.
  */
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { AuditStore, exportAudit, type RedactionRules, type StoredEvent } from '../audit/index.js';
+import { exportAudit } from './export.js';
+import type { StoredEvent } from './records.js';
+import type { RedactionRules } from './redact.js';
+import { AuditStore } from './store.js';
 import type { ApprovalView, AuditExportRequest, CallDetail, HistoryProvider, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../control/index.js';
 import type { CallObserver, Dispatcher } from '../mcp/index.js';
 import { JunctionError } from '../shared/errors.js';

@@ -35,6 +35,27 @@ function exportWithCli(stateDir: string, ...flags: string[]): string {
   return run.stdout;
 }
 
+describe('junction audit export: bad input', () => {
+  test('a bad format, a bad date and a missing trail are clear errors with no output', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'junction-audit-none-'));
+    try {
+      const run = (...args: string[]) => spawnSync(process.execPath, [...CLI_SOURCE_FOR_TESTS, 'audit', 'export', ...args, `state-dir=${empty}`], { encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: empty } });
+      const format = run('--format', 'xml');
+      assert.equal(format.status, 2);
+      assert.match(format.stderr, /--format: expected jsonl or csv/);
+      const since = run('--since', 'yesterday');
+      assert.equal(since.status, 2);
+      assert.match(since.stderr, /--since: expected an ISO 8601 date/);
+      const missing = run();
+      assert.equal(missing.status, 1);
+      assert.match(missing.stderr, /No audit trail at .*audit\.db/);
+      assert.equal(missing.stdout, '');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('audit trail on the real stack: redaction everywhere, history across restarts, export, replay', () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'junction-audit-'));
   const settings = [`state-dir=${stateDir}`, 'redact=re:zz-CUSTOM-[0-9]+'];

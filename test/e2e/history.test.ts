@@ -7,18 +7,19 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
+import { existsSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { loadConfig } from '../../src-main/app/config/index.js';
 import { startJunction, type Junction } from '../../src-main/app/junction.js';
+import { CONSOLE_BUNDLE_DIR } from '../../src-main/app/paths.js';
 import { createLogger } from '../../src-main/shared/log.js';
 import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';
 
-const CONFIG = fileURLToPath(new URL('../../src-renderer/vite.config.ts', import.meta.url));
+// The bundle npm test builds first; rebuilding it here would race other e2e files serving the same folder.
+const ready = chromiumAvailable() && existsSync(join(CONSOLE_BUNDLE_DIR, 'index.html'));
 const SECRET = 'pw-SECRET-e2e-4711';
 
-describe('console history survives a restart', { skip: chromiumAvailable() ? false : 'chromium not installed at /usr/bin/chromium' }, () => {
+describe('console history survives a restart', { skip: ready ? false : 'needs /usr/bin/chromium and the built console (npm run build:renderer)' }, () => {
   let stateDir: string;
   let junction: Junction | undefined;
   let browser: Browser;
@@ -32,8 +33,6 @@ describe('console history survives a restart', { skip: chromiumAvailable() ? fal
   const post = (j: Junction, tool: string, body: unknown) => fetch(`${j.baseUrl}/api/tools/${tool}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   before(async () => {
-    // startJunction serves the bundle from src-renderer/dist, so that is where this test builds it.
-    await build({ configFile: CONFIG, logLevel: 'warn' });
     stateDir = await mkdtemp(join(tmpdir(), 'junction-e2e-history-'));
     await writeFile(join(stateDir, 'settings.json'), '{}');
     const first = await start();

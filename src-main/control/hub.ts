@@ -4,6 +4,7 @@
  */
 import { JunctionError } from '../shared/errors.js';
 import type {
+  AgentView,
   ApprovalView,
   BridgeView,
   CallDetail,
@@ -29,6 +30,8 @@ export interface ControlProviders {
   approvals(): ApprovalView[];
   recovery(): RecoveryView;
   bridge(): BridgeView;
+  /** Connected agents; a core without agent tracking leaves it out. */
+  agents?(): AgentView[];
   /** The durable history (the audit trail); without it the console has only the calls kept in memory. */
   history?: HistoryProvider;
 }
@@ -41,7 +44,8 @@ export interface HistoryProvider {
 }
 
 /** The commands the composition root implements: the ControlApi minus what the hub answers itself. */
-export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover' | 'replay'>;
+export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover' | 'replay'> &
+  Partial<Pick<ControlApi, 'setProjectRouting'>>;
 
 export interface ControlHubOptions {
   version: string;
@@ -110,6 +114,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       approvals: providers.approvals(),
       recovery: providers.recovery(),
       bridge: providers.bridge(),
+      ...(providers.agents ? { agents: providers.agents() } : {}),
     };
   }
 
@@ -176,6 +181,10 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     rollback: (workspaceId, toRevision) => commands.rollback(workspaceId, toRevision),
     startBridge: () => commands.startBridge(),
     stopBridge: () => commands.stopBridge(),
+    setProjectRouting: async (mode) => {
+      if (!commands.setProjectRouting) throw new JunctionError('InvalidArguments', 'This core does not support switching project routing.');
+      return commands.setProjectRouting(mode);
+    },
     recover: () => commands.recover(),
   };
   return hub;

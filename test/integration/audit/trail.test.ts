@@ -2,11 +2,15 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { createPlugin, type McpPlugin } from '../../../plugins/sdk/src/index.js';
 import type { CallDetail, ControlResult, HistoryPage, ReplayResult } from '../../../src-main/control/index.js';
+import { runAuditCommand } from '../../../src-main/app/audit-cli.js';
+import { isJunctionError } from '../../../src-main/shared/errors.js';
 import { CLI_SOURCE_FOR_TESTS } from '../../support/cli.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 
@@ -36,20 +40,27 @@ function exportWithCli(stateDir: string, ...flags: string[]): string {
 }
 
 describe('junction audit export: bad input', () => {
-  test('a bad format, a bad date and a missing trail are clear errors with no output', () => {
+  test('a bad format, a bad date and a missing trail are clear errors with no output', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'junction-audit-none-'));
     try {
-      const run = (...args: string[]) => spawnSync(process.execPath, [...CLI_SOURCE_FOR_TESTS, 'audit', 'export', ...args, `state-dir=${empty}`], { encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: empty } });
-      const format = run('--format', 'xml');
-      assert.equal(format.status, 2);
-      assert.match(format.stderr, /--format: expected jsonl or csv/);
-      const since = run('--since', 'yesterday');
-      assert.equal(since.status, 2);
-      assert.match(since.stderr, /--since: expected an ISO 8601 date/);
-      const missing = run();
-      assert.equal(missing.status, 1);
-      assert.match(missing.stderr, /No audit trail at .*audit\.db/);
-      assert.equal(missing.stdout, '');
+      const run = async (...args: string[]) => {
+        const out = new PassThrough();
+        let text = '';
+        out.on('data', (c: Buffer) => (text += c.toString()));
+        await writeFile(join(empty, 'none.json'), '{}');
+        const error = await runAuditCommand(['export', ...args, `state-dir=${empty}`, `settings=${join(empty, 'none.json')}`], out).then(() => undefined, (e: unknown) => e);
+        return { error, text };
+      };
+      const codeOf = (e: unknown) => (isJunctionError(e) ? e.code : String(e));
+      const format = await run('--format', 'xml');
+      assert.equal(codeOf(format.error), 'ConfigInvalid');
+      assert.match((format.error as Error).message, /--format: expected jsonl or csv/);
+      const since = await run('--since', 'yesterday');
+      assert.match((since.error as Error).message, /--since: expected an ISO 8601 date/);
+      const missing = await run();
+      assert.equal(codeOf(missing.error), 'ResourceNotFound');
+      assert.match((missing.error as Error).message, /No audit trail at .*audit\.db/);
+      assert.equal(format.text + since.text + missing.text, '');
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
@@ -125,10 +136,18 @@ describe('audit trail on the real stack: redaction everywhere, history across re
     const lines = jsonl.trim().split('\n').map((l) => JSON.parse(l) as { type: string; tool?: string; kind?: string });
     assert.deepEqual(lines.filter((l) => l.type === 'call').map((l) => l.tool), ['login', 'server-status', 'server-status']);
     assert.ok(lines.some((l) => l.type === 'event' && l.kind === 'plugin.connected'));
-    const csv = exportWithCli(stateDir, '--format', 'csv');
+    const inProcess = async (...args: string[]) => {
+      const out = new PassThrough();
+      let text = '';
+      out.on('data', (c: Buffer) => (text += c.toString()));
+      await runAuditCommand(['export', ...args, `state-dir=${stateDir}`, `settings=${join(stateDir, 'none.json')}`], out);
+      return text;
+    };
+    await writeFile(join(stateDir, 'none.json'), '{}');
+    const csv = await inProcess('--format', 'csv');
     assertNoSecrets(csv, 'the CSV export');
     assert.match(csv.split('\n')[0]!, /^type,at,callId,/);
-    assert.equal(exportWithCli(stateDir, '--since', '2999-01-01').trim(), '', '--since filters');
+    assert.equal((await inProcess('--since', '2999-01-01')).trim(), '', '--since filters');
 
     junction = await startTestJunction(settings);
     const page = value<HistoryPage>(await junction.control.execute('history', {}));

@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { AuditTrail, compileRedaction } from '../audit/index.js';
 import { API_VERSION } from '../../plugins/sdk/src/protocol.js';
 import { attachPluginHub } from '../bridge/plugins/index.js';
 import { AgentPresence, attachPresence } from '../bridge/presence/index.js';
@@ -63,6 +64,8 @@ export interface Junction {
   readonly workspaceHost: ReturnType<typeof createHost>;
   readonly control: ReturnType<typeof createControlHub>;
   readonly mcpFactory: McpServerFactory;
+  /** The audit trail, absent when audit=false. */
+  readonly audit: AuditTrail | undefined;
   close(): Promise<void>;
 }
 
@@ -78,6 +81,10 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const stateDir = config['state-dir'] ?? userStateDir();
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const agentToken = config.auth === 'token' ? (config.token ?? (await loadOrCreateToken(stateDir))) : undefined;
+  const redaction = compileRedaction(config.redact);
+  const audit = config.audit
+    ? new AuditTrail({ stateDir, rules: redaction, logger, retentionDays: config['audit-retention-days'], maxMb: config['audit-max-mb'] })
+    : undefined;
 
   const journal = createJournal({ stateDir: join(stateDir, 'recovery'), instanceId: randomUUID() });
   const recoveryReport = await journal.open().catch((error: unknown) => {
@@ -158,6 +165,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       bridge: currentBridgeView,
       callApprovals: () => callApprovals.views(),
       policy: () => policy.view(),
+      ...(audit ? { history: audit.history } : {}),
       agents: currentAgentViews,
     },
     commands: {
@@ -174,6 +182,10 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       },
       decideCall: (decision) => callApprovals.decide(decision),
       savePolicy: (text, baseVersion) => policy.replace(text, baseVersion),
+      replay: async (callId) => {
+        if (!audit) throw new JunctionError('ReplayRefused', 'The audit trail is off (audit=false), so there is no recorded call to replay.');
+        return audit.replay(dispatcher, callId);
+      },
     },
   });
   const policy = new PolicyStore({
@@ -181,7 +193,10 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     document: policyDocument,
     ...(policyPath ? { persistence: policyFilePersistence(policyPath) } : {}),
   });
-  const stopPolicyEvents = policy.onChanged((view, change) => control.publish({ type: 'policy.updated', policy: view, change }));
+  const stopPolicyEvents = policy.onChanged((view, change) => {
+    audit?.policyEdited(view, change);
+    control.publish({ type: 'policy.updated', policy: view, change });
+  });
   const callApprovals = new CallApprovals({
     store: policy,
     timeoutMs: config['approval-timeout'] * 1000,
@@ -223,11 +238,13 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     }),
     bridge.events.on('pluginConnected', (plugin) => {
       control.publish({ type: 'plugin.connected', plugin });
+      audit?.plugin('plugin.connected', { connectionId: plugin.connectionId, role: plugin.role, name: plugin.name, pluginVersion: plugin.pluginVersion ?? null });
       analytics.emit('connection', 'connection.plugin.connected', { connectionId: plugin.connectionId, role: plugin.role, name: plugin.name });
     }),
     bridge.events.on('pluginUpdated', (plugin) => control.publish({ type: 'plugin.updated', plugin })),
     bridge.events.on('pluginDisconnected', ({ connectionId }) => {
       control.publish({ type: 'plugin.disconnected', connectionId });
+      audit?.plugin('plugin.disconnected', { connectionId });
       analytics.emit('connection', 'connection.plugin.disconnected', { connectionId });
     }),
     // An editor and a runtime publishing the same tool is the normal pairing, not an operator problem.
@@ -235,14 +252,23 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     bridge.events.on('listDegraded', (diagnostic) => logger.warn(`bridge: ${diagnostic.message}`)),
     // The bridge's own findings (malformed plugin payloads, failed tool lists) are logged once each; a plugin's own log lines stay at debug.
     bridge.events.on('log', (entry) => (entry.origin === 'bridge' ? logger.warn : logger.debug)(`plugin ${entry.connectionId}: ${entry.message}`)),
-    host.events.on('workspace.updated', (event) => control.publish(event)),
-    host.events.on('approval.requested', (event) => control.publish(event)),
-    host.events.on('approval.decided', (event) => control.publish(event)),
+    host.events.on('workspace.updated', (event) => {
+      audit?.workspaceUpdated(event.workspace);
+      control.publish(event);
+    }),
+    host.events.on('approval.requested', (event) => {
+      audit?.approval(event.type, event.approval);
+      control.publish(event);
+    }),
+    host.events.on('approval.decided', (event) => {
+      audit?.approval(event.type, event.approval);
+      control.publish(event);
+    }),
   ];
 
   const dispatcher = createDispatcher(
     catalogue,
-    [consoleCallObserver(control), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])],
+    [consoleCallObserver(control, redaction), ...(audit ? [audit.observer] : []), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])],
     createAdmission({ ratePerSecond: config['rate-limit'], burst: config['rate-limit-burst'], maxInFlight: config['max-in-flight-per-agent'] }),
     callApprovals,
   );
@@ -272,7 +298,9 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     readBody,
   });
   const consoleToken = randomBytes(24).toString('base64url');
-  const consoleServer = config.console ? createConsoleServer({ hub: control, token: consoleToken, staticDir: CONSOLE_BUNDLE_DIR }) : undefined;
+  const consoleServer = config.console
+    ? createConsoleServer({ hub: control, token: consoleToken, staticDir: CONSOLE_BUNDLE_DIR, ...(audit ? { exportAudit: (request, out) => audit.export(request, out) } : {}) })
+    : undefined;
 
   const whenBridgeRunning = (route: RouteHandler): RouteHandler => ({
     handleRequest(req, res) {
@@ -309,6 +337,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     boundPort = (await listen(server, config.port, config.host)).port;
   } catch (error) {
     await Promise.allSettled([hub.close(), journal.close()]);
+    audit?.close();
     const code = (error as NodeJS.ErrnoException).code;
     throw new JunctionError('ConfigInvalid', code === 'EADDRINUSE' ? `port: ${config.port} on ${config.host} is already in use; pass --port N (0 picks a free one).` : `cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
@@ -333,6 +362,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     workspaceHost: host,
     control,
     mcpFactory,
+    audit,
     close() {
       closing ??= (async () => {
         for (const u of unsubscribe) u();
@@ -351,6 +381,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         await analytics.close();
         await removeInstanceRecord(stateDir, process.pid);
         await journal.close();
+        audit?.close();
       })();
       return closing;
     },

@@ -45,7 +45,7 @@ export interface PluginProjectView {
 /** An agent session (MCP over HTTP or stdio) or a direct HTTP API caller, as plugins are told about it. */
 export interface AgentView {
   sessionId: string;
-  transport: 'mcp-http' | 'mcp-stdio' | 'http-api';
+  transport: 'mcp-http' | 'mcp-stdio' | 'http-api' | 'console';
   clientName?: string;
   clientVersion?: string;
   /** The project pin of the route the agent uses. */
@@ -73,7 +73,8 @@ export type CallStatus = 'running' | 'ok' | 'error';
 export interface CallView {
   callId: string;
   agent: string;
-  transport: 'mcp-http' | 'mcp-stdio' | 'http-api';
+  /** `console` marks a replay the operator started from the console. */
+  transport: 'mcp-http' | 'mcp-stdio' | 'http-api' | 'console';
   tool: string;
   /** `host`, `plugin:<id>` or `bridge:<role>` */
   target: string;
@@ -86,6 +87,8 @@ export interface CallView {
   errorCode?: string;
   /** How the approval policy decided this call; present on finished calls that reached the policy. */
   policy?: PolicyDecisionView;
+  /** The recorded call this one replays. */
+  replayOf?: string;
 }
 
 export interface CallDetail {
@@ -94,6 +97,53 @@ export interface CallDetail {
   result?: unknown;
   /** True when arguments or result exceeded the per-call cap and were replaced by a text preview. */
   truncated?: boolean;
+  /** JSON pointers into `{ arguments, result }` whose values were redacted (shown as `[redacted]`), when known. */
+  redacted?: string[];
+  /** The policy decision recorded with the call, when a policy decided it. */
+  policy?: unknown;
+}
+
+/** Server-side search over the audit trail: newest first, paged by the `nextBefore` cursor. */
+export interface HistoryQuery {
+  text?: string;
+  status?: CallStatus;
+  tool?: string;
+  agent?: string;
+  /** Epoch ms, inclusive. */
+  since?: number;
+  /** Epoch ms, exclusive. */
+  until?: number;
+  before?: number;
+  limit?: number;
+}
+
+export interface HistoryPage {
+  calls: CallView[];
+  nextBefore?: number;
+  /** False when the audit trail is off or unavailable; `reason` says why. */
+  available: boolean;
+  reason?: string;
+}
+
+/** A transaction that ended, as the audit trail remembers it. */
+export interface TransactionRecordView {
+  transactionId: string;
+  workspaceId: string | null;
+  workspaceName: string | null;
+  state: 'committed' | 'rolledBack';
+  endedAt: number;
+  revisions: RevisionView[];
+  /** What the commit returned: manifest id and per-file checksums; absent for rollbacks. */
+  commit?: unknown;
+  /** The review receipt the commit presented, when there was one. */
+  receipt?: string;
+  approvals: Array<{ revision: number; state: ApprovalView['state']; decidedAt?: number; reason?: string }>;
+}
+
+export interface ReplayResult {
+  replayOf: string;
+  isError: boolean;
+  result: unknown;
 }
 
 export interface FileDiffView {
@@ -351,6 +401,10 @@ export interface ControlApi {
   decideCall(decision: CallDecisionRequest): Promise<CallApprovalView>;
   /** Replaces the approval policy with `text` (JSON) when `baseVersion` is still current; saved atomically. */
   savePolicy(text: string, baseVersion: number): Promise<PolicyView>;
+  history(query: HistoryQuery): Promise<HistoryPage>;
+  transactionHistory(limit: number): Promise<TransactionRecordView[]>;
+  /** Runs a recorded call again, through the current policy; it appears as a new call linked to the original. */
+  replay(callId: string): Promise<ReplayResult>;
   /** Subscribes to events after the snapshot; the adapter guarantees no gap between the two. */
   subscribe(listener: (event: ControlEvent) => void): () => void;
 }
@@ -404,6 +458,9 @@ export interface ControlCommands {
   recover: { args: Record<string, never>; result: RecoveryView };
   decideCall: { args: CallDecisionRequest; result: CallApprovalView };
   savePolicy: { args: { text: string; baseVersion: number }; result: PolicyView };
+  history: { args: HistoryQuery; result: HistoryPage };
+  transactionHistory: { args: { limit?: number }; result: TransactionRecordView[] };
+  replay: { args: { callId: string }; result: ReplayResult };
 }
 
 export type ControlCommandName = keyof ControlCommands;

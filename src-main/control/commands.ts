@@ -26,6 +26,20 @@ export const COMMAND_SCHEMAS = {
     .refine((a) => a.decision !== 'deny' || a.reason !== undefined, { message: 'a denial needs a reason', path: ['reason'] }),
   // Below the console socket's 1 MiB message cap, wrapper included.
   savePolicy: z.object({ text: z.string().max(900_000), baseVersion: z.number().int().min(1) }).strict(),
+  history: z
+    .object({
+      text: z.string().max(256).optional(),
+      status: z.enum(['running', 'ok', 'error']).optional(),
+      tool: z.string().max(512).optional(),
+      agent: z.string().max(512).optional(),
+      since: z.number().int().optional(),
+      until: z.number().int().optional(),
+      before: z.number().int().min(0).optional(),
+      limit: z.number().int().min(0).max(1000).optional(),
+    })
+    .strict(),
+  transactionHistory: z.object({ limit: z.number().int().min(0).max(500).optional() }).strict(),
+  replay: z.object({ callId: id }).strict(),
 } satisfies Record<ControlCommandName, z.ZodType>;
 
 export const COMMAND_NAMES = Object.keys(COMMAND_SCHEMAS) as ControlCommandName[];
@@ -70,6 +84,12 @@ function run(api: ControlApi, command: ControlCommandName, args: unknown): Promi
       const a = COMMAND_SCHEMAS.savePolicy.parse(args);
       return api.savePolicy(a.text, a.baseVersion);
     }
+    case 'history':
+      return api.history(COMMAND_SCHEMAS.history.parse(args));
+    case 'transactionHistory':
+      return api.transactionHistory(COMMAND_SCHEMAS.transactionHistory.parse(args).limit ?? 50);
+    case 'replay':
+      return api.replay(COMMAND_SCHEMAS.replay.parse(args).callId);
   }
 }
 

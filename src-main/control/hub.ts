@@ -10,6 +10,9 @@ import type {
   CallApprovalView,
   CallDetail,
   ControlApi,
+  HistoryPage,
+  HistoryQuery,
+  TransactionRecordView,
   ControlEvent,
   ControlFrame,
   ControlResult,
@@ -33,10 +36,19 @@ export interface ControlProviders {
   policy?(): PolicyView;
   /** Connected agents; a core without agent tracking leaves it out. */
   agents?(): AgentView[];
+  /** The durable history (the audit trail); without it the console has only the calls kept in memory. */
+  history?: HistoryProvider;
+}
+
+export interface HistoryProvider {
+  query(query: HistoryQuery): HistoryPage;
+  /** A recorded call's redacted detail, for calls no longer (or never) in the in-memory log. */
+  detail(callId: string): CallDetail | undefined;
+  transactions(limit: number): TransactionRecordView[];
 }
 
 /** The commands the composition root implements: the ControlApi minus what the hub answers itself. */
-export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'> &
+export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover' | 'replay'> &
   Partial<Pick<ControlApi, 'decideCall' | 'savePolicy' | 'setProjectRouting'>>;
 
 export interface ControlHubOptions {
@@ -154,10 +166,21 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       return snapshot();
     },
     async callDetail(callId): Promise<CallDetail> {
-      const detail = calls.detail(callId);
-      if (!detail) throw new JunctionError('ResourceNotFound', `No recent call ${callId}; the console keeps the last ${limits.maxCalls} calls.`);
+      const recent = calls.detail(callId);
+      // A finished call's recorded detail carries what redaction replaced; a running one exists only in memory.
+      const recorded = recent?.call.status === 'running' ? undefined : providers.history?.detail(callId);
+      const detail = recorded ?? recent;
+      if (!detail) throw new JunctionError('ResourceNotFound', `No call ${callId} in the console's last ${limits.maxCalls} calls${providers.history ? ' or in the audit trail' : ''}.`);
       return detail;
     },
+    async history(query) {
+      if (!providers.history) return { calls: [], available: false, reason: 'The audit trail is off (audit=false); only calls kept in memory are shown.' };
+      return providers.history.query(query);
+    },
+    async transactionHistory(limit) {
+      return providers.history?.transactions(limit) ?? [];
+    },
+    replay: (callId) => commands.replay(callId),
     approve: (approvalId) => commands.approve(approvalId),
     deny: (approvalId, reason) => commands.deny(approvalId, reason),
     openWorkspace: (root, opts) => commands.openWorkspace(root, opts),

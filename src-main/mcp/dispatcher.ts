@@ -31,6 +31,8 @@ export interface DispatchRequest {
   progress?: CallContext['progress'];
   /** Size of the request as received, for the console; computed from args when absent. */
   requestBytes?: number;
+  /** The recorded call this one replays (the operator's replay from the console). */
+  replayOf?: string;
   /** The agent's session and route pin, for sources that serve several projects. */
   scope?: AgentScope;
 }
@@ -75,6 +77,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         status: 'running',
         startedAt: Date.now(),
         requestBytes: request.requestBytes ?? byteLength(request.args),
+        ...(request.replayOf ? { replayOf: request.replayOf } : {}),
       };
       notify('started', { ...call }, request.args);
       let policy: PolicyDecisionView | undefined;

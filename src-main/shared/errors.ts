@@ -55,6 +55,8 @@ export const ERROR_CODES = [
   'ApprovalDenied',
   'ApprovalTimedOut',
   'PolicyInvalid',
+  // audit
+  'ReplayRefused',
   // host / code actions
   'ChangeLimitExceeded',
   'ActionUnsupported',

@@ -26,7 +26,8 @@ export interface ToolOutcome {
   httpStatus?: number;
 }
 
-export type AgentTransport = 'mcp-http' | 'mcp-stdio' | 'http-api';
+/** `console` is the operator replaying a recorded call from the console. */
+export type AgentTransport = 'mcp-http' | 'mcp-stdio' | 'http-api' | 'console';
 
 export interface CallContext {
   /** Unique per call, used by the console and webhooks to correlate events. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ApprovalView, CallApprovalView, CompileCheckView, PolicyDecisionKind } from '../store/types.js';
+import type { ApprovalView, CallApprovalView, CompileCheckView, PolicyDecisionKind, WorkspaceView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { formatSpan, formatTime } from '../lib/format.js';
 import { useNow } from '../lib/use-now.js';
@@ -48,14 +48,24 @@ function CompileCheck({ compile }: { compile: CompileCheckView | undefined }) {
   );
 }
 
+/** Names an approval for a person: the workspace's name and the revision's summary, not their ids. */
+function describeApproval(approval: ApprovalView, workspaces: readonly WorkspaceView[]): { workspace: string; summary: string | undefined } {
+  const workspace = workspaces.find((w) => w.workspaceId === approval.workspaceId);
+  const revision = workspace?.transaction?.transactionId === approval.transactionId ? workspace.transaction.revisions.find((r) => r.revision === approval.revision) : undefined;
+  return { workspace: workspace?.name ?? approval.workspaceId, summary: revision?.summary };
+}
+
 function PendingApproval({ approval }: { approval: ApprovalView }) {
   const run = useConsole((s) => s.run);
+  const workspaces = useConsole((s) => s.data.workspaces);
+  const named = describeApproval(approval, workspaces);
   const [reason, setReason] = useState('');
   const [busy, decide] = useDecide();
   return (
     <article className="approval pending" aria-label={`Approval ${approval.approvalId}`} data-testid="approval-pending">
       <h3>
-        Commit of revision {approval.revision} in workspace <code>{approval.workspaceId}</code>
+        Commit of revision {approval.revision}
+        {named.summary && <> ({named.summary})</>} in workspace <strong title={approval.workspaceId}>{named.workspace}</strong>
       </h3>
       <p className="muted">
         Requested {formatTime(approval.requestedAt)} · transaction <code>{approval.transactionId}</code> · {approval.files.length} file(s). This is exactly what will be committed:
@@ -191,6 +201,7 @@ function CallDecisions({ decided }: { decided: CallApprovalView[] }) {
 
 export function ApprovalsView() {
   const approvals = useConsole((s) => s.data.approvals);
+  const workspaces = useConsole((s) => s.data.workspaces);
   const callApprovals = useConsole((s) => s.data.callApprovals);
   const canWriteRules = useConsole((s) => Boolean(s.data.policy?.path));
   const pending = approvals.filter((a) => a.state === 'pending');
@@ -222,20 +233,26 @@ export function ApprovalsView() {
               </tr>
             </thead>
             <tbody>
-              {decided.map((a) => (
+              {decided.map((a) => {
+                const named = describeApproval(a, workspaces);
+                return (
                 <tr key={a.approvalId} data-testid="approval-decided">
                   <td>
                     <code>{a.approvalId}</code>
                   </td>
-                  <td>{a.workspaceId}</td>
-                  <td>{a.revision}</td>
+                  <td title={a.workspaceId}>{named.workspace}</td>
+                  <td>
+                    {a.revision}
+                    {named.summary && <> · {named.summary}</>}
+                  </td>
                   <td>
                     <span className={`pill ${a.state === 'approved' ? 'ok' : 'bad'}`}>{a.state}</span>
                   </td>
                   <td>{a.decidedAt ? formatTime(a.decidedAt) : '—'}</td>
                   <td>{a.reason ?? ''}</td>
                 </tr>
-              ))}
+              );
+              })}
             </tbody>
           </table>
         </>

@@ -1,9 +1,10 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { CallDetail, CallStatus, CallView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
-import { filterCalls, rowWindow } from '../lib/calls.js';
+import { filterCalls, mergeHistory, rowWindow } from '../lib/calls.js';
 import { formatBytes, formatDuration, formatTime } from '../lib/format.js';
 import { useNow } from '../lib/use-now.js';
+import { useHistory } from '../lib/use-history.js';
 
 /** Must match `.call-row { height }` in styles.css. */
 export const ROW_HEIGHT = 28;
@@ -45,8 +46,30 @@ const Row = memo(function Row({ call, now, selected, onSelect }: { call: CallVie
   );
 });
 
+const REDACTED_JSON = '"[redacted]"';
+
+/** JSON text with every redacted value marked, so the operator sees what was hidden rather than an odd string. */
+function Json({ value, label }: { value: unknown; label: string }) {
+  const parts = JSON.stringify(value, null, 2).split(REDACTED_JSON);
+  return (
+    <pre className="json" tabIndex={0} aria-label={label}>
+      {parts.map((part, i) => (
+        <span key={i}>
+          {part}
+          {i < parts.length - 1 && (
+            <mark className="redacted" title="Redacted before it was recorded or shown">
+              {REDACTED_JSON}
+            </mark>
+          )}
+        </span>
+      ))}
+    </pre>
+  );
+}
+
 function Drawer({ call, onClose }: { call: CallView; onClose: () => void }) {
   const channel = useConsole((s) => s.channel);
+  const run = useConsole((s) => s.run);
   const [detail, setDetail] = useState<CallDetail | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   useEffect(() => {
@@ -74,6 +97,7 @@ function Drawer({ call, onClose }: { call: CallView; onClose: () => void }) {
       </header>
       <p className="muted">
         {call.callId} · {call.agent} via {call.transport} → {call.target}
+        {call.replayOf && <> · replay of <code>{call.replayOf}</code></>}
       </p>
       {call.policy && (
         <p className="muted" data-testid="call-policy">
@@ -82,12 +106,26 @@ function Drawer({ call, onClose }: { call: CallView; onClose: () => void }) {
         </p>
       )}
       <Progress call={call} withMessage />
+      {call.status !== 'running' && (
+        <p>
+          <button type="button" onClick={() => void run('replay', { callId: call.callId }, `Replayed ${call.tool}; the new call is at the top.`)}>
+            Replay
+          </button>
+        </p>
+      )}
       {error && <p className="callout bad">{error}</p>}
       {detail?.truncated && <p className="callout warn">Arguments or result exceeded the console's per-call limit and are shown truncated.</p>}
+      {detail?.redacted && detail.redacted.length > 0 && <p className="callout">Redacted: {detail.redacted.join(', ')}</p>}
+      {detail?.policy !== undefined && (
+        <>
+          <h4>Policy decision</h4>
+          <Json value={detail.policy} label="Policy decision" />
+        </>
+      )}
       <h4>Arguments</h4>
-      <pre className="json" tabIndex={0} aria-label="Call arguments">{detail ? JSON.stringify(detail.arguments, null, 2) : 'Loading…'}</pre>
+      {detail ? <Json value={detail.arguments} label="Call arguments" /> : <pre className="json">Loading…</pre>}
       <h4>Result</h4>
-      <pre className="json" tabIndex={0} aria-label="Call result">{detail ? (detail.result === undefined ? '(no result yet)' : JSON.stringify(detail.result, null, 2)) : 'Loading…'}</pre>
+      {detail ? detail.result === undefined ? <pre className="json">(no result yet)</pre> : <Json value={detail.result} label="Call result" /> : <pre className="json">Loading…</pre>}
     </aside>
   );
 }
@@ -102,9 +140,12 @@ export function CallsView() {
   const [viewport, setViewport] = useState(600);
   const scroller = useRef<HTMLDivElement>(null);
   const now = useNow();
-  const rows = useMemo(() => filterCalls(calls, callIds, { status, text }), [calls, callIds, status, text]);
+  const history = useHistory({ status, text });
+  const live = useMemo(() => filterCalls(calls, callIds, { status, text }), [calls, callIds, status, text]);
+  const rows = useMemo(() => mergeHistory(live, history.calls), [live, history.calls]);
   const win = rowWindow(scrollTop, viewport, ROW_HEIGHT, rows.length);
-  const selected = selectedId ? calls.get(selectedId) : undefined;
+  const selected = selectedId ? (calls.get(selectedId) ?? history.calls.find((c) => c.callId === selectedId)) : undefined;
+  const recordedOnly = rows.length - live.length;
 
   useLayoutEffect(() => {
     const el = scroller.current;
@@ -157,8 +198,19 @@ export function CallsView() {
           </select>
         </label>
         <span className="muted" aria-live="polite" data-testid="call-count">
-          {rows.length} of {callIds.length} calls
+          {rows.length} of {callIds.length + recordedOnly} calls
         </span>
+        {history.nextBefore !== undefined && (
+          <button type="button" onClick={history.loadOlder} disabled={history.loading}>
+            Load older
+          </button>
+        )}
+        {history.available && (
+          <a className="button" href="/audit/export?format=jsonl" download>
+            Export
+          </a>
+        )}
+        {!history.available && history.reason && <span className="muted" title={history.reason}>History unavailable</span>}
       </div>
       <div className="calls-layout">
         <div role="table" aria-label="Live calls" aria-rowcount={rows.length} className="calls-table">

@@ -18,13 +18,16 @@ export interface AccessOptions {
 }
 
 const AGENT_PATHS = /^\/(mcp|api)(\/|$)/;
+/** Agent routes and the plugin hub (negotiate and WebSocket upgrade): one origin policy for all. */
+const BRIDGE_PATHS = /^\/(mcp|api|hub)(\/|$)/;
 
 /**
  * A browser page on another loopback port (any local dev server) passes the general Origin check, but
- * must not drive agent endpoints: a form POST needs no CORS preflight. Agent routes accept no Origin
- * (non-browser clients) or our own origin only.
+ * must not drive agent endpoints or register tools on the hub: a form POST needs no CORS preflight and
+ * a WebSocket is never subject to CORS. These routes accept no Origin (non-browser clients) or our own
+ * origin only.
  */
-function foreignOriginOnAgentRoute(req: IncomingMessage, port: number): string | undefined {
+function foreignOriginOnBridgeRoute(req: IncomingMessage, port: number): string | undefined {
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
   const own = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
@@ -36,9 +39,10 @@ export function createAccessGate(options: AccessOptions): RequestGate {
     const origin = checkOrigin(req, { port: options.port(), bindHost: options.bindHost });
     if (!origin.ok) return { ok: false, status: origin.status, error: { code: origin.code, message: origin.message } };
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (!BRIDGE_PATHS.test(path)) return { ok: true };
+    const foreign = foreignOriginOnBridgeRoute(req, options.port());
+    if (foreign) return { ok: false, status: 403, error: { code: 'Forbidden', message: `Browser origin ${foreign} may not call agent endpoints or the plugin hub.` } };
     if (!AGENT_PATHS.test(path)) return { ok: true };
-    const foreign = foreignOriginOnAgentRoute(req, options.port());
-    if (foreign) return { ok: false, status: 403, error: { code: 'Forbidden', message: `Browser origin ${foreign} may not call agent endpoints.` } };
     const continuingSession = path === '/mcp' && req.headers['mcp-session-id'] !== undefined;
     const verdict = await (continuingSession ? options.tokenOnly : options.full).authenticate(req, 'agent');
     if (verdict.ok) return { ok: true };

@@ -23,6 +23,7 @@ import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
 import { userStateDir, type Config } from './config/index.js';
 import { bridgeContentSource } from './content.js';
 import { bodyReader } from './http/read-body.js';
+import { healthRoutes, type StartupProgress } from './http/health.js';
 import { closeServer, createHttpServer, listen, sendJsonError, type RouteHandler } from './http/server.js';
 import { analyticsCallObserver, consoleCallObserver } from './observers.js';
 import { cliInvocation, CONSOLE_BUNDLE_DIR, EXAMPLE_IN_PROCESS_PLUGINS_DIR, PROJECT_ROOT } from './paths.js';
@@ -53,11 +54,12 @@ export interface Junction {
 export async function startJunction(options: JunctionOptions): Promise<Junction> {
   const { config } = options;
   const logger = options.logger ?? createLogger(config['log-level']);
-  assertBindAllowed({ host: config.host, mode: config.auth, token: config.token });
-
   const stateDir = config['state-dir'] ?? userStateDir();
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  // Mode token without token= uses the one generated and stored in the state directory on first run;
+  // a refused bind (mode none off loopback) touches nothing on disk.
   const agentToken = config.auth === 'token' ? (config.token ?? (await loadOrCreateToken(stateDir))) : undefined;
+  assertBindAllowed({ host: config.host, mode: config.auth, token: agentToken });
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
 
   const journal = createJournal({ stateDir: join(stateDir, 'recovery'), instanceId: randomUUID() });
   const recoveryReport = await journal.open();
@@ -196,14 +198,9 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       return false;
     },
   });
-  const health: RouteHandler = {
-    handleRequest(req, res) {
-      if (new URL(req.url ?? '/', 'http://x').pathname !== '/healthz') return false;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ name: 'junction', version: JUNCTION_VERSION, pid: process.pid, bridge: bridgeRunning }));
-      return true;
-    },
-  };
+  // Recovery ran before the server listens; readiness waits for the configured workspaces too.
+  const startup: StartupProgress = { workspacesOpened: 0, workspacesTotal: config.workspace.length, ready: false };
+  const health = healthRoutes({ version: JUNCTION_VERSION, bridgeRunning: () => bridgeRunning, startup: () => startup });
   const routes: RouteHandler[] = [health, whenBridgeRunning(hub), whenBridgeRunning(mcpHttp), whenBridgeRunning(directApi), ...(consoleServer ? [consoleServer] : [])];
   const server = createHttpServer(routes, createAccessGate({ port: () => boundPort, bindHost: config.host, tokenOnly, full }));
   try {
@@ -214,10 +211,13 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     throw new JunctionError('ConfigInvalid', code === 'EADDRINUSE' ? `port: ${config.port} on ${config.host} is already in use; pass --port N (0 picks a free one).` : `cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
   control.publish({ type: 'bridge.state', bridge: currentBridgeView() });
+  logger.info(`listening on ${config.host}:${boundPort}`);
 
   for (const root of config.workspace) {
     await host.openWorkspace(root, { trusted: true });
+    startup.workspacesOpened++;
   }
+  startup.ready = true;
 
   const displayHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const baseUrl = `http://${displayHost}:${boundPort}`;

@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'DocumentExists',
   'RangeInvalid',
   'PathOutsideWorkspace',
+  'PathNotAllowed',
   'ConflictOnDisk',
   'ModeForbidsMutation',
   'RevisionNotFound',
@@ -27,6 +28,7 @@ export const ERROR_CODES = [
   'RecoveryPending',
   'RecoveryVersionUnsupported',
   'StateDirectoryLocked',
+  'DiskFull',
   // bridge / MCP
   'PluginUnavailable',
   'PluginReloading',
@@ -44,6 +46,7 @@ export const ERROR_CODES = [
   'Forbidden',
   'InternalError',
   'ConfigInvalid',
+  'Starting',
   // bridge / SignalR hub transport
   'ConnectionNotFound',
   'TransportUnsupported',

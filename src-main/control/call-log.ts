@@ -30,23 +30,40 @@ interface StoredDetail {
 export interface CappedValue {
   value: unknown;
   truncated: boolean;
+  /** UTF-8 size of what is kept, which is all the kept value retains (see `detached`). */
   bytes: number;
 }
 
-/** Keeps a value as-is when its JSON fits in `maxBytes`, else a string preview of that size. */
+/**
+ * A flat copy of `text`. V8 represents `slice` and `+` results as views into their source strings, so a
+ * 32 KB preview sliced from a 4 MB argument would keep all 4 MB alive; a UTF-16 round trip through a
+ * Buffer (lossless, lone surrogates included) allocates the preview on its own.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
+}
+
+function preview(text: string, maxBytes: number): CappedValue {
+  // Slicing by UTF-16 units keeps the preview at or under the byte cap for ASCII-heavy JSON and close to it otherwise.
+  const kept = detached(`${text.slice(0, Math.max(0, Math.floor(maxBytes / 2)))}…`);
+  return { value: kept, truncated: true, bytes: Buffer.byteLength(kept, 'utf8') };
+}
+
+/**
+ * A bounded copy of a value: its JSON re-parsed when that fits in `maxBytes`, else a string preview
+ * of that size. Never the value itself, whose strings may be views into much larger ones (a result
+ * sliced from a whole document), so the log retains exactly what it counts.
+ */
 export function capValue(value: unknown, maxBytes: number): CappedValue {
   let text: string;
   try {
     text = JSON.stringify(value) ?? 'null';
   } catch {
-    text = String(value);
-    return { value: text.slice(0, maxBytes), truncated: true, bytes: Math.min(text.length, maxBytes) };
+    return preview(String(value), maxBytes);
   }
   const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes <= maxBytes) return { value, truncated: false, bytes };
-  // Slicing by UTF-16 units keeps the preview at or under the byte cap for ASCII-heavy JSON and close to it otherwise.
-  const preview = text.slice(0, Math.max(0, Math.floor(maxBytes / 2)));
-  return { value: `${preview}…`, truncated: true, bytes: Buffer.byteLength(preview, 'utf8') };
+  if (bytes <= maxBytes) return { value: JSON.parse(text) as unknown, truncated: false, bytes };
+  return preview(text, maxBytes);
 }
 
 export class CallLog {

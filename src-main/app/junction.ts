@@ -175,7 +175,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     dispatcher,
     content: bridgeContentSource(bridge, analytics),
   });
-  const readBody = bodyReader(config['max-body-bytes']);
+  const readBody = bodyReader({ maxBytes: config['max-body-bytes'], timeoutMs: config['body-timeout'] });
   const mcpHttp = createMcpHttpHandler({
     factory: mcpFactory,
     idleTimeoutMs: config['idle-timeout-seconds'] * 1000,

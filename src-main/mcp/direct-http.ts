@@ -19,10 +19,18 @@ export const STATUS_BY_FAILURE: Readonly<Record<FailureKind, number>> = {
   timeout: 504,
 };
 
+/** HTTP status of a request refused while its body was read; anything else about the body is a 400. */
+export function bodyRefusalStatus(code: string | undefined): number {
+  if (code === 'PayloadTooLarge') return 413;
+  if (code === 'RequestTimeout') return 408;
+  return 400;
+}
+
 export interface DirectApiOptions {
   catalogue: Catalogue;
   dispatcher: Dispatcher;
-  readBody: (req: IncomingMessage) => Promise<Buffer>;
+  /** Reads the request body within the configured cap and deadline, or throws a JunctionError (PayloadTooLarge, RequestTimeout). */
+  readBody: (req: IncomingMessage, res: ServerResponse) => Promise<Buffer>;
   /** Identifies the caller for the console, e.g. from the remote address. */
   agentOf?: (req: IncomingMessage) => string;
 }
@@ -47,8 +55,8 @@ function structuredErrorOf(result: ToolResult): StructuredError {
 export function createDirectToolApi(options: DirectApiOptions) {
   const agentOf = options.agentOf ?? ((req: IncomingMessage) => `http ${req.socket.remoteAddress ?? 'unknown'}`);
 
-  const parseArguments = async (req: IncomingMessage): Promise<Record<string, unknown>> => {
-    const raw = await options.readBody(req);
+  const parseArguments = async (req: IncomingMessage, res: ServerResponse): Promise<Record<string, unknown>> => {
+    const raw = await options.readBody(req, res);
     if (raw.length === 0) return {};
     let parsed: unknown;
     try {
@@ -65,10 +73,10 @@ export function createDirectToolApi(options: DirectApiOptions) {
   const callTool = async (req: IncomingMessage, res: ServerResponse, name: string) => {
     let args: Record<string, unknown>;
     try {
-      args = await parseArguments(req);
+      args = await parseArguments(req, res);
     } catch (error) {
       const structured = toStructuredError(error);
-      sendError(res, structured.code === 'PayloadTooLarge' ? 413 : 400, structured);
+      sendError(res, bodyRefusalStatus(structured.code), structured);
       return;
     }
     const abort = new AbortController();

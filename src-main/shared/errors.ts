@@ -42,6 +42,7 @@ export const ERROR_CODES = [
   'Conflict',
   'Overloaded',
   'PayloadTooLarge',
+  'RequestTimeout',
   'Unauthorized',
   'Forbidden',
   'InternalError',

@@ -11,7 +11,7 @@ describe('readBodyLimited on a real server', () => {
     let bytesSeenByHandler = 0;
     const server = await startServer(async (req, res) => {
       req.on('data', (chunk: Buffer) => void (bytesSeenByHandler += chunk.length));
-      const read = await readBodyLimited(req, limit);
+      const read = await readBodyLimited(req, limit, 30_000);
       if (read.ok) reply(res, 200, { length: read.body.length, text: read.body.toString('utf8') });
       else res.writeHead(read.status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ error: { code: read.code, message: read.message } }));
     });

@@ -14,6 +14,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { isJunctionError } from '../shared/errors.js';
 import type { AgentTransport } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
@@ -45,6 +46,13 @@ function toMcpError(error: unknown): McpError {
   }
   return new McpError(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
 }
+
+/**
+ * tools/call is registered with this loose shape: the SDK checks a request against the registered
+ * schema first and reports a mismatch as -32603 InternalError, while its own tools/call wrapper, which
+ * runs next, answers -32602 InvalidParams, which is what a non-string tool name is.
+ */
+const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
 async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -84,7 +92,9 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
       };
 
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools() }));
-      server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      server.setRequestHandler(LooseCallToolRequest, async (loose, extra) => {
+        // The SDK's wrapper has validated it against CallToolRequestSchema by now; this only types it.
+        const request = CallToolRequestSchema.parse(loose);
         const progressToken = request.params._meta?.progressToken;
         const outcome = await deps.dispatcher.call({
           name: request.params.name,

@@ -17,7 +17,7 @@ test('multi-megabyte arguments, each different, neither kill a heap-capped serve
     const result = await runMemoryAttack({ workspace, calls: 60, argumentBytes: 3_900_000, heapCapMb: 160 });
     assert.equal(result.exitedWith, undefined, `the server died during the attack: ${result.stderrTail}`);
     assert.equal(result.answered, 60, 'every call was answered');
-    assert.deepEqual(result.statuses, [404], 'each call ended in a structured DocumentNotFound');
+    assert.deepEqual(result.statuses, [400], 'each call ended in a structured argument error (the path is too long)');
     assert.ok(
       result.rssAfterMb <= result.rssIdleMb + result.idleBandMb,
       `RSS back in its idle band: idle ${result.rssIdleMb} MB, after ${result.rssAfterMb} MB (band ${result.idleBandMb} MB, peak ${result.rssPeakMb} MB)`,

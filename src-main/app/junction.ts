@@ -214,6 +214,8 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   logger.info(`listening on ${config.host}:${boundPort}`);
 
   for (const root of config.workspace) {
+    const swept = await journal.sweepTemps(root);
+    if (swept > 0) logger.warn(`recovery: removed ${swept} temp files a failed commit left in ${root}`);
     await host.openWorkspace(root, { trusted: true });
     startup.workspacesOpened++;
   }

@@ -115,6 +115,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
 
   const control = createControlHub({
     version: JUNCTION_VERSION,
+    limits: { maxCalls: config['console-call-history'] },
     providers: {
       plugins: () => bridge.pluginViews(),
       workspaces: () => host.workspaces(),

@@ -59,6 +59,7 @@ export const CONFIG_KEYS = {
   'code-action-reference-lifetime': { type: int(1000, 86_400_000), default: 300_000, description: 'Lifetime of code action references, in milliseconds.' },
   demo: { type: bool, default: false, description: 'Open the bundled demo workspace and connect the example scene plugins.' },
   console: { type: bool, default: true, description: 'Serve the operator console.' },
+  'console-call-history': { type: int(10, 100_000), default: 1000, description: 'Recent tool calls (with their arguments and results) the console keeps in memory.' },
   'log-level': { type: enumOf('error', 'warn', 'info', 'debug'), default: 'info', description: 'Log verbosity (logs go to stderr).' },
   settings: { type: str, default: undefined, description: 'Path of the JSON settings file (default: settings.json in the user config directory).' },
 } as const satisfies Record<string, KeySpec>;

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { StructuredError } from '../shared/errors.js';
-import { bodyRefusalStatus } from './direct-http.js';
+import { bodyRefusalStatus, type BodyReader } from './direct-http.js';
 import type { McpServerFactory } from './server.js';
 
 export interface McpHttpOptions {
@@ -16,7 +16,7 @@ export interface McpHttpOptions {
   idleTimeoutMs: number;
   maxSessions: number;
   /** Reads the request body within the configured cap and deadline, or throws a JunctionError (PayloadTooLarge, RequestTimeout). */
-  readBody: (req: IncomingMessage, res: ServerResponse) => Promise<Buffer>;
+  readBody: BodyReader;
   /** Allowed Host header values, checked by the SDK as DNS-rebinding protection. */
   allowedHosts?: string[];
 }

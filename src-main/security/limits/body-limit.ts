@@ -41,9 +41,15 @@ export function readBodyLimited(req: IncomingMessage, maxBytes: number, timeoutM
       chunks.length = 0;
       resolve(refusal);
     };
-    const deadline = setTimeout(() => refuseWith(tooSlow(timeoutMs)), timeoutMs);
+    // Timers run before I/O in each event-loop turn: after a long stall the deadline would fire while the
+    // rest of the body already sits in the socket. Deciding in the check phase lets that I/O be read first.
+    let check: NodeJS.Immediate | undefined;
+    const deadline = setTimeout(() => {
+      check = setImmediate(() => refuseWith(tooSlow(timeoutMs)));
+    }, timeoutMs);
     const cleanup = (): void => {
       clearTimeout(deadline);
+      if (check) clearImmediate(check);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);

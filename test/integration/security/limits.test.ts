@@ -63,6 +63,36 @@ describe('readBodyLimited on a real server', () => {
   });
 });
 
+describe('the body deadline after an event-loop stall', () => {
+  test('a body that arrived while the loop was blocked past the deadline is read, not refused', async () => {
+    const server = await startServer(async (req, res) => {
+      const reading = readBodyLimited(req, 1024, 100);
+      // Blocks the loop past the deadline; the client (in this process) sends its body in the same timer
+      // phase that runs the expired deadline. The deadline must not win against data that is already there.
+      const until = Date.now() + 400;
+      while (Date.now() < until);
+      const read = await reading;
+      reply(res, read.ok ? 200 : read.status, read.ok ? { length: read.body.length } : { error: { code: read.code } });
+    });
+    try {
+      const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/', agent: false, headers: { 'content-length': '5' } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.flushHeaders();
+        setTimeout(() => req.end('hello'), 150);
+      });
+      assert.equal(answer.status, 200, answer.text);
+      assert.deepEqual(JSON.parse(answer.text), { length: 5 });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('rate and in-flight limits provoked over HTTP', () => {
   test('the (burst+1)th request inside the window gets 429, a second concurrent one gets 503', async () => {
     const clock = { t: 0 };

@@ -134,12 +134,12 @@ describe('which paths a transaction may touch', () => {
       const answer = await api(junction, 'stage-edits', { expectedSnapshot, summary: 'attack', changes: [change] });
       refusedWith(answer, 400, 'PathNotAllowed');
     }
+    assert.deepEqual(readdirSync(join(root, '.git', 'hooks')), hooksBefore, 'nothing was written into .git');
+    const afterRefusals = await snapshot(junction);
+    assert.equal(afterRefusals.workspaceEpoch, before.workspaceEpoch, 'the epoch did not move, so no agent was staled');
     const allowed = ok(await api(junction, 'stage-edits', { expectedSnapshot, summary: 'fine', changes: [{ kind: 'create', path: 'src/fine.ts', content: 'export const fine = 1;\n' }] }));
     ok(await api(junction, 'transaction-commit', { expectedSnapshot: allowed.snapshot }));
     assert.ok(existsSync(join(root, 'src', 'fine.ts')));
-    assert.deepEqual(readdirSync(join(root, '.git', 'hooks')), hooksBefore, 'nothing was written into .git');
     for (const path of ['node_modules', 'dist', 'README.md', join('src', '.hidden')]) assert.equal(existsSync(join(root, path)), false, `${path} was not created`);
-    const after = await snapshot(junction);
-    assert.equal(after.workspaceEpoch, before.workspaceEpoch, 'the epoch did not move, so no agent was staled');
   });
 });

@@ -92,8 +92,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     refuseFirstAttempt: (id) => Number(id.slice(id.lastIndexOf('-') + 1)) % refuseEvery === 0,
   });
   await probe.plugin.connect();
-  const rss = sampleRss({ warmupSeconds: options.warmupSeconds ?? options.seconds / 4 });
   const outcomes = new Map<string, CallOutcome[]>();
+  let sent = 0;
+  // Calls in flight enter the memory trend as a second regressor, so a backlog on a loaded machine is not read as a leak.
+  const rss = sampleRss({ warmupSeconds: options.warmupSeconds ?? options.seconds / 4, inFlight: () => sent - outcomes.size });
   let reconnects = 0;
   let running = true;
 
@@ -126,6 +128,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         agentCalls = [];
       }
       const id = `call-${n}`;
+      sent = n;
       agentCalls.push(
         callOutcome(agent, probe.tools.echo, { id }, 30_000).then((outcome) => {
           // Results are judged by kind only; keeping their values would be this test's own heap growth.

@@ -4,6 +4,7 @@
  */
 import { JunctionError } from '../shared/errors.js';
 import type {
+  AgentView,
   ApprovalView,
   BridgeView,
   CallDetail,
@@ -26,10 +27,13 @@ export interface ControlProviders {
   approvals(): ApprovalView[];
   recovery(): RecoveryView;
   bridge(): BridgeView;
+  /** Connected agents; a core without agent tracking leaves it out. */
+  agents?(): AgentView[];
 }
 
 /** The commands the composition root implements: the ControlApi minus what the hub answers itself. */
-export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'>;
+export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'> &
+  Partial<Pick<ControlApi, 'setProjectRouting'>>;
 
 export interface ControlHubOptions {
   version: string;
@@ -98,6 +102,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       approvals: providers.approvals(),
       recovery: providers.recovery(),
       bridge: providers.bridge(),
+      ...(providers.agents ? { agents: providers.agents() } : {}),
     };
   }
 
@@ -153,6 +158,10 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     rollback: (workspaceId, toRevision) => commands.rollback(workspaceId, toRevision),
     startBridge: () => commands.startBridge(),
     stopBridge: () => commands.stopBridge(),
+    setProjectRouting: async (mode) => {
+      if (!commands.setProjectRouting) throw new JunctionError('InvalidArguments', 'This core does not support switching project routing.');
+      return commands.setProjectRouting(mode);
+    },
     recover: () => commands.recover(),
   };
   return hub;

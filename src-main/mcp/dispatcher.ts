@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CallView } from '../control/api.js';
 import { findLoneSurrogate } from '../shared/json.js';
+import type { AgentScope } from '../shared/project-pin.js';
+import { closestNames, didYouMean } from '../shared/suggest.js';
 import { errorOutcome, thrownOutcome, type AgentTransport, type CallContext, type ToolOutcome } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
 
@@ -23,6 +25,8 @@ export interface DispatchRequest {
   progress?: CallContext['progress'];
   /** Size of the request as received, for the console; computed from args when absent. */
   requestBytes?: number;
+  /** The agent's session and route pin, for sources that serve several projects. */
+  scope?: AgentScope;
 }
 
 export interface Dispatcher {
@@ -80,8 +84,16 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
 
       async function run(req: DispatchRequest, callId: string): Promise<ToolOutcome> {
         if (!entry) {
+          const explained = catalogue.sources().map((source) => source.explainMissing?.(req.name, req.scope)).find((o) => o !== undefined);
+          if (explained) return explained;
+          const suggestions = closestNames(req.name, catalogue.listTools(req.scope).map((t) => t.name));
           return errorOutcome(
-            { code: 'ToolNotFound', message: `Tool '${req.name}' is not in the catalogue.`, next: { kind: 'inspectStatus', tools: ['server-status'] } },
+            {
+              code: 'ToolNotFound',
+              message: `Tool '${req.name}' is not in the catalogue.${didYouMean(suggestions)}`,
+              next: { kind: 'inspectStatus', tools: ['server-status'] },
+              ...(suggestions.length ? { details: { suggestions } } : {}),
+            },
             'notFound',
           );
         }
@@ -104,6 +116,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
           agent: req.agent,
           transport: req.transport,
           signal: req.signal,
+          ...(req.scope ? { scope: req.scope } : {}),
           progress: (update) => {
             notify('progress', callId, update);
             req.progress?.(update);

@@ -15,7 +15,8 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { isJunctionError } from '../shared/errors.js';
+import { isJunctionError, type StructuredError } from '../shared/errors.js';
+import type { AgentScope } from '../shared/project-pin.js';
 import type { AgentTransport } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
@@ -28,23 +29,60 @@ export interface McpServerDeps {
   catalogue: Catalogue;
   dispatcher: Dispatcher;
   content?: ContentSource;
+  /** Told when an agent session completes its initialize handshake and when it closes. */
+  sessions?: SessionObserver;
+}
+
+/** An agent session as the rest of Junction sees it: who it is and which project pin its route carries. */
+export interface AgentSessionInfo {
+  sessionId: string;
+  transport: AgentTransport;
+  pin?: string;
+  client: { name?: string; version?: string; title?: string; description?: string; websiteUrl?: string };
+}
+
+export interface SessionObserver {
+  opened(session: AgentSessionInfo): void;
+  closed(session: AgentSessionInfo): void;
+}
+
+/** How a server knows its session: the id (known once the transport assigned it) and the route's pin. */
+export interface SessionBinding {
+  id: () => string | undefined;
+  pin?: string;
 }
 
 export interface McpServerFactory {
   /** A new, unconnected server; `agentLabel` names the session in the console. */
-  create(transport: AgentTransport, agentLabel: () => string): Server;
+  create(transport: AgentTransport, agentLabel: () => string, session?: SessionBinding): Server;
   liveCount(): number;
   close(): void;
 }
 
+/**
+ * What a request handler throws to answer with a JSON-RPC error. The SDK sends `code`, `message` and
+ * `data` of whatever is thrown; its own McpError puts "MCP error <code>: " into `message`, and the
+ * client adds that prefix again when it reads the answer, so agents would see it twice.
+ */
+class JsonRpcFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
 /** JSON-RPC errors for prompts/resources keep the structured code in `data`. */
-function toMcpError(error: unknown): McpError {
-  if (error instanceof McpError) return error;
+function toJsonRpcFailure(error: unknown): JsonRpcFailure {
+  if (error instanceof JsonRpcFailure) return error;
+  if (error instanceof McpError) return new JsonRpcFailure(error.code, error.message.replace(`MCP error ${error.code}: `, ''), error.data);
   if (isJunctionError(error)) {
     const code = error.code.endsWith('NotFound') || error.code === 'InvalidArguments' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-    return new McpError(code, error.message, error.toStructured());
+    return new JsonRpcFailure(code, error.message, error.toStructured());
   }
-  return new McpError(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+  return new JsonRpcFailure(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
 }
 
 /**
@@ -58,7 +96,7 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw toMcpError(error);
+    throw toJsonRpcFailure(error);
   }
 }
 
@@ -74,7 +112,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
   ];
 
   return {
-    create(transport, agentLabel) {
+    create(transport, agentLabel, session) {
       const content = deps.content;
       const server = new Server(
         { name: deps.name, version: deps.version },
@@ -91,17 +129,38 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         return client ? `${client.name}/${client.version} ${agentLabel()}` : agentLabel();
       };
 
-      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools() }));
+      const scope = (): AgentScope => {
+        const id = session?.id();
+        return { ...(id !== undefined ? { sessionId: id } : {}), ...(session?.pin !== undefined ? { pin: session.pin } : {}) };
+      };
+      let opened: AgentSessionInfo | undefined;
+      server.oninitialized = () => {
+        const sessionId = session?.id();
+        if (sessionId === undefined || opened) return;
+        const client = server.getClientVersion();
+        opened = {
+          sessionId,
+          transport,
+          ...(session?.pin !== undefined ? { pin: session.pin } : {}),
+          client: client ? { name: client.name, version: client.version, title: client.title, description: client.description, websiteUrl: client.websiteUrl } : {},
+        };
+        deps.sessions?.opened(opened);
+      };
+
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools(scope()) }));
       server.setRequestHandler(LooseCallToolRequest, async (loose, extra) => {
         // The SDK's wrapper has validated it against CallToolRequestSchema by now; this only types it.
         const request = CallToolRequestSchema.parse(loose);
         const progressToken = request.params._meta?.progressToken;
+        // Only a name the catalogue lacks is an unknown tool; a tool may itself answer "not found" about its target.
+        const unknownTool = deps.catalogue.resolve(request.params.name) === undefined;
         const outcome = await deps.dispatcher.call({
           name: request.params.name,
           args: request.params.arguments ?? {},
           agent: agent(),
           transport,
           signal: extra.signal,
+          scope: scope(),
           ...(progressToken !== undefined
             ? {
                 progress: (update) => {
@@ -110,17 +169,24 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
               }
             : {}),
         });
+        // The spec makes an unknown tool a protocol error (-32602), not a tool result; /api keeps its 404.
+        const error = outcome.result.structuredContent?.['error'] as StructuredError | undefined;
+        if (unknownTool && error) throw new JsonRpcFailure(ErrorCode.InvalidParams, error.message, error);
         return outcome.result;
       });
       if (content) {
-        server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => content.listPrompts()));
-        server.setRequestHandler(GetPromptRequestSchema, (request) => guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {})));
-        server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources()));
-        server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates()));
-        server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri)));
+        server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => content.listPrompts(scope())));
+        server.setRequestHandler(GetPromptRequestSchema, (request) => guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {}, scope())));
+        server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources(scope())));
+        server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates(scope())));
+        server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri, scope())));
       }
       live.add(server);
-      server.onclose = () => live.delete(server);
+      server.onclose = () => {
+        live.delete(server);
+        if (opened) deps.sessions?.closed(opened);
+        opened = undefined;
+      };
       return server;
     },
     liveCount: () => live.size,

@@ -3,3 +3,5 @@ export * from './json.js';
 export * from './tool-source.js';
 export * from './typed-emitter.js';
 export * from './log.js';
+export * from './project-pin.js';
+export * from './suggest.js';

@@ -2,7 +2,7 @@
  * Pure console state: a snapshot replaces everything, then sequenced events apply in order.
  * Events at or below the applied sequence are ignored, so a resync or a replay never double-applies.
  */
-import type { ApprovalView, BridgeView, CallView, ControlEvent, ControlSnapshot, ControlWireFrame, PluginView, RecoveryView, WorkspaceView } from '../../../src-main/control/api.js';
+import type { AgentView, ApprovalView, BridgeView, CallView, ControlEvent, ControlSnapshot, ControlWireFrame, PluginView, RecoveryView, WorkspaceView } from '../../../src-main/control/api.js';
 
 export const MAX_CALLS = 10_000;
 
@@ -18,6 +18,8 @@ export interface ConsoleData {
   approvals: ApprovalView[];
   recovery: RecoveryView | undefined;
   bridge: BridgeView | undefined;
+  /** Connected agents (sessions and direct API callers). */
+  agents: AgentView[];
   /** Sequence gaps seen (should stay 0; non-zero means a transport lost frames). */
   gaps: number;
 }
@@ -32,6 +34,7 @@ export const EMPTY_DATA: ConsoleData = {
   approvals: [],
   recovery: undefined,
   bridge: undefined,
+  agents: [],
   gaps: 0,
 };
 
@@ -47,6 +50,7 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     approvals: snapshot.approvals,
     recovery: snapshot.recovery,
     bridge: snapshot.bridge,
+    agents: snapshot.agents ?? [],
     gaps: 0,
   };
 }
@@ -111,6 +115,9 @@ function applyEvent(d: Draft, event: ControlEvent): void {
     case 'bridge.state':
       data.bridge = event.bridge;
       return;
+    case 'agents.changed':
+      data.agents = event.agents;
+      return;
   }
 }
 
@@ -152,4 +159,51 @@ export function applyFrames(state: ConsoleData, frames: readonly ControlWireFram
 
 export function pendingApprovals(data: ConsoleData): ApprovalView[] {
   return data.approvals.filter((a) => a.state === 'pending');
+}
+
+export interface ProjectGroup {
+  key: string;
+  label: string;
+  engine?: string;
+  projectName?: string;
+  machineName?: string;
+  pin?: string;
+  editors: PluginView[];
+  runtimes: PluginView[];
+  agents: AgentView[];
+}
+
+/**
+ * Plugins grouped by project, newest project first as the core orders them. With single routing every
+ * agent uses the one project; with multi routing an agent counts under the project its calls go to.
+ */
+export function projectGroups(data: ConsoleData): ProjectGroup[] {
+  const groups = new Map<string, ProjectGroup>();
+  const single = data.bridge?.projectRouting !== 'multi';
+  for (const plugin of data.plugins) {
+    const project = plugin.project;
+    const key = single ? 'single' : (project?.key ?? plugin.connectionId);
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        key,
+        label: project?.label ?? plugin.name,
+        ...(project?.engine ? { engine: project.engine } : {}),
+        ...(project?.projectName ? { projectName: project.projectName } : {}),
+        ...(project?.machineName ? { machineName: project.machineName } : {}),
+        // Pins route only under multi-project routing; showing one otherwise would invite a 404.
+        ...(project?.pin && !single ? { pin: project.pin } : {}),
+        editors: [],
+        runtimes: [],
+        agents: [],
+      };
+      groups.set(key, group);
+    }
+    (plugin.role === 'editor' ? group.editors : group.runtimes).push(plugin);
+  }
+  for (const agent of data.agents) {
+    const group = single ? groups.get('single') : agent.projectKey === undefined ? undefined : groups.get(agent.projectKey);
+    group?.agents.push(agent);
+  }
+  return [...groups.values()];
 }

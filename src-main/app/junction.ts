@@ -37,6 +37,7 @@ import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
 import { userStateDir, type Config } from './config/index.js';
 import { bridgeContentSource } from './content.js';
 import { bodyReader } from './http/read-body.js';
+import { healthRoutes, type StartupProgress } from './http/health.js';
 import { pinGate } from './http/pin-gate.js';
 import { explainStateDirInUse, removeInstanceRecord, writeInstanceRecord } from './instance-record.js';
 import { closeServer, createHttpServer, listen, sendJsonError, type RouteHandler } from './http/server.js';
@@ -72,25 +73,27 @@ export interface Junction {
 export async function startJunction(options: JunctionOptions): Promise<Junction> {
   const { config } = options;
   const logger = options.logger ?? createLogger(config['log-level']);
-  assertBindAllowed({ host: config.host, mode: config.auth, token: config.token });
-
   // An invalid policy stops Junction before it opens anything, naming the rule and field.
   const policyPath = config['approval-policy'] ? resolve(config['approval-policy']) : null;
   const policyDocument = policyPath ? await loadPolicyFile(policyPath) : { rules: [] };
 
   const stateDir = config['state-dir'] ?? userStateDir();
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  // Mode token without token= uses the one generated and stored in the state directory on first run;
+  // a refused bind (mode none off loopback) touches nothing on disk.
   const agentToken = config.auth === 'token' ? (config.token ?? (await loadOrCreateToken(stateDir))) : undefined;
-  const redaction = compileRedaction(config.redact);
-  const audit = config.audit
-    ? new AuditTrail({ stateDir, rules: redaction, logger, retentionDays: config['audit-retention-days'], maxMb: config['audit-max-mb'] })
-    : undefined;
+  assertBindAllowed({ host: config.host, mode: config.auth, token: agentToken });
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
 
   const journal = createJournal({ stateDir: join(stateDir, 'recovery'), instanceId: randomUUID() });
   const recoveryReport = await journal.open().catch((error: unknown) => {
     throw explainStateDirInUse(error, stateDir);
   });
   for (const entry of recoveryReport.entries) logger.warn(`recovery: ${entry.outcome} ${entry.manifestPath}: ${entry.detail}`);
+  // Opened only once the state-directory lock is held, so a refused second instance touches no audit file.
+  const redaction = compileRedaction(config.redact);
+  const audit = config.audit
+    ? new AuditTrail({ stateDir, rules: redaction, logger, retentionDays: config['audit-retention-days'], maxMb: config['audit-max-mb'] })
+    : undefined;
 
   const webhookCommon = { token: config['webhook-token'], headerName: config['webhook-header'], timeoutMs: config['webhook-timeout'], logger };
   const authorizationWebhook = config['webhook-authorization-url']
@@ -157,6 +160,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
 
   const control = createControlHub({
     version: JUNCTION_VERSION,
+    limits: { maxCalls: config['console-call-history'] },
     providers: {
       plugins: () => bridge.pluginViews(),
       workspaces: () => host.workspaces(),
@@ -282,7 +286,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     sessionClosed: (session) => callApprovals.endSession(session),
     sessions: { opened: (session) => presence.opened(session), closed: (session) => presence.closed(session.sessionId) },
   });
-  const readBody = bodyReader(config['max-body-bytes']);
+  const readBody = bodyReader({ maxBytes: config['max-body-bytes'], timeoutMs: config['body-timeout'] });
   const mcpHttp = createMcpHttpHandler({
     factory: mcpFactory,
     idleTimeoutMs: config['idle-timeout-seconds'] * 1000,
@@ -314,14 +318,9 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       return false;
     },
   });
-  const health: RouteHandler = {
-    handleRequest(req, res) {
-      if (new URL(req.url ?? '/', 'http://x').pathname !== '/healthz') return false;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ name: 'junction', version: JUNCTION_VERSION, pid: process.pid, bridge: bridgeRunning }));
-      return true;
-    },
-  };
+  // Recovery ran before the server listens; readiness waits for the configured workspaces too.
+  const startup: StartupProgress = { workspacesOpened: 0, workspacesTotal: config.workspace.length, ready: false };
+  const health = healthRoutes({ version: JUNCTION_VERSION, bridgeRunning: () => bridgeRunning, startup: () => startup });
   const pins = pinGate({ multi: () => projects.mode === 'multi', refused });
   const routes: RouteHandler[] = [
     health,
@@ -342,10 +341,15 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     throw new JunctionError('ConfigInvalid', code === 'EADDRINUSE' ? `port: ${config.port} on ${config.host} is already in use; pass --port N (0 picks a free one).` : `cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
   control.publish({ type: 'bridge.state', bridge: currentBridgeView() });
+  logger.info(`listening on ${config.host}:${boundPort}`);
 
   for (const root of config.workspace) {
+    const swept = await journal.sweepTemps(root);
+    if (swept > 0) logger.warn(`recovery: removed ${swept} temp files a failed commit left in ${root}`);
     await host.openWorkspace(root, { trusted: true });
+    startup.workspacesOpened++;
   }
+  startup.ready = true;
 
   const displayHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const baseUrl = `http://${displayHost}:${boundPort}`;

@@ -10,6 +10,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest, JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { StructuredError } from '../shared/errors.js';
 import { splitPinnedPath } from '../shared/project-pin.js';
+import { bodyRefusalStatus, type BodyReader } from './direct-http.js';
 import type { McpServerFactory } from './server.js';
 
 export interface McpHttpOptions {
@@ -17,8 +18,8 @@ export interface McpHttpOptions {
   factory: McpServerFactory;
   idleTimeoutMs: number;
   maxSessions: number;
-  /** Reads the request body within the configured cap, or throws a JunctionError (PayloadTooLarge). */
-  readBody: (req: IncomingMessage) => Promise<Buffer>;
+  /** Reads the request body within the configured cap and deadline, or throws a JunctionError (PayloadTooLarge, RequestTimeout). */
+  readBody: BodyReader;
   /** Allowed Host header values, checked by the SDK as DNS-rebinding protection. */
   allowedHosts?: string[];
 }
@@ -118,10 +119,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     if (req.method === 'POST') {
       let raw: Buffer;
       try {
-        raw = await options.readBody(req);
+        raw = await options.readBody(req, res);
       } catch (error) {
         const structured = (error as { toStructured?: () => StructuredError }).toStructured?.();
-        jsonRpcError(res, structured?.code === 'PayloadTooLarge' ? 413 : 400, -32600, (error as Error).message, structured);
+        jsonRpcError(res, bodyRefusalStatus(structured?.code), -32600, (error as Error).message, structured);
         return;
       }
       try {

@@ -15,6 +15,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { isJunctionError, type StructuredError } from '../shared/errors.js';
 import type { AgentScope } from '../shared/project-pin.js';
 import type { AgentTransport } from '../shared/tool-source.js';
@@ -87,6 +88,13 @@ function toJsonRpcFailure(error: unknown): JsonRpcFailure {
   return new JsonRpcFailure(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
 }
 
+/**
+ * tools/call is registered with this loose shape: the SDK checks a request against the registered
+ * schema first and reports a mismatch as -32603 InternalError, while its own tools/call wrapper, which
+ * runs next, answers -32602 InvalidParams, which is what a non-string tool name is.
+ */
+const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+
 async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
@@ -145,7 +153,9 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
       };
 
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools(scope()) }));
-      server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      server.setRequestHandler(LooseCallToolRequest, async (loose, extra) => {
+        // The SDK's wrapper has validated it against CallToolRequestSchema by now; this only types it.
+        const request = CallToolRequestSchema.parse(loose);
         const progressToken = request.params._meta?.progressToken;
         // Only a name the catalogue lacks is an unknown tool; a tool may itself answer "not found" about its target.
         const unknownTool = deps.catalogue.resolve(request.params.name) === undefined;

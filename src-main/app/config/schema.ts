@@ -46,6 +46,7 @@ export const CONFIG_KEYS = {
   'plugin-reconnect-wait-seconds': { type: int(0, 3600), default: 20, description: 'How long a disconnected plugin is awaited before calls fall back or fail.' },
   'max-frame-bytes': { type: int(1024, 256 * 1024 * 1024), default: 1_048_576, description: 'Largest accepted hub frame.' },
   'max-body-bytes': { type: int(1024, 256 * 1024 * 1024), default: 4_194_304, description: 'Largest accepted HTTP request body on /mcp and /api.' },
+  'body-timeout': { type: int(100, 3_600_000), default: 30_000, description: 'Deadline for receiving a whole HTTP request body on /mcp and /api, in milliseconds.' },
   'rate-limit': { type: int(1, 1_000_000), default: 500, description: 'Tool calls per second each agent may make (token bucket).' },
   'rate-limit-burst': { type: int(1, 1_000_000), default: 1000, description: 'Calls an agent may make at once before rate-limit applies.' },
   'max-in-flight-per-agent': { type: int(1, 100_000), default: 128, description: 'Tool calls one agent may have running at the same time.' },
@@ -75,6 +76,7 @@ export const CONFIG_KEYS = {
   'approval-timeout': { type: int(1, 86_400), default: 120, description: 'Seconds a call held by an ask rule waits for the operator before it is refused with ApprovalTimedOut.' },
   demo: { type: bool, default: false, description: 'Open the bundled demo workspace and connect the example scene plugins.' },
   console: { type: bool, default: true, description: 'Serve the operator console.' },
+  'console-call-history': { type: int(10, 100_000), default: 1000, description: 'Recent tool calls (with their arguments and results) the console keeps in memory.' },
   'log-level': { type: enumOf('error', 'warn', 'info', 'debug'), default: 'info', description: 'Log verbosity (logs go to stderr).' },
   settings: { type: str, default: undefined, description: 'Path of the JSON settings file (default: settings.json in the user config directory).' },
 } as const satisfies Record<string, KeySpec>;

@@ -12,7 +12,7 @@ import type { ApprovalDesk } from '../approvals/index.js';
 import type { HostJournal } from '../journal.js';
 import type { ModePolicy } from '../modes.js';
 import { applyCandidate, diagnosticsDelta, revisionView, toFileDiffView, Transaction, type CandidateChange, type DiagnosticsDelta } from '../transactions/index.js';
-import { collectDiagnostics, guardWorkspacePath, isWithin, readInside, sha256, type Snapshot, type SnapshotIdentity, type Workspace, type WorkspaceRegistry } from '../workspace/index.js';
+import { assertTransactionPath, collectDiagnostics, guardWorkspacePath, isWithin, readInside, sha256, type Snapshot, type SnapshotIdentity, type Workspace, type WorkspaceRegistry } from '../workspace/index.js';
 import { boundCounted, type Bounded } from './bounded.js';
 import { assertMutable, assertSnapshot, requireActive } from './guards.js';
 
@@ -217,7 +217,11 @@ export class TransactionService {
   }
 
   private async guardChanges(workspace: Workspace, changes: readonly CandidateChange[]): Promise<CandidateChange[]> {
-    const guard = (path: string): Promise<string> => guardWorkspacePath(workspace.realRoot, path);
+    const guard = async (path: string): Promise<string> => {
+      const relative = await guardWorkspacePath(workspace.realRoot, path);
+      assertTransactionPath(relative);
+      return relative;
+    };
     return Promise.all(
       changes.map(async (change): Promise<CandidateChange> => {
         const path = await guard(change.path);

@@ -66,6 +66,7 @@ const FAILURE_BY_CODE: Partial<Record<ErrorCode, FailureKind>> = {
   InvalidArguments: 'binding',
   RangeInvalid: 'binding',
   PathOutsideWorkspace: 'binding',
+  PathNotAllowed: 'binding',
   WorkspaceSelectorRequired: 'binding',
   ToolNotFound: 'notFound',
   WorkspaceNotFound: 'notFound',
@@ -79,6 +80,7 @@ const FAILURE_BY_CODE: Partial<Record<ErrorCode, FailureKind>> = {
   DocumentExists: 'conflict',
   RecoveryPending: 'conflict',
   Conflict: 'conflict',
+  DiskFull: 'unavailable',
   InternalError: 'internal',
 };
 

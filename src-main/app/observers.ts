@@ -18,6 +18,9 @@ export function consoleCallObserver(control: ControlHub): CallObserver {
       control.recordCallDetail(call.callId, args.get(call.callId), result);
       args.delete(call.callId);
     },
+    nested(nested) {
+      control.publish({ type: 'call.nested', nested });
+    },
   };
 }
 

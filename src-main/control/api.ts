@@ -44,6 +44,21 @@ export interface CallView {
   errorCode?: string;
 }
 
+/** A request a tool made of the calling agent while serving a call (elicitation, sampling), for the call trace. */
+export interface NestedRequestView {
+  callId: string;
+  nestedId: string;
+  kind: 'elicitation' | 'sampling';
+  status: 'pending' | 'ok' | 'error';
+  startedAt: number;
+  durationMs?: number;
+  /** The elicitation message or the last sampling message's text, capped. */
+  summary: string;
+  /** `accept`/`decline`/`cancel` for an elicitation, the model for sampling. */
+  outcome?: string;
+  errorCode?: string;
+}
+
 export interface CallDetail {
   call: CallView;
   arguments: unknown;
@@ -160,6 +175,7 @@ export type ControlEvent =
   | { type: 'call.started'; call: CallView }
   | { type: 'call.progress'; callId: string; progress: NonNullable<CallView['progress']> }
   | { type: 'call.finished'; call: CallView }
+  | { type: 'call.nested'; nested: NestedRequestView }
   | { type: 'workspace.updated'; workspace: WorkspaceView }
   | { type: 'approval.requested'; approval: ApprovalView }
   | { type: 'approval.decided'; approval: ApprovalView }

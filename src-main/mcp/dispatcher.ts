@@ -3,15 +3,18 @@
  * the call to its source, and the observer events the console and webhooks consume.
  */
 import { randomUUID } from 'node:crypto';
-import type { CallView } from '../control/api.js';
+import type { CallView, NestedRequestView } from '../control/api.js';
 import { findLoneSurrogate } from '../shared/json.js';
-import { errorOutcome, thrownOutcome, type AgentTransport, type CallContext, type ToolOutcome } from '../shared/tool-source.js';
+import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type ToolOutcome } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
+import { traceAgentRequests } from './nested-trace.js';
 
 export interface CallObserver {
   started(call: CallView, args: unknown): void;
   progress(callId: string, progress: NonNullable<CallView['progress']>): void;
   finished(call: CallView, result: unknown): void;
+  /** An elicitation or sampling request of the call started or ended. */
+  nested?(nested: NestedRequestView): void;
 }
 
 export interface DispatchRequest {
@@ -21,6 +24,8 @@ export interface DispatchRequest {
   transport: AgentTransport;
   signal: AbortSignal;
   progress?: CallContext['progress'];
+  /** The calling agent session, for elicitation, sampling and log lines (MCP transports only). */
+  agentRequests?: AgentRequests;
   /** Size of the request as received, for the console; computed from args when absent. */
   requestBytes?: number;
 }
@@ -43,10 +48,10 @@ export interface Admission {
 const byteLength = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
 export function createDispatcher(catalogue: Catalogue, observers: readonly CallObserver[] = [], admission?: Admission): Dispatcher {
-  const notify = <K extends keyof CallObserver>(method: K, ...args: Parameters<CallObserver[K]>) => {
+  const notify = <K extends keyof CallObserver>(method: K, ...args: Parameters<NonNullable<CallObserver[K]>>) => {
     for (const observer of observers) {
       try {
-        (observer[method] as (...a: Parameters<CallObserver[K]>) => void)(...args);
+        (observer[method] as ((...a: Parameters<NonNullable<CallObserver[K]>>) => void) | undefined)?.(...args);
       } catch {
         // An observer (console, webhook) must never change the outcome of an agent's call.
       }
@@ -108,6 +113,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
             notify('progress', callId, update);
             req.progress?.(update);
           },
+          ...(req.agentRequests ? { agentRequests: traceAgentRequests(req.agentRequests, callId, (nested) => notify('nested', nested)) } : {}),
         };
         const slot = admission?.acquire(req.agent);
         if (slot && !slot.ok) {

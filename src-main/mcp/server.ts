@@ -5,6 +5,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -13,9 +14,13 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isJunctionError } from '../shared/errors.js';
+import { isJunctionError, JunctionError } from '../shared/errors.js';
 import type { AgentTransport } from '../shared/tool-source.js';
+import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -27,12 +32,25 @@ export interface McpServerDeps {
   catalogue: Catalogue;
   dispatcher: Dispatcher;
   content?: ContentSource;
+  /** Resource subscriptions one agent session may hold; more are refused with SubscriptionLimit. */
+  maxSubscriptionsPerSession?: number;
+}
+
+const DEFAULT_MAX_SUBSCRIPTIONS = 100;
+
+/** One live agent session: its server, logging level and resource subscriptions. */
+interface LiveSession {
+  server: Server;
+  logLevel: SessionLogLevel;
+  subscriptions: Set<string>;
 }
 
 export interface McpServerFactory {
   /** A new, unconnected server; `agentLabel` names the session in the console. */
   create(transport: AgentTransport, agentLabel: () => string): Server;
   liveCount(): number;
+  /** Resource subscriptions held by live sessions, for leak checks and the console. */
+  subscriptionCount(): number;
   close(): void;
 }
 
@@ -40,7 +58,8 @@ export interface McpServerFactory {
 function toMcpError(error: unknown): McpError {
   if (error instanceof McpError) return error;
   if (isJunctionError(error)) {
-    const code = error.code.endsWith('NotFound') || error.code === 'InvalidArguments' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+    const invalidParams = error.code.endsWith('NotFound') || error.code === 'InvalidArguments' || error.code === 'SubscriptionLimit';
+    const code = invalidParams ? ErrorCode.InvalidParams : ErrorCode.InternalError;
     return new McpError(code, error.message, error.toStructured());
   }
   return new McpError(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
@@ -55,15 +74,27 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
-  const live = new Set<Server>();
-  const broadcast = (send: (server: Server) => Promise<void>) => {
-    for (const server of live) send(server).catch(() => undefined);
+  const live = new Map<Server, LiveSession>();
+  const maxSubscriptions = deps.maxSubscriptionsPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS;
+  const broadcast = (send: (session: LiveSession) => Promise<void> | undefined) => {
+    for (const session of live.values()) send(session)?.catch(() => undefined);
   };
   const unsubscribe = [
-    deps.catalogue.onChanged(() => broadcast((s) => s.sendToolListChanged())),
-    deps.content?.onPromptsChanged(() => broadcast((s) => s.sendPromptListChanged())),
-    deps.content?.onResourcesChanged(() => broadcast((s) => s.sendResourceListChanged())),
+    deps.catalogue.onChanged(() => broadcast((s) => s.server.sendToolListChanged())),
+    deps.content?.onPromptsChanged(() => broadcast((s) => s.server.sendPromptListChanged())),
+    deps.content?.onResourcesChanged(() => broadcast((s) => s.server.sendResourceListChanged())),
+    deps.content?.onResourceUpdated((uri) => broadcast((s) => (s.subscriptions.has(uri) ? s.server.sendResourceUpdated({ uri }) : undefined))),
+    deps.content?.onLog(({ level, logger, data }) =>
+      broadcast((s) => (s.logLevel.allows(level) ? s.server.notification({ method: 'notifications/message', params: { level, data, ...(logger ? { logger } : {}) } }) : undefined)),
+    ),
   ];
+
+  /** A session's subscriptions are released when it ends, so the owners' counts stay exact. */
+  const endSession = (session: LiveSession) => {
+    if (!live.delete(session.server)) return;
+    for (const uri of session.subscriptions) deps.content?.unsubscribe(uri);
+    session.subscriptions.clear();
+  };
 
   return {
     create(transport, agentLabel) {
@@ -73,7 +104,8 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         {
           capabilities: {
             tools: { listChanged: true },
-            ...(content ? { prompts: { listChanged: true }, resources: { listChanged: true } } : {}),
+            logging: {},
+            ...(content ? { prompts: { listChanged: true }, resources: { listChanged: true, subscribe: true }, completions: {} } : {}),
           },
           ...(deps.instructions ? { instructions: deps.instructions } : {}),
         },
@@ -83,6 +115,11 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         return client ? `${client.name}/${client.version} ${agentLabel()}` : agentLabel();
       };
 
+      const session: LiveSession = { server, logLevel: new SessionLogLevel(), subscriptions: new Set() };
+      server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+        session.logLevel.set(request.params.level);
+        return {};
+      });
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools() }));
       server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         const progressToken = request.params._meta?.progressToken;
@@ -92,6 +129,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
           agent: agent(),
           transport,
           signal: extra.signal,
+          agentRequests: agentRequestsFor({ server, relatedRequestId: extra.requestId, sendNotification: extra.sendNotification, logLevel: session.logLevel }),
           ...(progressToken !== undefined
             ? {
                 progress: (update) => {
@@ -108,16 +146,41 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources()));
         server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates()));
         server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri)));
+        server.setRequestHandler(CompleteRequestSchema, (request) => guarded(async () => ({ completion: await content.complete(request.params) })));
+        server.setRequestHandler(SubscribeRequestSchema, (request) =>
+          guarded(async () => {
+            const { uri } = request.params;
+            if (session.subscriptions.has(uri)) return {};
+            if (session.subscriptions.size >= maxSubscriptions) {
+              throw new JunctionError('SubscriptionLimit', `This session already holds ${maxSubscriptions} resource subscriptions; unsubscribe from one first.`, { details: { limit: maxSubscriptions } });
+            }
+            session.subscriptions.add(uri);
+            try {
+              await content.subscribe(uri);
+            } catch (error) {
+              session.subscriptions.delete(uri);
+              throw error;
+            }
+            return {};
+          }),
+        );
+        server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+          if (session.subscriptions.delete(request.params.uri)) content.unsubscribe(request.params.uri);
+          return {};
+        });
       }
-      live.add(server);
-      server.onclose = () => live.delete(server);
+      live.set(server, session);
+      server.onclose = () => endSession(session);
       return server;
     },
     liveCount: () => live.size,
+    subscriptionCount: () => [...live.values()].reduce((n, s) => n + s.subscriptions.size, 0),
     close() {
       for (const u of unsubscribe) u?.();
-      for (const server of [...live]) server.close().catch(() => undefined);
-      live.clear();
+      for (const session of [...live.values()]) {
+        endSession(session);
+        session.server.close().catch(() => undefined);
+      }
     },
   };
 }

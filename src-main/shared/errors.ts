@@ -44,6 +44,14 @@ export const ERROR_CODES = [
   'Forbidden',
   'InternalError',
   'ConfigInvalid',
+  // MCP extension: nested agent requests, completion, subscriptions
+  'CapabilityUnavailable',
+  'CallNotActive',
+  'InvalidRequest',
+  'AgentRequestFailed',
+  'TooManyRequests',
+  'CompletionRefNotFound',
+  'SubscriptionLimit',
   // bridge / SignalR hub transport
   'ConnectionNotFound',
   'TransportUnsupported',

@@ -3,6 +3,8 @@
  * the call guard, plus prompts and resources in MCP SDK result shapes and the console's plugin views.
  */
 import type {
+  CompleteRequest,
+  CompleteResult,
   GetPromptResult,
   ListPromptsResult,
   ListResourcesResult,
@@ -13,6 +15,9 @@ import {
   ResponseErrorKind,
   ResponseStatus,
   matchesUriTemplate,
+  type LogLevel,
+  type RequestCompletion,
+  type ResponseCompletion,
   type ResponseData,
   type ResponseGetPrompt,
   type ResponseResourceContent,
@@ -37,13 +42,22 @@ import type { PluginRecord } from './records.js';
 export interface PluginPort extends ToolInvoker {
   getPrompt(connectionId: string, name: string, args: Record<string, string>, timeoutMs: number): Promise<ResponseData<ResponseGetPrompt>>;
   readResource(connectionId: string, uri: string, timeoutMs: number): Promise<ResponseData<ResponseResourceContent[]>>;
+  complete(connectionId: string, request: Omit<RequestCompletion, 'requestId'>, timeoutMs: number): Promise<ResponseData<ResponseCompletion>>;
+  setSubscription(connectionId: string, uri: string, subscribed: boolean, timeoutMs: number): Promise<void>;
 }
 
 export interface PluginLogEntry {
   connectionId: string;
   requestId?: string;
-  level: 'debug' | 'info' | 'warning' | 'error';
+  level: LogLevel;
   message: string;
+}
+
+/** A plugin log line not tied to a running call, for every agent session. */
+export interface AgentLogEntry {
+  level: LogLevel;
+  logger?: string;
+  data: unknown;
 }
 
 export interface BridgeEvents {
@@ -54,6 +68,9 @@ export interface BridgeEvents {
   resourcesChanged: undefined;
   diagnostic: DuplicateToolDiagnostic;
   log: PluginLogEntry;
+  agentLog: AgentLogEntry;
+  /** A plugin said a resource changed (MCP extension). */
+  resourceUpdated: string;
 }
 
 /** The first item per key; callers pass items in preference order (editor first, newest first). */
@@ -66,7 +83,9 @@ function firstBy<T>(items: readonly T[], key: (item: T) => string): T[] {
 export class BridgeToolSource implements ToolSource {
   readonly id = 'bridge';
   readonly events = new TypedEmitter<BridgeEvents>();
-  private readonly unsubscribe: Array<() => void>;
+  private readonly offRegistry: Array<() => void>;
+  /** Agent sessions subscribed, per resource URI, across sessions. */
+  private readonly subscribers = new Map<string, number>();
   private expiryTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -76,7 +95,7 @@ export class BridgeToolSource implements ToolSource {
     private readonly disposers: ReadonlyArray<() => void> = [],
   ) {
     const e = registry.events;
-    this.unsubscribe = [
+    this.offRegistry = [
       e.on('pluginConnected', (view) => this.events.emit('pluginConnected', view)),
       e.on('pluginUpdated', (view) => this.events.emit('pluginUpdated', view)),
       e.on('pluginDisconnected', (gone) => this.events.emit('pluginDisconnected', gone)),
@@ -144,6 +163,71 @@ export class BridgeToolSource implements ToolSource {
     return resourceResult(envelope.value);
   }
 
+  /**
+   * Completion for a prompt or resource-template argument by the plugin publishing it; a plugin that
+   * did not declare the `completion` feature offers no values. Throws `CompletionRefNotFound`.
+   */
+  async complete(params: CompleteRequest['params']): Promise<CompleteResult['completion']> {
+    const { ref } = params;
+    const active = this.registry.active();
+    const owner =
+      ref.type === 'ref/prompt'
+        ? active.find((r) => r.catalogue.prompts.some((p) => p.name === ref.name))
+        : active.find((r) => r.catalogue.templates.some((t) => t.uriTemplate === ref.uri) || r.catalogue.resources.some((res) => res.uri === ref.uri));
+    const what = ref.type === 'ref/prompt' ? `prompt '${ref.name}'` : `resource template '${ref.uri}'`;
+    if (!owner) throw new JunctionError('CompletionRefNotFound', `No connected plugin publishes the ${what}.`);
+    if (!owner.handshake?.features.includes('completion')) return { values: [] };
+    const request: Omit<RequestCompletion, 'requestId'> = {
+      ref: ref.type === 'ref/prompt' ? { type: ref.type, name: ref.name } : { type: ref.type, uri: ref.uri },
+      argument: { name: params.argument.name, value: params.argument.value },
+      ...(params.context?.arguments ? { context: { arguments: params.context.arguments } } : {}),
+    };
+    const envelope = await this.ask(() => this.port.complete(owner.connectionId, request, this.settings.timeoutMs), `completion of ${what}`);
+    if (envelope.status === ResponseStatus.Error || !envelope.value) throw this.pluginError(envelope, 'CompletionRefNotFound', `completion of ${what}`);
+    const { values, total, hasMore } = envelope.value;
+    return { values, ...(total === undefined ? {} : { total }), ...(hasMore === undefined ? {} : { hasMore }) };
+  }
+
+  /** Counts one more subscribed session; the owner hears of the first. Throws `ResourceNotFound`. */
+  async subscribe(uri: string): Promise<void> {
+    const owner = this.resourceOwner(uri);
+    if (!owner) throw new JunctionError('ResourceNotFound', `No connected plugin publishes the resource '${uri}'.`);
+    const count = (this.subscribers.get(uri) ?? 0) + 1;
+    this.subscribers.set(uri, count);
+    if (count > 1 || !owner.handshake?.features.includes('subscriptions')) return;
+    try {
+      await this.ask(() => this.port.setSubscription(owner.connectionId, uri, true, this.settings.timeoutMs), `subscription to '${uri}'`);
+    } catch (error) {
+      this.unsubscribe(uri);
+      throw error;
+    }
+  }
+
+  /** Counts one session fewer; the owner hears when none is left. */
+  unsubscribe(uri: string): void {
+    const count = (this.subscribers.get(uri) ?? 0) - 1;
+    if (count > 0) {
+      this.subscribers.set(uri, count);
+      return;
+    }
+    this.subscribers.delete(uri);
+    const owner = this.resourceOwner(uri);
+    if (owner?.handshake?.features.includes('subscriptions')) this.port.setSubscription(owner.connectionId, uri, false, this.settings.timeoutMs).catch(() => undefined);
+  }
+
+  /** Resource URIs with at least one subscribed session. */
+  subscribedResources(): number {
+    return this.subscribers.size;
+  }
+
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    return this.events.on('resourceUpdated', listener);
+  }
+
+  onLog(listener: (entry: AgentLogEntry) => void): () => void {
+    return this.events.on('agentLog', listener);
+  }
+
   /** Connected and awaited plugins for the console. */
   pluginViews(): PluginView[] {
     return this.registry.views(this.settings.now());
@@ -155,7 +239,7 @@ export class BridgeToolSource implements ToolSource {
 
   /** Stops listening to the registry and the hub and clears timers. */
   dispose(): void {
-    for (const off of [...this.unsubscribe, ...this.disposers]) off();
+    for (const off of [...this.offRegistry, ...this.disposers]) off();
     clearTimeout(this.expiryTimer);
   }
 

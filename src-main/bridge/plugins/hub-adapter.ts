@@ -9,13 +9,13 @@ import {
   ClientMethod,
   DEFAULT_TIMEOUT_MS,
   MCP_PLUGIN_VERSION,
-  NotifyLogSchema,
   NotifyToolProgressSchema,
   RequestIdOnlySchema,
   RequestToolCompletedDataSchema,
   RequestVersionHandshakeSchema,
   ResponseCallToolDataSchema,
   ResponseCallToolSchema,
+  ResponseCompletionDataSchema,
   ResponseGetPromptDataSchema,
   ResponseListPromptsDataSchema,
   ResponseListResourcesDataSchema,
@@ -26,12 +26,15 @@ import {
   ServerMethod,
   successData,
   type RequestCallTool,
+  type RequestCompletion,
   type ResponseCallTool,
 } from '../../../plugins/sdk/src/protocol.js';
 import { JunctionError } from '../../shared/errors.js';
 import type { CallContext } from '../../shared/tool-source.js';
-import { HubInvocationError, HubMethodError, type HubConnection, type HubServer } from '../signalr/index.js';
+import { HubInvocationError, type HubConnection, type HubServer } from '../signalr/index.js';
+import { ActiveCalls, attachAgentBridge } from './agent-bridge.js';
 import { BridgeToolSource, type PluginPort } from './bridge-source.js';
+import { parseOrThrow } from './hub-parse.js';
 import { InvokeFailure } from './call-guard.js';
 import { replyFromEnvelope, type PluginReply } from './outcome.js';
 import { PluginRegistry } from './registry.js';
@@ -54,12 +57,6 @@ interface PendingCompletion {
   connectionId: string;
   resolve: (result: ResponseCallTool) => void;
   reject: (failure: InvokeFailure) => void;
-}
-
-function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HubMethodError(`Invalid ${what}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '$'} ${i.message}`).join('; ')}`);
-  return parsed.data;
 }
 
 function asInvokeFailure(error: unknown): InvokeFailure {
@@ -86,17 +83,19 @@ class HubPluginPort implements PluginPort {
   readonly connections = new Map<string, HubConnection>();
   readonly completions = new Map<string, PendingCompletion>();
   readonly progress = new Map<string, NonNullable<CallContext['progress']>>();
+  readonly calls = new ActiveCalls();
 
   constructor(private readonly now: () => number) {}
 
   async invokeTool(
     connectionId: string,
     request: RequestCallTool,
-    options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress'] },
+    options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress']; agentRequests?: CallContext['agentRequests'] },
   ): Promise<PluginReply> {
     const connection = this.connection(connectionId);
     const started = this.now();
     if (options.onProgress) this.progress.set(request.requestId, options.onProgress);
+    this.calls.begin(request.requestId, connectionId, options.agentRequests);
     try {
       const raw = await this.invoke(connection, ClientMethod.RunCallTool, [request], options.timeoutMs, options.signal);
       const reply = parseCallReply(raw);
@@ -111,7 +110,18 @@ class HubPluginPort implements PluginPort {
       throw failure;
     } finally {
       this.progress.delete(request.requestId);
+      this.calls.end(request.requestId);
     }
+  }
+
+  async complete(connectionId: string, request: Omit<RequestCompletion, 'requestId'>, timeoutMs: number) {
+    const raw = await this.invoke(this.connection(connectionId), ClientMethod.RunCompletion, [{ requestId: randomUUID(), ...request }], timeoutMs);
+    return this.parse(ResponseCompletionDataSchema, raw);
+  }
+
+  async setSubscription(connectionId: string, uri: string, subscribed: boolean, timeoutMs: number): Promise<void> {
+    const method = subscribed ? ClientMethod.RunSubscribeResource : ClientMethod.RunUnsubscribeResource;
+    await this.invoke(this.connection(connectionId), method, [{ requestId: randomUUID(), uri }], timeoutMs);
   }
 
   async getPrompt(connectionId: string, name: string, args: Record<string, string>, timeoutMs: number) {
@@ -280,11 +290,7 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
       });
       return successData(data.requestId);
     }),
-    hub.on(ServerMethod.NotifyLog, (connection, raw) => {
-      const data = parseOrThrow(NotifyLogSchema, raw, 'log entry');
-      source.events.emit('log', { connectionId: connection.id, level: data.level, message: data.message, ...(data.requestId ? { requestId: data.requestId } : {}) });
-      return successData(data.requestId ?? '');
-    }),
+    ...attachAgentBridge(hub, port.calls, source),
     hub.on(ServerMethod.GetMcpClientData, () => []),
     hub.on(ServerMethod.GetMcpServerData, () => ({ serverVersion: settings.serverVersion, apiVersion: API_VERSION })),
     hub.events.on('connected', (connection) => {

@@ -92,6 +92,7 @@ export class PluginRegistry {
       pluginVersion: request.pluginVersion,
       environment: request.environment,
       ...(request.mcpPluginVersion ? { mcpPluginVersion: request.mcpPluginVersion } : {}),
+      features: request.extensions?.features ?? [],
     };
     record.role = resolveRole(record.declaredRole, request.environment);
     record.guarded = isGuardedVersion(request.mcpPluginVersion);

@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { attachPluginHub } from '../bridge/plugins/index.js';
+import { attachPluginHub, type BridgeToolSource } from '../bridge/plugins/index.js';
 import { createHubServer } from '../bridge/signalr/index.js';
 import { createAnalyticsWebhooks, createAuthorizationWebhook } from '../bridge/webhooks/index.js';
 import type { BridgeView } from '../control/api.js';
@@ -47,6 +47,8 @@ export interface Junction {
   readonly workspaceHost: ReturnType<typeof createHost>;
   readonly control: ReturnType<typeof createControlHub>;
   readonly mcpFactory: McpServerFactory;
+  /** The plugin bridge (MCP extension state is read from it in tests and the console). */
+  readonly bridge: BridgeToolSource;
   close(): Promise<void>;
 }
 
@@ -233,6 +235,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     workspaceHost: host,
     control,
     mcpFactory,
+    bridge,
     close() {
       closing ??= (async () => {
         for (const u of unsubscribe) u();

@@ -184,6 +184,15 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
       },
     })
     .tool({
+      name: 'test_reconnection',
+      description: 'SSE polling scenario (SEP-1699): Junction keeps the POST stream open, so the result arrives on it after a short wait',
+      input: noArgs,
+      handler: async () => {
+        await sleep(100);
+        return 'Reconnection test completed: the result was sent on the POST stream.';
+      },
+    })
+    .tool({
       name: 'json_schema_2020_12_tool',
       description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)',
       input: {

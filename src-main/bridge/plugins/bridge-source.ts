@@ -44,6 +44,8 @@ export interface PluginPort extends ToolInvoker {
   readResource(connectionId: string, uri: string, timeoutMs: number): Promise<ResponseData<ResponseResourceContent[]>>;
   complete(connectionId: string, request: Omit<RequestCompletion, 'requestId'>, timeoutMs: number): Promise<ResponseData<ResponseCompletion>>;
   setSubscription(connectionId: string, uri: string, subscribed: boolean, timeoutMs: number): Promise<void>;
+  /** Calls in flight and their pending agent requests. */
+  activeCounts(): { calls: number; nested: number };
 }
 
 export interface PluginLogEntry {
@@ -215,9 +217,9 @@ export class BridgeToolSource implements ToolSource {
     if (owner?.handshake?.features.includes('subscriptions')) this.port.setSubscription(owner.connectionId, uri, false, this.settings.timeoutMs).catch(() => undefined);
   }
 
-  /** Resource URIs with at least one subscribed session. */
-  subscribedResources(): number {
-    return this.subscribers.size;
+  /** What the MCP extension holds right now, for leak checks: calls, pending agent requests, subscribed URIs. */
+  extensionCounts(): { calls: number; nested: number; subscribedResources: number } {
+    return { ...this.port.activeCounts(), subscribedResources: this.subscribers.size };
   }
 
   onResourceUpdated(listener: (uri: string) => void): () => void {

@@ -139,6 +139,10 @@ class HubPluginPort implements PluginPort {
     return this.parse(schema, await this.invoke(connection, method, [{ requestId: randomUUID() }], timeoutMs));
   }
 
+  activeCounts() {
+    return this.calls.counts();
+  }
+
   completeTool(connectionId: string, requestId: string, result: ResponseCallTool): void {
     const pending = this.completions.get(requestId);
     if (pending?.connectionId === connectionId) pending.resolve(result);

@@ -11,7 +11,15 @@ import { createAnalyticsWebhooks, createAuthorizationWebhook } from '../bridge/w
 import type { BridgeView } from '../control/api.js';
 import { createConsoleServer, createControlHub } from '../control/index.js';
 import { createHost } from '../host/index.js';
-import { createCatalogue, createDirectToolApi, createDispatcher, createMcpHttpHandler, createMcpServerFactory, type McpServerFactory } from '../mcp/index.js';
+import {
+  ConsoleElicitations,
+  createCatalogue,
+  createDirectToolApi,
+  createDispatcher,
+  createMcpHttpHandler,
+  createMcpServerFactory,
+  type McpServerFactory,
+} from '../mcp/index.js';
 import { createJournal } from '../recovery/index.js';
 import { assertBindAllowed, createAuthenticator, loadOrCreateToken } from '../security/index.js';
 import { JunctionError } from '../shared/errors.js';
@@ -113,9 +121,11 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const currentBridgeView = (): BridgeView =>
     bridgeView({ running: bridgeRunning, host: config.host, port: boundPort, cliArgs: cliInvocation(), token: agentToken });
 
+  const elicitations = new ConsoleElicitations(config['elicitation-answerer']);
   const control = createControlHub({
     version: JUNCTION_VERSION,
     providers: {
+      elicitations: () => elicitations.view(),
       plugins: () => bridge.pluginViews(),
       workspaces: () => host.workspaces(),
       approvals: () => host.approvals.pending(),
@@ -133,6 +143,8 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         await journal.recover();
         return journal.status();
       },
+      answerElicitation: async (id, answer) => elicitations.answer(id, answer),
+      setElicitationAnswerer: async (answerer) => elicitations.setAnswerer(answerer),
     },
   });
   const setBridgeRunning = async (running: boolean): Promise<BridgeView> => {
@@ -160,12 +172,16 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     host.events.on('workspace.updated', (event) => control.publish(event)),
     host.events.on('approval.requested', (event) => control.publish(event)),
     host.events.on('approval.decided', (event) => control.publish(event)),
+    elicitations.events.on('pending', (elicitation) => control.publish({ type: 'elicitation.pending', elicitation })),
+    elicitations.events.on('resolved', (elicitationId) => control.publish({ type: 'elicitation.resolved', elicitationId })),
+    elicitations.events.on('answerer', (answerer) => control.publish({ type: 'elicitation.answerer', answerer })),
   ];
 
   const dispatcher = createDispatcher(
     catalogue,
     [consoleCallObserver(control), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])],
     createAdmission({ ratePerSecond: config['rate-limit'], burst: config['rate-limit-burst'], maxInFlight: config['max-in-flight-per-agent'] }),
+    { elicitations },
   );
   const mcpFactory = createMcpServerFactory({
     name: 'junction',

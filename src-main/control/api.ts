@@ -42,6 +42,8 @@ export interface CallView {
   responseBytes?: number;
   progress?: { progress: number; total?: number; message?: string };
   errorCode?: string;
+  /** Elicitation and sampling requests made while serving the call, oldest first (capped). */
+  nested?: NestedRequestView[];
 }
 
 /** A request a tool made of the calling agent while serving a call (elicitation, sampling), for the call trace. */
@@ -57,6 +59,30 @@ export interface NestedRequestView {
   /** `accept`/`decline`/`cancel` for an elicitation, the model for sampling. */
   outcome?: string;
   errorCode?: string;
+}
+
+export type ElicitationAnswerer = 'agent' | 'console';
+
+/** An elicitation waiting for the operator (answerer `console`). */
+export interface PendingElicitationView {
+  elicitationId: string;
+  callId: string;
+  tool: string;
+  agent: string;
+  message: string;
+  /** The flat MCP form schema the answer must satisfy. */
+  requestedSchema: Record<string, unknown>;
+  createdAt: number;
+}
+
+export interface ElicitationsView {
+  answerer: ElicitationAnswerer;
+  pending: PendingElicitationView[];
+}
+
+export interface ElicitationAnswerInput {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
 }
 
 export interface CallDetail {
@@ -166,6 +192,8 @@ export interface ControlSnapshot {
   approvals: ApprovalView[];
   recovery: RecoveryView;
   bridge: BridgeView;
+  /** Absent when the composition has no elicitation queue (tests of other rooms). */
+  elicitations?: ElicitationsView;
 }
 
 export type ControlEvent =
@@ -176,6 +204,9 @@ export type ControlEvent =
   | { type: 'call.progress'; callId: string; progress: NonNullable<CallView['progress']> }
   | { type: 'call.finished'; call: CallView }
   | { type: 'call.nested'; nested: NestedRequestView }
+  | { type: 'elicitation.pending'; elicitation: PendingElicitationView }
+  | { type: 'elicitation.resolved'; elicitationId: string }
+  | { type: 'elicitation.answerer'; answerer: ElicitationAnswerer }
   | { type: 'workspace.updated'; workspace: WorkspaceView }
   | { type: 'approval.requested'; approval: ApprovalView }
   | { type: 'approval.decided'; approval: ApprovalView }
@@ -194,6 +225,10 @@ export interface ControlApi {
   startBridge(): Promise<BridgeView>;
   stopBridge(): Promise<BridgeView>;
   recover(): Promise<RecoveryView>;
+  /** Answers a pending elicitation from the console; the answer must satisfy its schema. */
+  answerElicitation(elicitationId: string, answer: ElicitationAnswerInput): Promise<ElicitationsView>;
+  /** Who answers elicitations from now on: the calling agent, or the operator in the console. */
+  setElicitationAnswerer(answerer: ElicitationAnswerer): Promise<ElicitationsView>;
   /** Subscribes to events after the snapshot; the adapter guarantees no gap between the two. */
   subscribe(listener: (event: ControlEvent) => void): () => void;
 }
@@ -236,6 +271,8 @@ export interface ControlCommands {
   startBridge: { args: Record<string, never>; result: BridgeView };
   stopBridge: { args: Record<string, never>; result: BridgeView };
   recover: { args: Record<string, never>; result: RecoveryView };
+  answerElicitation: { args: { elicitationId: string } & ElicitationAnswerInput; result: ElicitationsView };
+  setElicitationAnswerer: { args: { answerer: ElicitationAnswerer }; result: ElicitationsView };
 }
 
 export type ControlCommandName = keyof ControlCommands;

@@ -19,6 +19,14 @@ export const COMMAND_SCHEMAS = {
   startBridge: none,
   stopBridge: none,
   recover: none,
+  answerElicitation: z
+    .object({
+      elicitationId: id,
+      action: z.enum(['accept', 'decline', 'cancel']),
+      content: z.record(z.string().max(256), z.union([z.string().max(65_536), z.number(), z.boolean(), z.array(z.string().max(4096)).max(256)])).optional(),
+    })
+    .strict(),
+  setElicitationAnswerer: z.object({ answerer: z.enum(['agent', 'console']) }).strict(),
 } satisfies Record<ControlCommandName, z.ZodType>;
 
 export const COMMAND_NAMES = Object.keys(COMMAND_SCHEMAS) as ControlCommandName[];
@@ -53,6 +61,12 @@ function run(api: ControlApi, command: ControlCommandName, args: unknown): Promi
       return api.stopBridge();
     case 'recover':
       return api.recover();
+    case 'answerElicitation': {
+      const { elicitationId, ...answer } = COMMAND_SCHEMAS.answerElicitation.parse(args);
+      return api.answerElicitation(elicitationId, answer);
+    }
+    case 'setElicitationAnswerer':
+      return api.setElicitationAnswerer(COMMAND_SCHEMAS.setElicitationAnswerer.parse(args).answerer);
   }
 }
 

@@ -12,6 +12,7 @@ import type {
   ControlFrame,
   ControlResult,
   ControlSnapshot,
+  ElicitationsView,
   PluginView,
   RecoveryView,
   SequencedEvent,
@@ -26,10 +27,15 @@ export interface ControlProviders {
   approvals(): ApprovalView[];
   recovery(): RecoveryView;
   bridge(): BridgeView;
+  elicitations?(): ElicitationsView;
 }
 
-/** The commands the composition root implements: the ControlApi minus what the hub answers itself. */
-export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'>;
+/**
+ * The commands the composition root implements: the ControlApi minus what the hub answers itself.
+ * Elicitation commands are optional: without them the hub refuses with ActionUnsupported.
+ */
+export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'> &
+  Partial<Pick<ControlApi, 'answerElicitation' | 'setElicitationAnswerer'>>;
 
 export interface ControlHubOptions {
   version: string;
@@ -56,6 +62,10 @@ export interface ControlHub extends ControlApi {
   execute(command: unknown, args: unknown): Promise<ControlResult<unknown>>;
 }
 
+async function unsupported(): Promise<never> {
+  throw new JunctionError('ActionUnsupported', 'This Junction has no console elicitation queue.');
+}
+
 export function createControlHub(options: ControlHubOptions): ControlHub {
   const { providers, commands, version } = options;
   const limits: CallLogLimits = { ...DEFAULT_CALL_LOG_LIMITS, ...options.limits };
@@ -68,6 +78,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
   function applyToCalls(event: ControlEvent): void {
     if (event.type === 'call.started' || event.type === 'call.finished') calls.upsert(event.call);
     else if (event.type === 'call.progress') calls.progress(event.callId, event.progress);
+    else if (event.type === 'call.nested') calls.nested(event.nested);
   }
 
   // A listener that publishes while being notified must not reorder the stream for the listeners after it.
@@ -98,6 +109,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       approvals: providers.approvals(),
       recovery: providers.recovery(),
       bridge: providers.bridge(),
+      ...(providers.elicitations ? { elicitations: providers.elicitations() } : {}),
     };
   }
 
@@ -154,6 +166,8 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     startBridge: () => commands.startBridge(),
     stopBridge: () => commands.stopBridge(),
     recover: () => commands.recover(),
+    answerElicitation: (elicitationId, answer) => (commands.answerElicitation ?? unsupported)(elicitationId, answer),
+    setElicitationAnswerer: (answerer) => (commands.setElicitationAnswerer ?? unsupported)(answerer),
   };
   return hub;
 }

@@ -7,6 +7,7 @@ import type { CallView, NestedRequestView } from '../control/api.js';
 import { findLoneSurrogate } from '../shared/json.js';
 import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type ToolOutcome } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
+import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
 import { traceAgentRequests } from './nested-trace.js';
 
 export interface CallObserver {
@@ -47,7 +48,12 @@ export interface Admission {
 
 const byteLength = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
-export function createDispatcher(catalogue: Catalogue, observers: readonly CallObserver[] = [], admission?: Admission): Dispatcher {
+export interface DispatcherOptions {
+  /** When set, the operator may answer elicitations in the console instead of the agent. */
+  elicitations?: ConsoleElicitations;
+}
+
+export function createDispatcher(catalogue: Catalogue, observers: readonly CallObserver[] = [], admission?: Admission, options: DispatcherOptions = {}): Dispatcher {
   const notify = <K extends keyof CallObserver>(method: K, ...args: Parameters<NonNullable<CallObserver[K]>>) => {
     for (const observer of observers) {
       try {
@@ -56,6 +62,11 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         // An observer (console, webhook) must never change the outcome of an agent's call.
       }
     }
+  };
+
+  const agentRequestsFor = (req: DispatchRequest, callId: string): Pick<CallContext, 'agentRequests'> => {
+    const routed = options.elicitations ? withConsoleElicitations(req.agentRequests, options.elicitations, { callId, tool: req.name, agent: req.agent }) : req.agentRequests;
+    return routed ? { agentRequests: traceAgentRequests(routed, callId, (nested) => notify('nested', nested)) } : {};
   };
 
   return {
@@ -113,7 +124,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
             notify('progress', callId, update);
             req.progress?.(update);
           },
-          ...(req.agentRequests ? { agentRequests: traceAgentRequests(req.agentRequests, callId, (nested) => notify('nested', nested)) } : {}),
+          ...agentRequestsFor(req, callId),
         };
         const slot = admission?.acquire(req.agent);
         if (slot && !slot.ok) {

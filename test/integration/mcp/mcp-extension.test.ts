@@ -13,6 +13,7 @@ import {
   LoggingMessageNotificationSchema,
   McpError,
   ResourceUpdatedNotificationSchema,
+  type ClientCapabilities,
   type LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -22,7 +23,7 @@ import { CLI_SOURCE_FOR_TESTS } from '../../support/cli.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 
 interface AgentOptions {
-  capabilities?: { elicitation?: object; sampling?: object };
+  capabilities?: ClientCapabilities;
   onElicit?: (message: string) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string> }>;
 }
 
@@ -52,7 +53,7 @@ function buildAgent(name: string, options: AgentOptions = {}) {
 
 type Agent = ReturnType<typeof buildAgent>;
 
-const textOf = (result: { content?: unknown }) => ((result.content as Array<{ text?: string }> | undefined) ?? []).map((c) => c.text ?? '').join('');
+const textOf = (result: unknown) => (((result as { content?: unknown }).content as Array<{ text?: string }> | undefined) ?? []).map((c) => c.text ?? '').join('');
 
 /** A plugin whose tools report the outcome of their agent requests as data, including failure codes. */
 function probePlugin(endpoint: string): { plugin: McpPlugin; kept: () => ToolContext | undefined } {
@@ -262,6 +263,49 @@ describe('MCP through the bridge: elicitation, sampling, logging, completion, su
     // An HTTP session ends when the agent deletes it (or at the idle timeout), not when a client object closes.
     for (const agent of [other, third]) await (agent.client.transport as StreamableHTTPClientTransport).terminateSession();
     await eventually(() => junction.mcpFactory.subscriptionCount() === 0 && junction.bridge.extensionCounts().subscribedResources === 0, 5_000, 'subscriptions released with their sessions');
+  });
+
+  test('the operator answers elicitations in the console when so configured; answers must satisfy the schema', async () => {
+    const control = junction.control;
+    const switched = await control.execute('setElicitationAnswerer', { answerer: 'console' });
+    assert.deepEqual(switched, { ok: true, value: { answerer: 'console', pending: [] } });
+    try {
+      const asker = await capable('console-routed');
+      const schema = { type: 'object', properties: { name: { type: 'string', minLength: 2 } }, required: ['name'] };
+      const call = asker.client.callTool({ name: 'probe-elicit', arguments: { message: 'Name it', schema } });
+      const pending = await eventually(() => junction.control.snapshotFrame().snapshot.elicitations?.pending[0], 5_000, 'the pending elicitation in the console');
+      assert.equal(pending.message, 'Name it');
+      assert.equal(pending.tool, 'probe-elicit');
+      const call0 = junction.control.snapshotFrame().snapshot.calls.find((c) => c.callId === pending.callId);
+      assert.equal(call0?.nested?.[0]?.status, 'pending', 'the call trace shows the nested request under its call');
+
+      const invalid = await control.execute('answerElicitation', { elicitationId: pending.elicitationId, action: 'accept', content: { name: 'x' } });
+      assert.equal(invalid.ok, false);
+      assert.equal(!invalid.ok && invalid.error.code, 'ValidationFailed');
+      const answered = await control.execute('answerElicitation', { elicitationId: pending.elicitationId, action: 'accept', content: { name: 'Cube' } });
+      assert.deepEqual(answered, { ok: true, value: { answerer: 'console', pending: [] } });
+      assert.deepEqual((await call).structuredContent, { ok: { action: 'accept', content: { name: 'Cube' } } });
+      assert.deepEqual(asker.elicited, [], 'the agent was not asked');
+      const traced = junction.control.snapshotFrame().snapshot.calls.find((c) => c.callId === pending.callId);
+      assert.equal(traced?.nested?.length, 1);
+      assert.equal(traced?.nested?.[0]?.status, 'ok');
+      assert.equal(traced?.nested?.[0]?.outcome, 'accept');
+
+      const again = await control.execute('answerElicitation', { elicitationId: pending.elicitationId, action: 'decline' });
+      assert.equal(!again.ok && again.error.code, 'ResourceNotFound', 'an answered elicitation cannot be answered twice');
+
+      // A call that ends (the agent cancels it) takes its pending elicitation with it.
+      const plain = await connect('console-plain');
+      const abort = new AbortController();
+      const cancelled = plain.client.callTool({ name: 'probe-elicit', arguments: { message: 'Never answered' } }, undefined, { signal: abort.signal }).catch((e: unknown) => e);
+      await eventually(() => junction.control.snapshotFrame().snapshot.elicitations?.pending.length === 1, 5_000, 'the second pending elicitation');
+      abort.abort();
+      await cancelled;
+      await eventually(() => junction.control.snapshotFrame().snapshot.elicitations?.pending.length === 0, 5_000, 'the elicitation to end with its call');
+      await eventually(() => junction.bridge.extensionCounts().calls === 0, 5_000, 'the call to end');
+    } finally {
+      await control.execute('setElicitationAnswerer', { answerer: 'agent' });
+    }
   });
 
   test('over stdio through `junction connect`: elicitation and sampling reach the stdio agent', async () => {

@@ -2,7 +2,18 @@
  * Pure console state: a snapshot replaces everything, then sequenced events apply in order.
  * Events at or below the applied sequence are ignored, so a resync or a replay never double-applies.
  */
-import type { ApprovalView, BridgeView, CallView, ControlEvent, ControlSnapshot, ControlWireFrame, PluginView, RecoveryView, WorkspaceView } from '../../../src-main/control/api.js';
+import type {
+  ApprovalView,
+  BridgeView,
+  CallView,
+  ControlEvent,
+  ControlSnapshot,
+  ControlWireFrame,
+  ElicitationsView,
+  PluginView,
+  RecoveryView,
+  WorkspaceView,
+} from '../../../src-main/control/api.js';
 
 export const MAX_CALLS = 10_000;
 
@@ -18,6 +29,8 @@ export interface ConsoleData {
   approvals: ApprovalView[];
   recovery: RecoveryView | undefined;
   bridge: BridgeView | undefined;
+  /** Who answers elicitations and those waiting for the operator; undefined when the server has no queue. */
+  elicitations: ElicitationsView | undefined;
   /** Sequence gaps seen (should stay 0; non-zero means a transport lost frames). */
   gaps: number;
 }
@@ -32,6 +45,7 @@ export const EMPTY_DATA: ConsoleData = {
   approvals: [],
   recovery: undefined,
   bridge: undefined,
+  elicitations: undefined,
   gaps: 0,
 };
 
@@ -47,6 +61,7 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     approvals: snapshot.approvals,
     recovery: snapshot.recovery,
     bridge: snapshot.bridge,
+    elicitations: snapshot.elicitations,
     gaps: 0,
   };
 }
@@ -88,8 +103,10 @@ function applyEvent(d: Draft, event: ControlEvent): void {
     case 'call.started':
     case 'call.finished': {
       const calls = draftCalls(d);
-      if (!calls.has(event.call.callId)) d.addedIds.push(event.call.callId);
-      calls.set(event.call.callId, event.call);
+      const known = calls.get(event.call.callId);
+      if (!known) d.addedIds.push(event.call.callId);
+      // Call events do not carry the nested requests that 'call.nested' recorded; keep them.
+      calls.set(event.call.callId, known?.nested && !event.call.nested ? { ...event.call, nested: known.nested } : event.call);
       return;
     }
     case 'call.progress': {
@@ -98,6 +115,21 @@ function applyEvent(d: Draft, event: ControlEvent): void {
       if (call) calls.set(event.callId, { ...call, progress: event.progress });
       return;
     }
+    case 'call.nested': {
+      const calls = draftCalls(d);
+      const call = calls.get(event.nested.callId);
+      if (call) calls.set(call.callId, { ...call, nested: upsertBy(call.nested ?? [], event.nested, (n) => n.nestedId) });
+      return;
+    }
+    case 'elicitation.pending':
+      if (data.elicitations) data.elicitations = { ...data.elicitations, pending: upsertBy(data.elicitations.pending, event.elicitation, (e) => e.elicitationId) };
+      return;
+    case 'elicitation.resolved':
+      if (data.elicitations) data.elicitations = { ...data.elicitations, pending: data.elicitations.pending.filter((e) => e.elicitationId !== event.elicitationId) };
+      return;
+    case 'elicitation.answerer':
+      data.elicitations = { pending: data.elicitations?.pending ?? [], answerer: event.answerer };
+      return;
     case 'workspace.updated':
       data.workspaces = upsertBy(data.workspaces, event.workspace, (w) => w.workspaceId);
       return;

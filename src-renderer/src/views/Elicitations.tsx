@@ -117,8 +117,9 @@ function ElicitationForm({ elicitation }: { elicitation: PendingElicitationView 
           value={values[name]}
           onChange={(v) =>
             setValues((current) => {
-              const { [name]: _old, ...rest } = current;
-              return v === undefined ? rest : { ...rest, [name]: v };
+              if (v !== undefined) return { ...current, [name]: v };
+              const { [name]: _cleared, ...rest } = current;
+              return rest;
             })
           }
         />

@@ -18,6 +18,11 @@ export interface ToolOutcome {
   result: ToolResult;
   /** Present exactly when `result.isError` is true. */
   failure?: FailureKind;
+  /**
+   * An HTTP status the source decided itself, which the direct API answers as is, with the message
+   * unchanged: a pre-8.14 plugin's own HttpStatusCode or ErrorKind, as McpPlugin.Server forwards them.
+   */
+  httpStatus?: number;
 }
 
 export type AgentTransport = 'mcp-http' | 'mcp-stdio' | 'http-api';

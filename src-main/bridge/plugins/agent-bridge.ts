@@ -18,9 +18,15 @@ import {
 } from '../../../plugins/sdk/src/protocol.js';
 import { isJunctionError } from '../../shared/errors.js';
 import type { AgentRequests } from '../../shared/tool-source.js';
+import type { z } from 'zod';
 import type { HubConnection, HubServer } from '../signalr/index.js';
 import type { BridgeToolSource } from './bridge-source.js';
-import { parseOrThrow as parse } from './hub-parse.js';
+
+/** The hub adapter's reading (case-tolerant, refusals logged once) and acknowledgement of plugin payloads. */
+export interface HubWire {
+  read<T extends z.ZodType>(connection: HubConnection, method: string, schema: T, raw: unknown): z.output<T>;
+  acknowledged(requestId: string): unknown;
+}
 
 /** Nested requests one call may have pending at once; more are refused with TooManyRequests. */
 export const MAX_PENDING_PER_CALL = 8;
@@ -97,36 +103,36 @@ async function nestedRequest<T>(
 }
 
 /** Registers the extension's plugin → server methods on `hub`; returns the disposers. */
-export function attachAgentBridge(hub: HubServer, calls: ActiveCalls, source: BridgeToolSource): Array<() => void> {
+export function attachAgentBridge(hub: HubServer, calls: ActiveCalls, source: BridgeToolSource, wire: HubWire): Array<() => void> {
   return [
     hub.on(ServerMethod.RequestElicitation, (connection, raw) => {
-      const request = parse(RequestElicitationSchema, raw, 'elicitation request');
+      const request = wire.read(connection, ServerMethod.RequestElicitation, RequestElicitationSchema, raw);
       return nestedRequest(calls, connection, request.requestId, request.elicitationId, (agent, signal) =>
         agent.elicit({ message: request.message, requestedSchema: request.requestedSchema }, signal),
       );
     }),
     hub.on(ServerMethod.RequestSampling, (connection, raw) => {
-      const request = parse(RequestSamplingSchema, raw, 'sampling request');
+      const request = wire.read(connection, ServerMethod.RequestSampling, RequestSamplingSchema, raw);
       return nestedRequest(calls, connection, request.requestId, request.samplingId, (agent, signal) => agent.sample(request.params, signal));
     }),
     hub.on(ServerMethod.CancelAgentRequest, (connection, raw) => {
-      const request = parse(CancelAgentRequestSchema, raw, 'cancellation');
+      const request = wire.read(connection, ServerMethod.CancelAgentRequest, CancelAgentRequestSchema, raw);
       calls.get(request.requestId, connection.id)?.nested.get(request.nestedId)?.abort(new Error(request.reason ?? 'Cancelled by the plugin.'));
-      return successData(request.requestId);
+      return wire.acknowledged(request.requestId);
     }),
-    hub.on(ServerMethod.NotifyResourceUpdated, (_connection, raw) => {
-      const request = parse(NotifyResourceUpdatedSchema, raw, 'resource update');
+    hub.on(ServerMethod.NotifyResourceUpdated, (connection, raw) => {
+      const request = wire.read(connection, ServerMethod.NotifyResourceUpdated, NotifyResourceUpdatedSchema, raw);
       source.events.emit('resourceUpdated', request.uri);
-      return successData(request.requestId);
+      return wire.acknowledged(request.requestId);
     }),
     hub.on(ServerMethod.NotifyLog, (connection, raw) => {
-      const data = parse(NotifyLogSchema, raw, 'log entry');
+      const data = wire.read(connection, ServerMethod.NotifyLog, NotifyLogSchema, raw);
       const payload = data.data === undefined ? data.message : data.data;
       const call = data.requestId ? calls.get(data.requestId, connection.id) : undefined;
       if (call?.agentRequests) call.agentRequests.log(data.level, payload, data.logger);
       else source.events.emit('agentLog', { level: data.level, data: payload, ...(data.logger ? { logger: data.logger } : {}) });
-      source.events.emit('log', { connectionId: connection.id, level: data.level, message: data.message, ...(data.requestId ? { requestId: data.requestId } : {}) });
-      return successData(data.requestId ?? '');
+      source.events.emit('log', { connectionId: connection.id, origin: 'plugin', level: data.level, message: data.message, ...(data.requestId ? { requestId: data.requestId } : {}) });
+      return wire.acknowledged(data.requestId ?? '');
     }),
   ];
 }

@@ -102,7 +102,8 @@ async function main(): Promise<number> {
     const run = spawn(node, args, { cwd: root, stdio: 'inherit' });
     return await new Promise<number>((r) => run.once('exit', (code) => r(code ?? 1)));
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    // The plugin first, so it does not spend the shutdown reconnecting to a stopped Junction.
+    for (const child of [...children].reverse()) child.kill('SIGTERM');
     await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
     rmSync(state, { recursive: true, force: true });
   }

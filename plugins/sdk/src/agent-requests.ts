@@ -30,12 +30,15 @@ async function request<S extends typeof ResponseElicitationDataSchema | typeof R
   nestedKey: 'elicitationId' | 'samplingId',
   payload: Record<string, unknown>,
   schema: S,
-  signal: AbortSignal,
+  callSignal: AbortSignal,
+  own: AbortSignal | undefined,
 ): Promise<NonNullable<z.output<S>['value']>> {
+  // The request ends with the call, or earlier when the tool aborts its own signal.
+  const signal = own ? AbortSignal.any([callSignal, own]) : callSignal;
   if (!channel.supported()) throw new AgentRequestError(ExtensionErrorCode.CapabilityUnavailable, 'The bridge did not accept the MCP extension, so requests to the agent are not possible.');
   if (signal.aborted) throw new AgentRequestError(ExtensionErrorCode.CallNotActive, 'The call was already cancelled.');
   const nestedId = randomUUID();
-  const onAbort = () => channel.send(ServerMethod.CancelAgentRequest, { requestId, nestedId, reason: 'The tool call was cancelled.' });
+  const onAbort = () => channel.send(ServerMethod.CancelAgentRequest, { requestId, nestedId, reason: callSignal.aborted ? 'The tool call was cancelled.' : 'The tool withdrew the request.' });
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     const raw = await channel.invoke(method, { requestId, [nestedKey]: nestedId, ...payload });
@@ -51,10 +54,17 @@ async function request<S extends typeof ResponseElicitationDataSchema | typeof R
   }
 }
 
-export function elicit(channel: AgentRequestChannel, requestId: string, signal: AbortSignal, message: string, requestedSchema: Record<string, unknown>): Promise<ResponseElicitation> {
-  return request(channel, ServerMethod.RequestElicitation, requestId, 'elicitationId', { message, requestedSchema }, ResponseElicitationDataSchema, signal);
+export function elicit(
+  channel: AgentRequestChannel,
+  requestId: string,
+  signal: AbortSignal,
+  message: string,
+  requestedSchema: Record<string, unknown>,
+  own?: AbortSignal,
+): Promise<ResponseElicitation> {
+  return request(channel, ServerMethod.RequestElicitation, requestId, 'elicitationId', { message, requestedSchema }, ResponseElicitationDataSchema, signal, own);
 }
 
-export function sample(channel: AgentRequestChannel, requestId: string, signal: AbortSignal, params: Record<string, unknown>): Promise<ResponseSampling> {
-  return request(channel, ServerMethod.RequestSampling, requestId, 'samplingId', { params }, ResponseSamplingDataSchema, signal);
+export function sample(channel: AgentRequestChannel, requestId: string, signal: AbortSignal, params: Record<string, unknown>, own?: AbortSignal): Promise<ResponseSampling> {
+  return request(channel, ServerMethod.RequestSampling, requestId, 'samplingId', { params }, ResponseSamplingDataSchema, signal, own);
 }

@@ -30,12 +30,17 @@ export interface ToolContext {
    * Asks the user of the agent that made this call (MCP elicitation). `requestedSchema` is a flat
    * object schema of primitive properties, as MCP requires. Rejects with AgentRequestError.
    */
-  elicit(message: string, requestedSchema: JsonObjectSchema): Promise<ResponseElicitation>;
+  elicit(message: string, requestedSchema: JsonObjectSchema, options?: AgentRequestOptions): Promise<ResponseElicitation>;
   /** Asks the model of the agent that made this call (MCP sampling/createMessage params). Rejects with AgentRequestError. */
-  sample(params: SamplingParams): Promise<ResponseSampling>;
+  sample(params: SamplingParams, options?: AgentRequestOptions): Promise<ResponseSampling>;
   /** Aborted when the bridge cancels the call (deadline, agent gone) or the connection drops. */
   signal: AbortSignal;
   requestId: string;
+}
+
+export interface AgentRequestOptions {
+  /** Withdraws the request (the agent receives notifications/cancelled); the call's own cancellation always does. */
+  signal?: AbortSignal;
 }
 
 export interface SamplingParams {

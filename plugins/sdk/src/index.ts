@@ -9,6 +9,7 @@
 export { createPlugin, McpPlugin, type PluginEvents, type PluginOptions, type PluginState } from './plugin.js';
 export { AgentRequestError, ToolUnavailableError } from './errors.js';
 export type {
+  AgentRequestOptions,
   ArgsOf,
   CompletionHandler,
   CompletionRequest,

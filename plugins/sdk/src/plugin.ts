@@ -427,8 +427,8 @@ export class McpPlugin {
       progress: (progress, total, message) => send(ServerMethod.NotifyToolProgress, { requestId, progress, total, message }),
       log: (level: PluginLogLevel, message: string, options = {}) =>
         send(ServerMethod.NotifyLog, { requestId, level, message, ...(this.extended ? { logger: options.logger, data: options.data } : {}) }),
-      elicit: (message, requestedSchema) => elicit(channel, requestId, signal, message, requestedSchema),
-      sample: (params) => sample(channel, requestId, signal, params),
+      elicit: (message, requestedSchema, options) => elicit(channel, requestId, signal, message, requestedSchema, options?.signal),
+      sample: (params, options) => sample(channel, requestId, signal, params, options?.signal),
     };
   }
 }

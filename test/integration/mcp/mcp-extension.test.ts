@@ -24,7 +24,7 @@ import { eventually, startTestJunction, type TestJunction } from '../../support/
 
 interface AgentOptions {
   capabilities?: ClientCapabilities;
-  onElicit?: (message: string) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string> }>;
+  onElicit?: (message: string, signal: AbortSignal) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string> }>;
 }
 
 function buildAgent(name: string, options: AgentOptions = {}) {
@@ -34,9 +34,9 @@ function buildAgent(name: string, options: AgentOptions = {}) {
   const logs: LoggingMessageNotification['params'][] = [];
   const updated: string[] = [];
   if (options.capabilities?.elicitation) {
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       elicited.push(request.params.message);
-      return options.onElicit ? options.onElicit(request.params.message) : { action: 'accept', content: { response: `${name} says yes` } };
+      return options.onElicit ? options.onElicit(request.params.message, extra.signal) : { action: 'accept', content: { response: `${name} says yes` } };
     });
   }
   if (options.capabilities?.sampling) {
@@ -56,9 +56,10 @@ type Agent = ReturnType<typeof buildAgent>;
 const textOf = (result: unknown) => (((result as { content?: unknown }).content as Array<{ text?: string }> | undefined) ?? []).map((c) => c.text ?? '').join('');
 
 /** A plugin whose tools report the outcome of their agent requests as data, including failure codes. */
-function probePlugin(endpoint: string): { plugin: McpPlugin; kept: () => ToolContext | undefined } {
+function probePlugin(endpoint: string): { plugin: McpPlugin; kept: () => ToolContext | undefined; aborted: () => void } {
   const plugin = createPlugin({ name: 'probe', version: '1.0.0', role: 'runtime', endpoint });
   let kept: ToolContext | undefined;
+  const probe = { plugin, kept: () => kept, aborted: () => undefined as void };
   const outcome = async (work: () => Promise<unknown>) => {
     try {
       return { ok: await work() };
@@ -71,9 +72,13 @@ function probePlugin(endpoint: string): { plugin: McpPlugin; kept: () => ToolCon
     .tool({
       name: 'probe-elicit',
       description: 'Elicits with the given schema and reports the outcome',
-      input: z.object({ message: z.string(), schema: z.record(z.string(), z.unknown()).optional() }),
-      handler: ({ message, schema }, ctx) =>
-        outcome(() => ctx.elicit(message, (schema as { type: 'object' } | undefined) ?? { type: 'object', properties: { response: { type: 'string' } } })),
+      input: z.object({ message: z.string(), schema: z.record(z.string(), z.unknown()).optional(), withdrawAfterMs: z.number().optional() }),
+      handler: ({ message, schema, withdrawAfterMs }, ctx) => {
+        ctx.signal.addEventListener('abort', () => probe.aborted(), { once: true });
+        const requestedSchema = (schema as { type: 'object' } | undefined) ?? { type: 'object', properties: { response: { type: 'string' } } };
+        const own = withdrawAfterMs === undefined ? undefined : AbortSignal.timeout(withdrawAfterMs);
+        return outcome(() => ctx.elicit(message, requestedSchema, own ? { signal: own } : {}));
+      },
     })
     .tool({
       name: 'probe-sample',
@@ -99,7 +104,7 @@ function probePlugin(endpoint: string): { plugin: McpPlugin; kept: () => ToolCon
         return 'kept';
       },
     });
-  return { plugin, kept: () => kept };
+  return probe;
 }
 
 describe('MCP through the bridge: elicitation, sampling, logging, completion, subscriptions', () => {
@@ -204,6 +209,35 @@ describe('MCP through the bridge: elicitation, sampling, logging, completion, su
     const other = await capable('stayer');
     const answer = await other.client.callTool({ name: 'probe-elicit', arguments: { message: 'Fine?' } });
     assert.deepEqual(answer.structuredContent, { ok: { action: 'accept', content: { response: 'stayer says yes' } } });
+  });
+
+  test('cancellation both ways: a plugin withdrawing its elicitation cancels it at the agent; an agent cancelling its call cancels the tool', async () => {
+    let asked!: (signal: AbortSignal) => void;
+    let wasAsked = new Promise<AbortSignal>((resolve) => (asked = resolve));
+    const agent = await capable('canceller', async (message, signal) => {
+      if (message === 'Warm-up') return { action: 'decline' };
+      asked(signal);
+      return new Promise(() => undefined);
+    });
+    // The SDK client ignores notifications/cancelled for request id 0 (a falsy-id check), so the request under test is not the session's first.
+    await agent.client.callTool({ name: 'probe-elicit', arguments: { message: 'Warm-up' } });
+    const withdrawn = await agent.client.callTool({ name: 'probe-elicit', arguments: { message: 'Withdrawn', withdrawAfterMs: 100 } });
+    assert.equal((withdrawn.structuredContent as { code: string }).code, 'AgentRequestFailed');
+    const withdrawnSignal = await wasAsked;
+    await eventually(() => withdrawnSignal.aborted, 5_000, 'notifications/cancelled for the withdrawn elicitation at the agent');
+
+    wasAsked = new Promise<AbortSignal>((resolve) => (asked = resolve));
+    const toolAborted = new Promise<void>((resolve) => (probe.aborted = resolve));
+    const abort = new AbortController();
+    const call = agent.client.callTool({ name: 'probe-elicit', arguments: { message: 'Cancel me' } }, undefined, { signal: abort.signal }).catch((e: unknown) => e);
+    await wasAsked;
+    abort.abort();
+    assert.ok((await call) instanceof Error, 'the agent sees its own cancellation');
+    await toolAborted;
+    await eventually(() => {
+      const counts = junction.bridge.extensionCounts();
+      return counts.calls === 0 && counts.nested === 0;
+    }, 5_000, 'nothing left pending');
   });
 
   test('plugin log lines of a call reach its agent as notifications/message at or above the session level', async () => {

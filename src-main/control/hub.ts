@@ -4,6 +4,7 @@
  */
 import { JunctionError } from '../shared/errors.js';
 import type {
+  AgentView,
   ApprovalView,
   BridgeView,
   CallDetail,
@@ -28,14 +29,16 @@ export interface ControlProviders {
   recovery(): RecoveryView;
   bridge(): BridgeView;
   elicitations?(): ElicitationsView;
+  /** Connected agents; a core without agent tracking leaves it out. */
+  agents?(): AgentView[];
 }
 
 /**
  * The commands the composition root implements: the ControlApi minus what the hub answers itself.
- * Elicitation commands are optional: without them the hub refuses with ActionUnsupported.
+ * Elicitation and project-routing commands are optional: without them the hub refuses with ActionUnsupported.
  */
 export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'> &
-  Partial<Pick<ControlApi, 'answerElicitation' | 'setElicitationAnswerer'>>;
+  Partial<Pick<ControlApi, 'setProjectRouting' | 'answerElicitation' | 'setElicitationAnswerer'>>;
 
 export interface ControlHubOptions {
   version: string;
@@ -110,6 +113,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       recovery: providers.recovery(),
       bridge: providers.bridge(),
       ...(providers.elicitations ? { elicitations: providers.elicitations() } : {}),
+      ...(providers.agents ? { agents: providers.agents() } : {}),
     };
   }
 
@@ -165,6 +169,10 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     rollback: (workspaceId, toRevision) => commands.rollback(workspaceId, toRevision),
     startBridge: () => commands.startBridge(),
     stopBridge: () => commands.stopBridge(),
+    setProjectRouting: async (mode) => {
+      if (!commands.setProjectRouting) throw new JunctionError('InvalidArguments', 'This core does not support switching project routing.');
+      return commands.setProjectRouting(mode);
+    },
     recover: () => commands.recover(),
     answerElicitation: (elicitationId, answer) => (commands.answerElicitation ?? unsupported)(elicitationId, answer),
     setElicitationAnswerer: (answerer) => (commands.setElicitationAnswerer ?? unsupported)(answerer),

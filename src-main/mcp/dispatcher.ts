@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallView, NestedRequestView } from '../control/api.js';
 import { findLoneSurrogate } from '../shared/json.js';
+import type { AgentScope } from '../shared/project-pin.js';
 import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type ToolOutcome } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
 import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
@@ -29,6 +30,8 @@ export interface DispatchRequest {
   agentRequests?: AgentRequests;
   /** Size of the request as received, for the console; computed from args when absent. */
   requestBytes?: number;
+  /** The agent's session and route pin, for sources that serve several projects. */
+  scope?: AgentScope;
 }
 
 export interface Dispatcher {
@@ -96,6 +99,8 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
 
       async function run(req: DispatchRequest, callId: string): Promise<ToolOutcome> {
         if (!entry) {
+          const explained = catalogue.sources().map((source) => source.explainMissing?.(req.name, req.scope)).find((o) => o !== undefined);
+          if (explained) return explained;
           return errorOutcome(
             { code: 'ToolNotFound', message: `Tool '${req.name}' is not in the catalogue.`, next: { kind: 'inspectStatus', tools: ['server-status'] } },
             'notFound',
@@ -120,6 +125,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
           agent: req.agent,
           transport: req.transport,
           signal: req.signal,
+          ...(req.scope ? { scope: req.scope } : {}),
           progress: (update) => {
             notify('progress', callId, update);
             req.progress?.(update);

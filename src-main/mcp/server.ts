@@ -19,6 +19,7 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isJunctionError, JunctionError } from '../shared/errors.js';
+import type { AgentScope } from '../shared/project-pin.js';
 import type { AgentTransport } from '../shared/tool-source.js';
 import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
@@ -32,22 +33,43 @@ export interface McpServerDeps {
   catalogue: Catalogue;
   dispatcher: Dispatcher;
   content?: ContentSource;
+  /** Told when an agent session completes its initialize handshake and when it closes. */
+  sessions?: SessionObserver;
   /** Resource subscriptions one agent session may hold; more are refused with SubscriptionLimit. */
   maxSubscriptionsPerSession?: number;
 }
 
 const DEFAULT_MAX_SUBSCRIPTIONS = 100;
 
-/** One live agent session: its server, logging level and resource subscriptions. */
-interface LiveSession {
+/** What one live agent session holds of the MCP extension: its logging level and resource subscriptions. */
+interface SessionState {
   server: Server;
   logLevel: SessionLogLevel;
   subscriptions: Set<string>;
 }
 
+/** An agent session as the rest of Junction sees it: who it is and which project pin its route carries. */
+export interface AgentSessionInfo {
+  sessionId: string;
+  transport: AgentTransport;
+  pin?: string;
+  client: { name?: string; version?: string; title?: string; description?: string; websiteUrl?: string };
+}
+
+export interface SessionObserver {
+  opened(session: AgentSessionInfo): void;
+  closed(session: AgentSessionInfo): void;
+}
+
+/** How a server knows its session: the id (known once the transport assigned it) and the route's pin. */
+export interface SessionBinding {
+  id: () => string | undefined;
+  pin?: string;
+}
+
 export interface McpServerFactory {
   /** A new, unconnected server; `agentLabel` names the session in the console. */
-  create(transport: AgentTransport, agentLabel: () => string): Server;
+  create(transport: AgentTransport, agentLabel: () => string, session?: SessionBinding): Server;
   liveCount(): number;
   /** Resource subscriptions held by live sessions, for leak checks and the console. */
   subscriptionCount(): number;
@@ -74,10 +96,10 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
-  const live = new Map<Server, LiveSession>();
+  const live = new Map<Server, SessionState>();
   const maxSubscriptions = deps.maxSubscriptionsPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS;
-  const broadcast = (send: (session: LiveSession) => Promise<void> | undefined) => {
-    for (const session of live.values()) send(session)?.catch(() => undefined);
+  const broadcast = (send: (state: SessionState) => Promise<void> | undefined) => {
+    for (const state of live.values()) send(state)?.catch(() => undefined);
   };
   const unsubscribe = [
     deps.catalogue.onChanged(() => broadcast((s) => s.server.sendToolListChanged())),
@@ -88,16 +110,15 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
       broadcast((s) => (s.logLevel.allows(level) ? s.server.notification({ method: 'notifications/message', params: { level, data, ...(logger ? { logger } : {}) } }) : undefined)),
     ),
   ];
-
   /** A session's subscriptions are released when it ends, so the owners' counts stay exact. */
-  const endSession = (session: LiveSession) => {
-    if (!live.delete(session.server)) return;
-    for (const uri of session.subscriptions) deps.content?.unsubscribe(uri);
-    session.subscriptions.clear();
+  const endSession = (state: SessionState) => {
+    if (!live.delete(state.server)) return;
+    for (const uri of state.subscriptions) deps.content?.unsubscribe(uri);
+    state.subscriptions.clear();
   };
 
   return {
-    create(transport, agentLabel) {
+    create(transport, agentLabel, session) {
       const content = deps.content;
       const server = new Server(
         { name: deps.name, version: deps.version },
@@ -115,12 +136,30 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         return client ? `${client.name}/${client.version} ${agentLabel()}` : agentLabel();
       };
 
-      const session: LiveSession = { server, logLevel: new SessionLogLevel(), subscriptions: new Set() };
+      const scope = (): AgentScope => {
+        const id = session?.id();
+        return { ...(id !== undefined ? { sessionId: id } : {}), ...(session?.pin !== undefined ? { pin: session.pin } : {}) };
+      };
+      let opened: AgentSessionInfo | undefined;
+      server.oninitialized = () => {
+        const sessionId = session?.id();
+        if (sessionId === undefined || opened) return;
+        const client = server.getClientVersion();
+        opened = {
+          sessionId,
+          transport,
+          ...(session?.pin !== undefined ? { pin: session.pin } : {}),
+          client: client ? { name: client.name, version: client.version, title: client.title, description: client.description, websiteUrl: client.websiteUrl } : {},
+        };
+        deps.sessions?.opened(opened);
+      };
+
+      const state: SessionState = { server, logLevel: new SessionLogLevel(), subscriptions: new Set() };
       server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-        session.logLevel.set(request.params.level);
+        state.logLevel.set(request.params.level);
         return {};
       });
-      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools() }));
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools(scope()) }));
       server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         const progressToken = request.params._meta?.progressToken;
         const outcome = await deps.dispatcher.call({
@@ -129,7 +168,8 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
           agent: agent(),
           transport,
           signal: extra.signal,
-          agentRequests: agentRequestsFor({ server, relatedRequestId: extra.requestId, sendNotification: extra.sendNotification, logLevel: session.logLevel }),
+          scope: scope(),
+          agentRequests: agentRequestsFor({ server, relatedRequestId: extra.requestId, sendNotification: extra.sendNotification, logLevel: state.logLevel }),
           ...(progressToken !== undefined
             ? {
                 progress: (update) => {
@@ -141,45 +181,49 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         return outcome.result;
       });
       if (content) {
-        server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => content.listPrompts()));
-        server.setRequestHandler(GetPromptRequestSchema, (request) => guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {})));
-        server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources()));
-        server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates()));
-        server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri)));
+        server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => content.listPrompts(scope())));
+        server.setRequestHandler(GetPromptRequestSchema, (request) => guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {}, scope())));
+        server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources(scope())));
+        server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates(scope())));
+        server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri, scope())));
         server.setRequestHandler(CompleteRequestSchema, (request) => guarded(async () => ({ completion: await content.complete(request.params) })));
         server.setRequestHandler(SubscribeRequestSchema, (request) =>
           guarded(async () => {
             const { uri } = request.params;
-            if (session.subscriptions.has(uri)) return {};
-            if (session.subscriptions.size >= maxSubscriptions) {
+            if (state.subscriptions.has(uri)) return {};
+            if (state.subscriptions.size >= maxSubscriptions) {
               throw new JunctionError('SubscriptionLimit', `This session already holds ${maxSubscriptions} resource subscriptions; unsubscribe from one first.`, { details: { limit: maxSubscriptions } });
             }
-            session.subscriptions.add(uri);
+            state.subscriptions.add(uri);
             try {
               await content.subscribe(uri);
             } catch (error) {
-              session.subscriptions.delete(uri);
+              state.subscriptions.delete(uri);
               throw error;
             }
             return {};
           }),
         );
         server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-          if (session.subscriptions.delete(request.params.uri)) content.unsubscribe(request.params.uri);
+          if (state.subscriptions.delete(request.params.uri)) content.unsubscribe(request.params.uri);
           return {};
         });
       }
-      live.set(server, session);
-      server.onclose = () => endSession(session);
+      live.set(server, state);
+      server.onclose = () => {
+        endSession(state);
+        if (opened) deps.sessions?.closed(opened);
+        opened = undefined;
+      };
       return server;
     },
     liveCount: () => live.size,
     subscriptionCount: () => [...live.values()].reduce((n, s) => n + s.subscriptions.size, 0),
     close() {
       for (const u of unsubscribe) u?.();
-      for (const session of [...live.values()]) {
-        endSession(session);
-        session.server.close().catch(() => undefined);
+      for (const state of [...live.values()]) {
+        endSession(state);
+        state.server.close().catch(() => undefined);
       }
     },
   };

@@ -4,6 +4,7 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toStructuredError, type StructuredError } from './errors.js';
+import type { AgentScope } from './project-pin.js';
 
 export type ToolDescriptor = Tool;
 export type ToolResult = CallToolResult;
@@ -37,6 +38,8 @@ export interface CallContext {
   progress?: (update: { progress: number; total?: number; message?: string }) => void;
   /** Requests to the agent session that made the call (MCP related-request semantics); absent on /api. */
   agentRequests?: AgentRequests;
+  /** The agent's session and route pin; sources serving several projects choose one from it. */
+  scope?: AgentScope;
 }
 
 export type AgentLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -62,10 +65,16 @@ export interface AgentRequests {
 export interface ToolSource {
   /** Stable id shown in diagnostics, e.g. `host`, `bridge`, `plugin:<id>`. */
   readonly id: string;
-  listTools(): readonly ToolDescriptor[];
+  /** `scope` is the asking agent's session; only sources serving several projects look at it. */
+  listTools(scope?: AgentScope): readonly ToolDescriptor[];
   callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome>;
   /** Fires whenever the result of listTools() may have changed. Returns an unsubscribe function. */
   onToolsChanged(listener: () => void): () => void;
+  /**
+   * Asked when no source publishes `name`: a better failure than ToolNotFound when the source knows why
+   * (a pinned project whose editor is closed publishes nothing, yet the agent should hear which project).
+   */
+  explainMissing?(name: string, scope?: AgentScope): ToolOutcome | undefined;
 }
 
 const ERROR_ENVELOPE_SCHEMA = {

@@ -3,6 +3,7 @@
  * Events at or below the applied sequence are ignored, so a resync or a replay never double-applies.
  */
 import type {
+  AgentView,
   ApprovalView,
   BridgeView,
   CallView,
@@ -31,6 +32,8 @@ export interface ConsoleData {
   bridge: BridgeView | undefined;
   /** Who answers elicitations and those waiting for the operator; undefined when the server has no queue. */
   elicitations: ElicitationsView | undefined;
+  /** Connected agents (sessions and direct API callers). */
+  agents: AgentView[];
   /** Sequence gaps seen (should stay 0; non-zero means a transport lost frames). */
   gaps: number;
 }
@@ -46,6 +49,7 @@ export const EMPTY_DATA: ConsoleData = {
   recovery: undefined,
   bridge: undefined,
   elicitations: undefined,
+  agents: [],
   gaps: 0,
 };
 
@@ -62,6 +66,7 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     recovery: snapshot.recovery,
     bridge: snapshot.bridge,
     elicitations: snapshot.elicitations,
+    agents: snapshot.agents ?? [],
     gaps: 0,
   };
 }
@@ -143,6 +148,9 @@ function applyEvent(d: Draft, event: ControlEvent): void {
     case 'bridge.state':
       data.bridge = event.bridge;
       return;
+    case 'agents.changed':
+      data.agents = event.agents;
+      return;
   }
 }
 
@@ -184,4 +192,51 @@ export function applyFrames(state: ConsoleData, frames: readonly ControlWireFram
 
 export function pendingApprovals(data: ConsoleData): ApprovalView[] {
   return data.approvals.filter((a) => a.state === 'pending');
+}
+
+export interface ProjectGroup {
+  key: string;
+  label: string;
+  engine?: string;
+  projectName?: string;
+  machineName?: string;
+  pin?: string;
+  editors: PluginView[];
+  runtimes: PluginView[];
+  agents: AgentView[];
+}
+
+/**
+ * Plugins grouped by project, newest project first as the core orders them. With single routing every
+ * agent uses the one project; with multi routing an agent counts under the project its calls go to.
+ */
+export function projectGroups(data: ConsoleData): ProjectGroup[] {
+  const groups = new Map<string, ProjectGroup>();
+  const single = data.bridge?.projectRouting !== 'multi';
+  for (const plugin of data.plugins) {
+    const project = plugin.project;
+    const key = single ? 'single' : (project?.key ?? plugin.connectionId);
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        key,
+        label: project?.label ?? plugin.name,
+        ...(project?.engine ? { engine: project.engine } : {}),
+        ...(project?.projectName ? { projectName: project.projectName } : {}),
+        ...(project?.machineName ? { machineName: project.machineName } : {}),
+        // Pins route only under multi-project routing; showing one otherwise would invite a 404.
+        ...(project?.pin && !single ? { pin: project.pin } : {}),
+        editors: [],
+        runtimes: [],
+        agents: [],
+      };
+      groups.set(key, group);
+    }
+    (plugin.role === 'editor' ? group.editors : group.runtimes).push(plugin);
+  }
+  for (const agent of data.agents) {
+    const group = single ? groups.get('single') : agent.projectKey === undefined ? undefined : groups.get(agent.projectKey);
+    group?.agents.push(agent);
+  }
+  return [...groups.values()];
 }

@@ -36,6 +36,7 @@ import { userStateDir, type Config } from './config/index.js';
 import { bridgeContentSource } from './content.js';
 import { bodyReader } from './http/read-body.js';
 import { pinGate } from './http/pin-gate.js';
+import { explainStateDirInUse, removeInstanceRecord, writeInstanceRecord } from './instance-record.js';
 import { closeServer, createHttpServer, listen, sendJsonError, type RouteHandler } from './http/server.js';
 import { onceLogger } from './once-log.js';
 import { analyticsCallObserver, apiCallerLabel, consoleCallObserver } from './observers.js';
@@ -52,7 +53,7 @@ export interface Junction {
   readonly port: number;
   readonly host: string;
   readonly baseUrl: string;
-  /** The console URL with its one-time token, as printed at start. */
+  /** The console URL with its per-launch token (valid until this instance stops), as printed at start. */
   readonly consoleUrl: string;
   readonly consoleToken: string;
   /** The agent bearer token when auth=token. */
@@ -76,7 +77,9 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const agentToken = config.auth === 'token' ? (config.token ?? (await loadOrCreateToken(stateDir))) : undefined;
 
   const journal = createJournal({ stateDir: join(stateDir, 'recovery'), instanceId: randomUUID() });
-  const recoveryReport = await journal.open();
+  const recoveryReport = await journal.open().catch((error: unknown) => {
+    throw explainStateDirInUse(error, stateDir);
+  });
   for (const entry of recoveryReport.entries) logger.warn(`recovery: ${entry.outcome} ${entry.manifestPath}: ${entry.detail}`);
 
   const webhookCommon = { token: config['webhook-token'], headerName: config['webhook-header'], timeoutMs: config['webhook-timeout'], logger };
@@ -295,6 +298,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
 
   const displayHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const baseUrl = `http://${displayHost}:${boundPort}`;
+  await writeInstanceRecord(stateDir, { pid: process.pid, baseUrl });
   let closing: Promise<void> | undefined;
   return {
     port: boundPort,
@@ -322,6 +326,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         await closeServer(server);
         await host.close();
         await analytics.close();
+        await removeInstanceRecord(stateDir, process.pid);
         await journal.close();
       })();
       return closing;

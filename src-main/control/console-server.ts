@@ -68,7 +68,10 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
     const presented = presentedToken(req, url);
     if (presented.queryToken !== undefined) {
       if (!tokensEqual(token, presented.queryToken)) {
-        sendPage(res, 401, 'Unauthorized', 'This console link is not valid. Use the URL Junction printed at start.', headers);
+        sendPage(res, 401, 'This console link is not valid', [
+          "Its token is not this launch's: Junction makes a new console token every time it starts, so a link from an earlier run stops working.",
+          'Open the console URL Junction printed when it started (it ends in <code>/?token=…</code>).',
+        ], headers);
         return;
       }
       // The token leaves the address bar (and history) at once; from here on the cookie carries it.
@@ -77,7 +80,10 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
       return;
     }
     if (!tokensEqual(token, presented.cookieToken)) {
-      sendPage(res, 401, 'Unauthorized', 'Open the console with the URL Junction printed at start (it carries a one-time token).', headers);
+      sendPage(res, 401, 'Open the console with its link', [
+        'Open the console URL Junction printed when it started (it ends in <code>/?token=…</code>).',
+        'That token is made anew each launch and stays valid until Junction stops, so the link works in any number of tabs meanwhile; on first use it moves from the address bar into a cookie for this browser.',
+      ], headers);
       return;
     }
     const file = resolveStaticFile(staticDir, url.pathname);

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallView, NestedRequestView } from '../control/api.js';
 import { findLoneSurrogate } from '../shared/json.js';
 import type { AgentScope } from '../shared/project-pin.js';
+import { closestNames, didYouMean } from '../shared/suggest.js';
 import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type ToolOutcome } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
 import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
@@ -101,8 +102,14 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         if (!entry) {
           const explained = catalogue.sources().map((source) => source.explainMissing?.(req.name, req.scope)).find((o) => o !== undefined);
           if (explained) return explained;
+          const suggestions = closestNames(req.name, catalogue.listTools(req.scope).map((t) => t.name));
           return errorOutcome(
-            { code: 'ToolNotFound', message: `Tool '${req.name}' is not in the catalogue.`, next: { kind: 'inspectStatus', tools: ['server-status'] } },
+            {
+              code: 'ToolNotFound',
+              message: `Tool '${req.name}' is not in the catalogue.${didYouMean(suggestions)}`,
+              next: { kind: 'inspectStatus', tools: ['server-status'] },
+              ...(suggestions.length ? { details: { suggestions } } : {}),
+            },
             'notFound',
           );
         }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { StructuredError } from '../shared/errors.js';
 import { splitPinnedPath } from '../shared/project-pin.js';
 import type { McpServerFactory } from './server.js';
@@ -27,6 +27,24 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   lastSeen: number;
   pin: string | undefined;
+  /** Negotiated at initialize; every later MCP-Protocol-Version header must name exactly this one. */
+  protocolVersion: string;
+}
+
+/** The revision that removed JSON-RPC batching; sessions on it or later take one message per POST. */
+const FIRST_VERSION_WITHOUT_BATCHING = '2025-06-18';
+const batchingAllowed = (protocolVersion: string) => protocolVersion < FIRST_VERSION_WITHOUT_BATCHING;
+
+/** The version the SDK's Server answers initialize with: the requested one when supported, else its latest. */
+function negotiatedVersion(initialize: unknown): string {
+  const requested = isInitializeRequest(initialize) ? initialize.params.protocolVersion : undefined;
+  return requested !== undefined && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
+
+/** Valid JSON that is not a JSON-RPC message (or a batch of them) is an Invalid Request, not a parse error. */
+function isJsonRpcPayload(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.length > 0 && messages.every((m) => JSONRPCMessageSchema.safeParse(m).success);
 }
 
 export interface McpHttpHandler {
@@ -69,12 +87,18 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   };
 
   const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, pin: string | undefined) => {
+    const initialize = Array.isArray(body) ? body.find((m) => isInitializeRequest(m)) : body;
+    const protocolVersion = negotiatedVersion(initialize);
+    if (Array.isArray(body) && !batchingAllowed(protocolVersion)) {
+      jsonRpcError(res, 400, -32600, `Invalid Request: protocol version ${protocolVersion} has no JSON-RPC batching; send initialize as a single message.`);
+      return;
+    }
     evictForRoom();
     const label = `#${++sessionCounter}`;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, lastSeen: Date.now(), pin });
+        sessions.set(id, { transport, lastSeen: Date.now(), pin, protocolVersion });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -106,6 +130,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
         return;
       }
+      if (!isJsonRpcPayload(body)) {
+        jsonRpcError(res, 400, -32600, 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (jsonrpc "2.0" with a method, or a result or error with an id).');
+        return;
+      }
     }
     const sessionHeader = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
@@ -118,6 +146,16 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       if (session.pin !== pin) {
         const opened = session.pin === undefined ? path : `/p/${session.pin}${path}`;
         jsonRpcError(res, 400, -32000, `Bad request: this session was opened at ${opened}; send its requests there.`);
+        return;
+      }
+      const versionHeader = req.headers['mcp-protocol-version'];
+      const version = Array.isArray(versionHeader) ? versionHeader[0] : versionHeader;
+      if (version !== undefined && version !== session.protocolVersion) {
+        jsonRpcError(res, 400, -32600, `Bad Request: MCP-Protocol-Version ${version} differs from ${session.protocolVersion}, the version this session negotiated at initialize.`);
+        return;
+      }
+      if (Array.isArray(body) && !batchingAllowed(session.protocolVersion)) {
+        jsonRpcError(res, 400, -32600, `Invalid Request: this session negotiated protocol version ${session.protocolVersion}, which has no JSON-RPC batching; send one message per request.`);
         return;
       }
       session.lastSeen = Date.now();

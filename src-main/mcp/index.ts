@@ -6,4 +6,4 @@ export { createMcpServerFactory, type McpServerDeps, type McpServerFactory } fro
 export { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http-transport.js';
 export { createDirectToolApi, STATUS_BY_FAILURE, type DirectApiOptions } from './direct-http.js';
 export { createSystemToolApi, type SystemToolApiOptions, type SystemToolProvider } from './system-tools-http.js';
-export { proxyStdioToHttp, serveStdio, type StdioProxy, type StdioStreams } from './stdio.js';
+export { proxyStdioToHttp, refuseStdio, serveStdio, type StdioProxy, type StdioStreams } from './stdio.js';

@@ -18,7 +18,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isJunctionError, JunctionError } from '../shared/errors.js';
+import { isJunctionError, JunctionError, type StructuredError } from '../shared/errors.js';
 import type { AgentScope } from '../shared/project-pin.js';
 import type { AgentTransport } from '../shared/tool-source.js';
 import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
@@ -76,22 +76,38 @@ export interface McpServerFactory {
   close(): void;
 }
 
+/**
+ * What a request handler throws to answer with a JSON-RPC error. The SDK sends `code`, `message` and
+ * `data` of whatever is thrown; its own McpError puts "MCP error <code>: " into `message`, and the
+ * client adds that prefix again when it reads the answer, so agents would see it twice.
+ */
+class JsonRpcFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
 /** JSON-RPC errors for prompts/resources keep the structured code in `data`. */
-function toMcpError(error: unknown): McpError {
-  if (error instanceof McpError) return error;
+function toJsonRpcFailure(error: unknown): JsonRpcFailure {
+  if (error instanceof JsonRpcFailure) return error;
+  if (error instanceof McpError) return new JsonRpcFailure(error.code, error.message.replace(`MCP error ${error.code}: `, ''), error.data);
   if (isJunctionError(error)) {
     const invalidParams = error.code.endsWith('NotFound') || error.code === 'InvalidArguments' || error.code === 'SubscriptionLimit';
     const code = invalidParams ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-    return new McpError(code, error.message, error.toStructured());
+    return new JsonRpcFailure(code, error.message, error.toStructured());
   }
-  return new McpError(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+  return new JsonRpcFailure(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
 }
 
 async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw toMcpError(error);
+    throw toJsonRpcFailure(error);
   }
 }
 
@@ -162,6 +178,8 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools(scope()) }));
       server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         const progressToken = request.params._meta?.progressToken;
+        // Only a name the catalogue lacks is an unknown tool; a tool may itself answer "not found" about its target.
+        const unknownTool = deps.catalogue.resolve(request.params.name) === undefined;
         const outcome = await deps.dispatcher.call({
           name: request.params.name,
           args: request.params.arguments ?? {},
@@ -178,6 +196,9 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
               }
             : {}),
         });
+        // The spec makes an unknown tool a protocol error (-32602), not a tool result; /api keeps its 404.
+        const error = outcome.result.structuredContent?.['error'] as StructuredError | undefined;
+        if (unknownTool && error) throw new JsonRpcFailure(ErrorCode.InvalidParams, error.message, error);
         return outcome.result;
       });
       if (content) {

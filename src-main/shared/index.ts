@@ -4,3 +4,4 @@ export * from './tool-source.js';
 export * from './typed-emitter.js';
 export * from './log.js';
 export * from './project-pin.js';
+export * from './suggest.js';

@@ -6,9 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI_SOURCE_FOR_TESTS } from '../../support/cli.js';
-
-const isolatedEnv = () => ({ ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'junction-cfg-')) });
+import { CLI_SOURCE_FOR_TESTS, isolatedEnv } from '../../support/cli.js';
 
 test('a malformed or unknown setting stops the CLI at start, naming the key and its origin', () => {
   const result = spawnSync(process.execPath, [...CLI_SOURCE_FOR_TESTS, 'serve', 'port=eighty', '--colour', 'blue'], {
@@ -34,7 +32,7 @@ test('`junction connect` with no instance running starts one in-process and serv
     command: process.execPath,
     // Port 0 never answers a health probe, so connect must start its own instance.
     args: [...CLI_SOURCE_FOR_TESTS, 'connect', 'port=0', `state-dir=${stateDir}`, 'log-level=error', 'console=false'],
-    env: isolatedEnv() as Record<string, string>,
+    env: isolatedEnv(),
     stderr: 'pipe',
   });
   const agent = new Client({ name: 'stdio-agent', version: '1.0.0' });
@@ -48,3 +46,4 @@ test('`junction connect` with no instance running starts one in-process and serv
     await agent.close();
   }
 });
+

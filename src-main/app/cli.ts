@@ -99,5 +99,5 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`junction: ${isJunctionError(error) ? error.message : (error as Error).stack ?? String(error)}\n`);
-  process.exit(isJunctionError(error) && error.code === 'ConfigInvalid' ? 2 : 1);
+  process.exit(isJunctionError(error) && (error.code === 'ConfigInvalid' || error.code === 'PolicyInvalid') ? 2 : 1);
 });

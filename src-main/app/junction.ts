@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { API_VERSION } from '../../plugins/sdk/src/protocol.js';
 import { attachPluginHub, type BridgeToolSource } from '../bridge/plugins/index.js';
 import { AgentPresence, attachPresence } from '../bridge/presence/index.js';
@@ -24,6 +24,7 @@ import {
   createSystemToolApi,
   type McpServerFactory,
 } from '../mcp/index.js';
+import { CallApprovals, loadPolicyFile, policyFilePersistence, PolicyStore } from '../policy/index.js';
 import { createJournal } from '../recovery/index.js';
 import { assertBindAllowed, createAuthenticator, loadOrCreateToken } from '../security/index.js';
 import { JunctionError } from '../shared/errors.js';
@@ -31,6 +32,7 @@ import { createLogger, type Logger } from '../shared/log.js';
 import { createAccessGate, pluginAuthorizer } from './access.js';
 import { createAdmission } from './admission.js';
 import { agentViews, bridgeView, pinnedProjects } from './bridge-views.js';
+import { gatedSystemTools } from './gated-system-tools.js';
 import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
 import { userStateDir, type Config } from './config/index.js';
 import { bridgeContentSource } from './content.js';
@@ -71,6 +73,10 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const { config } = options;
   const logger = options.logger ?? createLogger(config['log-level']);
   assertBindAllowed({ host: config.host, mode: config.auth, token: config.token });
+
+  // An invalid policy stops Junction before it opens anything, naming the rule and field.
+  const policyPath = config['approval-policy'] ? resolve(config['approval-policy']) : null;
+  const policyDocument = policyPath ? await loadPolicyFile(policyPath) : { rules: [] };
 
   const stateDir = config['state-dir'] ?? userStateDir();
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
@@ -155,6 +161,8 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       approvals: () => host.approvals.pending(),
       recovery: () => journal.status(),
       bridge: currentBridgeView,
+      callApprovals: () => callApprovals.views(),
+      policy: () => policy.view(),
       agents: currentAgentViews,
     },
     commands: {
@@ -171,8 +179,25 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       },
       answerElicitation: async (id, answer) => elicitations.answer(id, answer),
       setElicitationAnswerer: async (answerer) => elicitations.setAnswerer(answerer),
+      decideCall: (decision) => callApprovals.decide(decision),
+      savePolicy: (text, baseVersion) => policy.replace(text, baseVersion),
     },
   });
+  const policy = new PolicyStore({
+    path: policyPath,
+    document: policyDocument,
+    ...(policyPath ? { persistence: policyFilePersistence(policyPath) } : {}),
+  });
+  const stopPolicyEvents = policy.onChanged((view, change) => control.publish({ type: 'policy.updated', policy: view, change }));
+  const callApprovals = new CallApprovals({
+    store: policy,
+    timeoutMs: config['approval-timeout'] * 1000,
+    events: {
+      requested: (approval) => control.publish({ type: 'callApproval.requested', approval }),
+      decided: (approval) => control.publish({ type: 'callApproval.decided', approval }),
+    },
+  });
+
   const setBridgeRunning = async (running: boolean): Promise<BridgeView> => {
     if (bridgeRunning !== running) {
       bridgeRunning = running;
@@ -229,6 +254,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     catalogue,
     [consoleCallObserver(control), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])],
     createAdmission({ ratePerSecond: config['rate-limit'], burst: config['rate-limit-burst'], maxInFlight: config['max-in-flight-per-agent'] }),
+    callApprovals,
     { elicitations },
   );
   const mcpFactory = createMcpServerFactory({
@@ -238,6 +264,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     catalogue,
     dispatcher,
     content: bridgeContentSource(bridge, analytics),
+    sessionClosed: (session) => callApprovals.endSession(session),
     sessions: { opened: (session) => presence.opened(session), closed: (session) => presence.closed(session.sessionId) },
   });
   const readBody = bodyReader(config['max-body-bytes']);
@@ -248,7 +275,13 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     readBody,
   });
   const directApi = createDirectToolApi({ catalogue, dispatcher, readBody, onCaller: (req) => presence.apiCall(apiCallerLabel(req)) });
-  const systemToolApi = createSystemToolApi({ provider: bridge, readBody });
+  const systemToolApi = createSystemToolApi({
+    provider: gatedSystemTools(bridge, callApprovals, (connectionId) => {
+      const record = bridge.registry.get(connectionId);
+      return record ? { source: 'bridge', plugin: record.name, role: record.role, ...(record.project ? { project: record.project } : {}) } : { source: 'bridge' };
+    }),
+    readBody,
+  });
   const consoleToken = randomBytes(24).toString('base64url');
   const consoleServer = config.console ? createConsoleServer({ hub: control, token: consoleToken, staticDir: CONSOLE_BUNDLE_DIR }) : undefined;
 
@@ -315,6 +348,8 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     close() {
       closing ??= (async () => {
         for (const u of unsubscribe) u();
+        stopPolicyEvents();
+        callApprovals.close();
         await consoleServer?.close();
         await mcpHttp.close();
         mcpFactory.close();

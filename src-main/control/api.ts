@@ -86,6 +86,8 @@ export interface CallView {
   errorCode?: string;
   /** Elicitation and sampling requests made while serving the call, oldest first (capped). */
   nested?: NestedRequestView[];
+  /** How the approval policy decided this call; present on finished calls that reached the policy. */
+  policy?: PolicyDecisionView;
 }
 
 /** A request a tool made of the calling agent while serving a call (elicitation, sampling), for the call trace. */
@@ -192,6 +194,116 @@ export interface ApprovalView {
   state: 'pending' | 'approved' | 'denied' | 'expired';
   decidedAt?: number;
   reason?: string;
+  /** Compiler diagnostics the transaction adds or removes in its changed files and their importers, computed at review time. */
+  compile?: CompileCheckView;
+}
+
+export interface CompileCheckView {
+  /** Added diagnostics, at most `limit` of them; `addedCount` is the full number. */
+  added: DiagnosticView[];
+  addedCount: number;
+  removedCount: number;
+  /** Errors among the added diagnostics. */
+  errorsAdded: number;
+  /** Files checked: the changed files and the files that import them. */
+  checkedFiles: number;
+}
+
+export type PolicyAction = 'allow' | 'ask' | 'deny';
+
+/** Tests one argument, found by JSON pointer (RFC 6901); exactly one of equals, regex, exists. */
+export interface PolicyArgumentMatcher {
+  pointer: string;
+  equals?: unknown;
+  regex?: string;
+  exists?: boolean;
+}
+
+/** One rule of the approval policy: every given matcher must hold; the first matching rule decides. */
+export interface PolicyRule {
+  tool?: string;
+  source?: 'host' | 'plugin' | 'bridge';
+  plugin?: string;
+  project?: string;
+  role?: PluginRole;
+  agent?: string;
+  annotations?: { destructiveHint?: boolean; readOnlyHint?: boolean; openWorldHint?: boolean; idempotentHint?: boolean };
+  arguments?: PolicyArgumentMatcher[];
+  action: PolicyAction;
+  reason?: string;
+}
+
+export interface PolicyDocument {
+  rules: PolicyRule[];
+}
+
+export interface PolicyView {
+  /** The file named by `approval-policy`; null when none is configured (then everything is allowed and nothing can be saved). */
+  path: string | null;
+  /** Bumps on every change; decisions are bound to the version they were asked under. */
+  version: number;
+  document: PolicyDocument;
+  updatedAt: number;
+}
+
+export interface PolicyChangeView {
+  kind: 'edited' | 'always-allow';
+  by: 'operator';
+  previousVersion: number;
+  version: number;
+  at: number;
+  /** For always-allow: where the new rule was inserted. */
+  ruleIndex?: number;
+}
+
+export type PolicyDecisionKind = 'allow-once' | 'allow-session' | 'always' | 'deny';
+
+/** The policy's verdict on one call, as data for the console and the audit trail. */
+export interface PolicyDecisionView {
+  /** What the matching rule said (allow when none matched). */
+  action: PolicyAction;
+  ruleIndex: number | null;
+  /** Why the rule matched, in words. */
+  reason: string;
+  /** `cancelled`: the agent gave up (or its session closed) while the call waited. */
+  decidedBy: 'policy' | 'operator' | 'timeout' | 'cancelled';
+  decision: PolicyDecisionKind;
+  policyVersion: number;
+  /** Present when the call was held for the operator. */
+  askId?: string;
+  /** The operator's reason for a denial. */
+  operatorReason?: string;
+}
+
+/** A tool call held by an `ask` rule until the operator decides. */
+export interface CallApprovalView {
+  askId: string;
+  callId: string;
+  /** Binds a decision to agent session + tool + canonical arguments + policy version; a decision must quote it. */
+  digest: string;
+  policyVersion: number;
+  tool: string;
+  description?: string;
+  annotations?: Record<string, unknown>;
+  agent: string;
+  agentName: string;
+  transport: CallView['transport'];
+  /** Where the call goes: `host`, `plugin:<id>`, `bridge:<role> <name>`. */
+  target: string;
+  /** The complete arguments the call will run with. */
+  arguments: unknown;
+  /** UTF-8 bytes of the canonical arguments JSON. */
+  argumentBytes: number;
+  ruleIndex: number;
+  reason: string;
+  requestedAt: number;
+  expiresAt: number;
+  state: 'pending' | 'allowed' | 'denied' | 'timedOut' | 'cancelled';
+  decision?: PolicyDecisionKind;
+  /** Who ended the wait: the operator, the policy (changed while the call waited), the timeout, or the agent giving up. */
+  decidedBy?: PolicyDecisionView['decidedBy'];
+  decidedAt?: number;
+  operatorReason?: string;
 }
 
 export interface RecoveryEntryView {
@@ -240,6 +352,9 @@ export interface ControlSnapshot {
   bridge: BridgeView;
   /** Absent when the composition has no elicitation queue (tests of other rooms). */
   elicitations?: ElicitationsView;
+  /** Pending and recently decided call approvals (absent from servers without an approval policy room). */
+  callApprovals?: CallApprovalView[];
+  policy?: PolicyView;
   /** Connected agents; absent from older cores. */
   agents?: AgentView[];
 }
@@ -260,6 +375,9 @@ export type ControlEvent =
   | { type: 'approval.decided'; approval: ApprovalView }
   | { type: 'recovery.state'; recovery: RecoveryView }
   | { type: 'bridge.state'; bridge: BridgeView }
+  | { type: 'callApproval.requested'; approval: CallApprovalView }
+  | { type: 'callApproval.decided'; approval: CallApprovalView }
+  | { type: 'policy.updated'; policy: PolicyView; change: PolicyChangeView }
   | { type: 'agents.changed'; agents: AgentView[] };
 
 export type ControlResult<T> = { ok: true; value: T } | { ok: false; error: StructuredError };
@@ -280,8 +398,20 @@ export interface ControlApi {
   answerElicitation(elicitationId: string, answer: ElicitationAnswerInput): Promise<ElicitationsView>;
   /** Who answers elicitations from now on: the calling agent, or the operator in the console. */
   setElicitationAnswerer(answerer: ElicitationAnswerer): Promise<ElicitationsView>;
+  /** Decides a held call; `digest` must be the one the operator was shown. */
+  decideCall(decision: CallDecisionRequest): Promise<CallApprovalView>;
+  /** Replaces the approval policy with `text` (JSON) when `baseVersion` is still current; saved atomically. */
+  savePolicy(text: string, baseVersion: number): Promise<PolicyView>;
   /** Subscribes to events after the snapshot; the adapter guarantees no gap between the two. */
   subscribe(listener: (event: ControlEvent) => void): () => void;
+}
+
+export interface CallDecisionRequest {
+  askId: string;
+  digest: string;
+  decision: PolicyDecisionKind;
+  /** Required for deny. */
+  reason?: string;
 }
 
 /** Every event carries a strictly increasing sequence number; a snapshot names the last sequence it includes. */
@@ -325,6 +455,8 @@ export interface ControlCommands {
   recover: { args: Record<string, never>; result: RecoveryView };
   answerElicitation: { args: { elicitationId: string } & ElicitationAnswerInput; result: ElicitationsView };
   setElicitationAnswerer: { args: { answerer: ElicitationAnswerer }; result: ElicitationsView };
+  decideCall: { args: CallDecisionRequest; result: CallApprovalView };
+  savePolicy: { args: { text: string; baseVersion: number }; result: PolicyView };
 }
 
 export type ControlCommandName = keyof ControlCommands;

@@ -28,6 +28,12 @@ export const COMMAND_SCHEMAS = {
     })
     .strict(),
   setElicitationAnswerer: z.object({ answerer: z.enum(['agent', 'console']) }).strict(),
+  decideCall: z
+    .object({ askId: id, digest: z.string().regex(/^[0-9a-f]{64}$/), decision: z.enum(['allow-once', 'allow-session', 'always', 'deny']), reason: z.string().trim().min(1).max(4096).optional() })
+    .strict()
+    .refine((a) => a.decision !== 'deny' || a.reason !== undefined, { message: 'a denial needs a reason', path: ['reason'] }),
+  // Below the console socket's 1 MiB message cap, wrapper included.
+  savePolicy: z.object({ text: z.string().max(900_000), baseVersion: z.number().int().min(1) }).strict(),
 } satisfies Record<ControlCommandName, z.ZodType>;
 
 export const COMMAND_NAMES = Object.keys(COMMAND_SCHEMAS) as ControlCommandName[];
@@ -70,6 +76,14 @@ function run(api: ControlApi, command: ControlCommandName, args: unknown): Promi
     }
     case 'setElicitationAnswerer':
       return api.setElicitationAnswerer(COMMAND_SCHEMAS.setElicitationAnswerer.parse(args).answerer);
+    case 'decideCall': {
+      const a = COMMAND_SCHEMAS.decideCall.parse(args);
+      return api.decideCall({ askId: a.askId, digest: a.digest, decision: a.decision, ...(a.reason !== undefined ? { reason: a.reason } : {}) });
+    }
+    case 'savePolicy': {
+      const a = COMMAND_SCHEMAS.savePolicy.parse(args);
+      return api.savePolicy(a.text, a.baseVersion);
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import type {
   AgentView,
   ApprovalView,
   BridgeView,
+  CallApprovalView,
   CallDetail,
   ControlApi,
   ControlEvent,
@@ -15,6 +16,7 @@ import type {
   ControlSnapshot,
   ElicitationsView,
   PluginView,
+  PolicyView,
   RecoveryView,
   SequencedEvent,
   WorkspaceView,
@@ -29,6 +31,8 @@ export interface ControlProviders {
   recovery(): RecoveryView;
   bridge(): BridgeView;
   elicitations?(): ElicitationsView;
+  callApprovals?(): CallApprovalView[];
+  policy?(): PolicyView;
   /** Connected agents; a core without agent tracking leaves it out. */
   agents?(): AgentView[];
 }
@@ -38,7 +42,7 @@ export interface ControlProviders {
  * Elicitation and project-routing commands are optional: without them the hub refuses with ActionUnsupported.
  */
 export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'> &
-  Partial<Pick<ControlApi, 'setProjectRouting' | 'answerElicitation' | 'setElicitationAnswerer'>>;
+  Partial<Pick<ControlApi, 'decideCall' | 'savePolicy' | 'setProjectRouting' | 'answerElicitation' | 'setElicitationAnswerer'>>;
 
 export interface ControlHubOptions {
   version: string;
@@ -113,6 +117,8 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       recovery: providers.recovery(),
       bridge: providers.bridge(),
       ...(providers.elicitations ? { elicitations: providers.elicitations() } : {}),
+      ...(providers.callApprovals ? { callApprovals: providers.callApprovals() } : {}),
+      ...(providers.policy ? { policy: providers.policy() } : {}),
       ...(providers.agents ? { agents: providers.agents() } : {}),
     };
   }
@@ -176,6 +182,14 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     recover: () => commands.recover(),
     answerElicitation: (elicitationId, answer) => (commands.answerElicitation ?? unsupported)(elicitationId, answer),
     setElicitationAnswerer: (answerer) => (commands.setElicitationAnswerer ?? unsupported)(answerer),
+    async decideCall(decision) {
+      if (!commands.decideCall) throw new JunctionError('ApprovalNotFound', 'This server holds no calls for approval.');
+      return commands.decideCall(decision);
+    },
+    async savePolicy(text, baseVersion) {
+      if (!commands.savePolicy) throw new JunctionError('PolicyInvalid', 'This server has no approval policy to edit.');
+      return commands.savePolicy(text, baseVersion);
+    },
   };
   return hub;
 }

@@ -12,6 +12,7 @@ import type { Dispatcher } from './dispatcher.js';
 
 export const STATUS_BY_FAILURE: Readonly<Record<FailureKind, number>> = {
   binding: 400,
+  forbidden: 403,
   notFound: 404,
   conflict: 409,
   thrown: 422,
@@ -102,7 +103,9 @@ export function createDirectToolApi(options: DirectApiOptions) {
     res.on('close', () => {
       if (!res.writableEnded) abort.abort();
     });
-    const outcome = await options.dispatcher.call({ name, args, agent: agentOf(req), transport: 'http-api', signal: abort.signal, scope });
+    const agent = agentOf(req);
+    // Each request stands alone, so an "allow for this session" decision covers later requests from the same caller address.
+    const outcome = await options.dispatcher.call({ name, args, agent, agentName: 'http', session: `http-api:${agent}`, transport: 'http-api', signal: abort.signal, scope });
     sendOutcome(res, name, outcome);
   };
 

@@ -1,9 +1,11 @@
 /**
  * Every agent tool call, whatever its transport, goes through here: lookup, the lone-surrogate guard,
- * the call to its source, and the observer events the console and webhooks consume.
+ * the approval policy (which may hold the call for the operator), the call to its source, and the
+ * observer events the console, webhooks and the audit trail consume.
  */
 import { randomUUID } from 'node:crypto';
-import type { CallView, NestedRequestView } from '../control/api.js';
+import type { CallView, NestedRequestView, PolicyDecisionView } from '../control/api.js';
+import type { CallGate } from '../shared/call-gate.js';
 import { findLoneSurrogate } from '../shared/json.js';
 import type { AgentScope } from '../shared/project-pin.js';
 import { closestNames, didYouMean } from '../shared/suggest.js';
@@ -24,6 +26,10 @@ export interface DispatchRequest {
   name: string;
   args: Record<string, unknown>;
   agent: string;
+  /** The MCP client's name for policy rules; defaults to `agent`. */
+  agentName?: string;
+  /** The agent session an "allow for this session" decision covers; defaults to `agent`. */
+  session?: string;
   transport: AgentTransport;
   signal: AbortSignal;
   progress?: CallContext['progress'];
@@ -57,7 +63,7 @@ export interface DispatcherOptions {
   elicitations?: ConsoleElicitations;
 }
 
-export function createDispatcher(catalogue: Catalogue, observers: readonly CallObserver[] = [], admission?: Admission, options: DispatcherOptions = {}): Dispatcher {
+export function createDispatcher(catalogue: Catalogue, observers: readonly CallObserver[] = [], admission?: Admission, gate?: CallGate, options: DispatcherOptions = {}): Dispatcher {
   const notify = <K extends keyof CallObserver>(method: K, ...args: Parameters<NonNullable<CallObserver[K]>>) => {
     for (const observer of observers) {
       try {
@@ -87,6 +93,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         requestBytes: request.requestBytes ?? byteLength(request.args),
       };
       notify('started', { ...call }, request.args);
+      let policy: PolicyDecisionView | undefined;
       const outcome = await run(request, call.callId).catch((error: unknown) => thrownOutcome(error));
       const errorCode = outcome.result.isError ? errorCodeOf(outcome.result.structuredContent) : undefined;
       notify('finished', {
@@ -95,6 +102,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         durationMs: Date.now() - call.startedAt,
         responseBytes: byteLength(outcome.result),
         ...(errorCode ? { errorCode } : {}),
+        ...(policy ? { policy } : {}),
       }, outcome.result);
       return outcome;
 
@@ -127,16 +135,17 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
             'binding',
           );
         }
+        const progress: NonNullable<CallContext['progress']> = (update) => {
+          notify('progress', callId, update);
+          req.progress?.(update);
+        };
         const context: CallContext = {
           callId,
           agent: req.agent,
           transport: req.transport,
           signal: req.signal,
           ...(req.scope ? { scope: req.scope } : {}),
-          progress: (update) => {
-            notify('progress', callId, update);
-            req.progress?.(update);
-          },
+          progress,
           ...agentRequestsFor(req, callId),
         };
         const slot = admission?.acquire(req.agent);
@@ -144,7 +153,27 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
           return errorOutcome({ code: 'Overloaded', message: slot.message, next: { kind: 'retryLater', tools: [req.name] } }, 'unavailable');
         }
         try {
-          return await entry.source.callTool(req.name, req.args, context);
+          let args = req.args;
+          if (gate) {
+            const verdict = await gate.authorize({
+              callId,
+              tool: req.name,
+              descriptor: entry.descriptor,
+              target: entry.source.targetOf?.(req.name) ?? { source: 'host' },
+              agent: req.agent,
+              agentName: req.agentName ?? req.agent,
+              session: req.session ?? req.agent,
+              transport: req.transport,
+              args: req.args,
+              signal: req.signal,
+              // Through the call's own progress, so the console's live row shows the wait as well as the agent.
+              progress,
+            });
+            policy = verdict.decision;
+            if (!verdict.allowed) return errorOutcome(verdict.error, 'forbidden');
+            args = verdict.args;
+          }
+          return await entry.source.callTool(req.name, args, context);
         } finally {
           slot?.release();
         }

@@ -2,6 +2,7 @@
  * Builds MCP servers (one per agent session, as the SDK's Server serves one transport) over the shared
  * catalogue, dispatcher and content source, and keeps every live one told about catalogue changes.
  */
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -33,6 +34,8 @@ export interface McpServerDeps {
   catalogue: Catalogue;
   dispatcher: Dispatcher;
   content?: ContentSource;
+  /** Told when an agent session's server closes, so session-scoped approvals end with it. */
+  sessionClosed?: (session: string) => void;
   /** Told when an agent session completes its initialize handshake and when it closes. */
   sessions?: SessionObserver;
   /** Resource subscriptions one agent session may hold; more are refused with SubscriptionLimit. */
@@ -151,6 +154,8 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         const client = server.getClientVersion();
         return client ? `${client.name}/${client.version} ${agentLabel()}` : agentLabel();
       };
+      // The key an "allow for this session" decision is stored under; one per server, so per agent session.
+      const approvalSession = `${transport}:${randomUUID()}`;
 
       const scope = (): AgentScope => {
         const id = session?.id();
@@ -184,6 +189,8 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
           name: request.params.name,
           args: request.params.arguments ?? {},
           agent: agent(),
+          agentName: server.getClientVersion()?.name ?? 'unknown',
+          session: approvalSession,
           transport,
           signal: extra.signal,
           scope: scope(),
@@ -233,6 +240,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
       live.set(server, state);
       server.onclose = () => {
         endSession(state);
+        deps.sessionClosed?.(approvalSession);
         if (opened) deps.sessions?.closed(opened);
         opened = undefined;
       };

@@ -59,6 +59,10 @@ export const ERROR_CODES = [
   'ServerClosing',
   // host / approvals
   'ApprovalNotFound',
+  // approval policy for every tool call
+  'ApprovalDenied',
+  'ApprovalTimedOut',
+  'PolicyInvalid',
   // host / code actions
   'ChangeLimitExceeded',
   'ActionUnsupported',

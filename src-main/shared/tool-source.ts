@@ -11,9 +11,9 @@ export type ToolResult = CallToolResult;
 
 /**
  * Why a call failed, independent of transport. The direct HTTP API maps it to a status:
- * binding 400, notFound 404, conflict 409, thrown 422, rateLimited 429, internal 500, unavailable 503, timeout 504.
+ * binding 400, forbidden 403, notFound 404, conflict 409, thrown 422, rateLimited 429, internal 500, unavailable 503, timeout 504.
  */
-export type FailureKind = 'binding' | 'notFound' | 'conflict' | 'thrown' | 'rateLimited' | 'internal' | 'unavailable' | 'timeout';
+export type FailureKind = 'binding' | 'forbidden' | 'notFound' | 'conflict' | 'thrown' | 'rateLimited' | 'internal' | 'unavailable' | 'timeout';
 
 export interface ToolOutcome {
   result: ToolResult;
@@ -61,6 +61,11 @@ export interface AgentRequests {
   /** A `notifications/message` on the call's stream, dropped below the session's logging/setLevel. */
   log(level: AgentLogLevel, data: unknown, logger?: string): void;
 }
+/** Who would serve a call, as far as its source can tell before running it (the approval policy matches on it). */
+export type ToolTarget =
+  | { source: 'host' }
+  | { source: 'plugin'; plugin: string }
+  | { source: 'bridge'; plugin?: string; project?: string; role?: 'editor' | 'runtime' };
 
 export interface ToolSource {
   /** Stable id shown in diagnostics, e.g. `host`, `bridge`, `plugin:<id>`. */
@@ -68,6 +73,8 @@ export interface ToolSource {
   /** `scope` is the asking agent's session; only sources serving several projects look at it. */
   listTools(scope?: AgentScope): readonly ToolDescriptor[];
   callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome>;
+  /** Where a call of `name` would go right now; sources that serve everything themselves may omit it (`host`). */
+  targetOf?(name: string): ToolTarget;
   /** Fires whenever the result of listTools() may have changed. Returns an unsubscribe function. */
   onToolsChanged(listener: () => void): () => void;
   /**

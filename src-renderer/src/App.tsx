@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useConsole } from './store/store.js';
-import { pendingApprovals } from './store/reducer.js';
+import { pendingApprovals, pendingCallApprovals } from './store/reducer.js';
 import { useTheme } from './lib/theme.js';
 import { PluginsView } from './views/PluginsView.js';
 import { CallsView } from './views/CallsView.js';
@@ -8,6 +8,7 @@ import { TransactionsView } from './views/TransactionsView.js';
 import { ApprovalsView } from './views/ApprovalsView.js';
 import { RecoveryView } from './views/RecoveryView.js';
 import { BridgeView } from './views/BridgeView.js';
+import { PolicyView } from './views/PolicyView.js';
 
 const VIEWS = [
   { id: 'plugins', label: 'Plugins', key: '1', render: () => <PluginsView /> },
@@ -16,6 +17,7 @@ const VIEWS = [
   { id: 'approvals', label: 'Approvals', key: '4', render: () => <ApprovalsView /> },
   { id: 'recovery', label: 'Recovery', key: '5', render: () => <RecoveryView /> },
   { id: 'bridge', label: 'Bridge', key: '6', render: () => <BridgeView /> },
+  { id: 'policy', label: 'Policy', key: '7', render: () => <PolicyView /> },
 ] as const;
 
 type ViewId = (typeof VIEWS)[number]['id'];
@@ -42,12 +44,19 @@ function Notices() {
   );
 }
 
+function bannerText(commits: number, calls: number): string {
+  const parts = [commits > 0 ? `${commits} commit${commits === 1 ? '' : 's'}` : '', calls > 0 ? `${calls} tool call${calls === 1 ? '' : 's'}` : ''].filter(Boolean);
+  return `${parts.join(' and ')} ${commits + calls === 1 ? 'is' : 'are'} waiting for your approval.`;
+}
+
 export function App() {
   const [view, setView] = useState<ViewId>(initialView);
   const status = useConsole((s) => s.status);
   const version = useConsole((s) => s.data.version);
   const gaps = useConsole((s) => s.data.gaps);
-  const pending = useConsole((s) => pendingApprovals(s.data).length);
+  const pendingCommits = useConsole((s) => pendingApprovals(s.data).length);
+  const heldCalls = useConsole((s) => pendingCallApprovals(s.data).length);
+  const pending = pendingCommits + heldCalls;
   const [theme, cycleTheme] = useTheme();
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
 
@@ -91,7 +100,7 @@ export function App() {
       </header>
       {pending > 0 && view !== 'approvals' && (
         <div className="banner" role="alert" data-testid="approval-banner">
-          {pending === 1 ? 'An agent is waiting for your approval to commit.' : `${pending} commits are waiting for your approval.`}{' '}
+          {bannerText(pendingCommits, heldCalls)}{' '}
           <button type="button" className="primary" onClick={() => setView('approvals')}>
             Review now
           </button>

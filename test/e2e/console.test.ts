@@ -21,6 +21,7 @@ const VIEWS = [
   { tab: 'Transactions', heading: 'Transactions', probe: 'fix type error' },
   { tab: 'Approvals', heading: 'Approvals', probe: 'Nothing is waiting' },
   { tab: 'Recovery', heading: 'Recovery', probe: 'RecoveryVersionUnsupported' },
+  { tab: 'Policy', heading: 'Approval policy', probe: 'reports no approval policy' },
   { tab: 'Bridge', heading: 'Bridge', probe: 'Claude Desktop' },
 ] as const;
 

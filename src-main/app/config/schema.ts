@@ -68,6 +68,8 @@ export const CONFIG_KEYS = {
   'webhook-authorization-url': { type: str, default: undefined, description: 'Synchronous authorization webhook for agent and plugin connections.' },
   'webhook-authorization-fail-open': { type: bool, default: false, description: 'Allow connections when the authorization webhook fails.' },
   'code-action-reference-lifetime': { type: int(1000, 86_400_000), default: 300_000, description: 'Lifetime of code action references, in milliseconds.' },
+  'approval-policy': { type: str, default: undefined, description: 'JSON file of approval rules (allow, ask or deny) for every tool call; without it every call is allowed.' },
+  'approval-timeout': { type: int(1, 86_400), default: 120, description: 'Seconds a call held by an ask rule waits for the operator before it is refused with ApprovalTimedOut.' },
   demo: { type: bool, default: false, description: 'Open the bundled demo workspace and connect the example scene plugins.' },
   console: { type: bool, default: true, description: 'Serve the operator console.' },
   'log-level': { type: enumOf('error', 'warn', 'info', 'debug'), default: 'info', description: 'Log verbosity (logs go to stderr).' },

@@ -28,7 +28,8 @@ import {
 import type { PluginView } from '../../control/api.js';
 import { JunctionError, type ErrorCode } from '../../shared/errors.js';
 import type { AgentScope } from '../../shared/project-pin.js';
-import { errorOutcome, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource } from '../../shared/tool-source.js';
+import { errorOutcome, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource, type ToolTarget } from '../../shared/tool-source.js';
+import { routeTool } from './routing.js';
 import { TypedEmitter } from '../../shared/typed-emitter.js';
 import { guardedCall, InvokeFailure, invokeFailureOutcome, type GuardSettings, type ToolInvoker } from './call-guard.js';
 import { bridgeFailure, outcomeFromReply, type PluginReply } from './outcome.js';
@@ -146,6 +147,15 @@ export class BridgeToolSource implements ToolSource {
     const outcome = await guardedCall(resolution.project.registry, this.port, this.settings, name, args, ctx);
     if (!resolution.note) return outcome;
     return { ...outcome, result: { ...outcome.result, content: [...outcome.result.content, { type: 'text', text: resolution.note }] } };
+  }
+
+  /** The plugin the router would pick now; a call that must wait for a plugin names only the awaited role. */
+  targetOf(name: string): ToolTarget {
+    const decision = routeTool(name, this.registry.active(), this.registry.awaited(Date.now()), Date.now());
+    if (decision.kind === 'notFound') return { source: 'bridge' };
+    if (decision.kind === 'wait') return { source: 'bridge', role: decision.role };
+    const record = this.registry.active().find((r) => r.connectionId === decision.connectionId);
+    return { source: 'bridge', role: decision.role, ...(record?.name ? { plugin: record.name } : {}), ...(record?.project ? { project: record.project } : {}) };
   }
 
   onToolsChanged(listener: () => void): () => void {

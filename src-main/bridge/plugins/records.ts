@@ -28,6 +28,8 @@ export interface PluginRecord {
   readonly connectionId: string;
   /** From the `project_name` (or `instance_id`) query, else the handshake environment. */
   name: string;
+  /** The `project_name` query, when the plugin sent one (approval rules match on it). */
+  readonly project?: string;
   readonly declaredRole: PluginRole | undefined;
   readonly connectedAt: number;
   role: PluginRole;

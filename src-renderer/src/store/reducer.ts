@@ -6,17 +6,21 @@ import type {
   AgentView,
   ApprovalView,
   BridgeView,
+  CallApprovalView,
   CallView,
   ControlEvent,
   ControlSnapshot,
   ControlWireFrame,
   ElicitationsView,
   PluginView,
+  PolicyView,
   RecoveryView,
   WorkspaceView,
 } from '../../../src-main/control/api.js';
 
 export const MAX_CALLS = 10_000;
+/** Held tool calls kept for display: every pending one plus the most recent decisions. */
+export const MAX_CALL_APPROVALS = 500;
 
 export interface ConsoleData {
   /** Last applied sequence; -1 before the first snapshot. */
@@ -28,6 +32,9 @@ export interface ConsoleData {
   callIds: string[];
   workspaces: WorkspaceView[];
   approvals: ApprovalView[];
+  /** Tool calls held by the approval policy, pending and decided, oldest first. */
+  callApprovals: CallApprovalView[];
+  policy: PolicyView | undefined;
   recovery: RecoveryView | undefined;
   bridge: BridgeView | undefined;
   /** Who answers elicitations and those waiting for the operator; undefined when the server has no queue. */
@@ -46,6 +53,8 @@ export const EMPTY_DATA: ConsoleData = {
   callIds: [],
   workspaces: [],
   approvals: [],
+  callApprovals: [],
+  policy: undefined,
   recovery: undefined,
   bridge: undefined,
   elicitations: undefined,
@@ -63,6 +72,8 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     callIds: recent.map((c) => c.callId),
     workspaces: snapshot.workspaces,
     approvals: snapshot.approvals,
+    callApprovals: (snapshot.callApprovals ?? []).slice(-MAX_CALL_APPROVALS),
+    policy: snapshot.policy,
     recovery: snapshot.recovery,
     bridge: snapshot.bridge,
     elicitations: snapshot.elicitations,
@@ -142,6 +153,21 @@ function applyEvent(d: Draft, event: ControlEvent): void {
     case 'approval.decided':
       data.approvals = upsertBy(data.approvals, event.approval, (a) => a.approvalId);
       return;
+    case 'callApproval.requested':
+    case 'callApproval.decided': {
+      const next = upsertBy(data.callApprovals, event.approval, (a) => a.askId);
+      // Drop the oldest decided entries first; a pending call never leaves the list.
+      while (next.length > MAX_CALL_APPROVALS) {
+        const oldest = next.findIndex((a) => a.state !== 'pending');
+        if (oldest === -1) break;
+        next.splice(oldest, 1);
+      }
+      data.callApprovals = next;
+      return;
+    }
+    case 'policy.updated':
+      data.policy = event.policy;
+      return;
     case 'recovery.state':
       data.recovery = event.recovery;
       return;
@@ -192,6 +218,10 @@ export function applyFrames(state: ConsoleData, frames: readonly ControlWireFram
 
 export function pendingApprovals(data: ConsoleData): ApprovalView[] {
   return data.approvals.filter((a) => a.state === 'pending');
+}
+
+export function pendingCallApprovals(data: ConsoleData): CallApprovalView[] {
+  return data.callApprovals.filter((a) => a.state === 'pending');
 }
 
 export interface ProjectGroup {

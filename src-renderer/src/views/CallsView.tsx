@@ -81,6 +81,12 @@ function Drawer({ call, onClose }: { call: CallView; onClose: () => void }) {
       <p className="muted">
         {call.callId} · {call.agent} via {call.transport} → {call.target}
       </p>
+      {call.policy && (
+        <p className="muted" data-testid="call-policy">
+          Policy: {call.policy.decision} by {call.policy.decidedBy} — {call.policy.reason}
+          {call.policy.operatorReason ? ` (operator: ${call.policy.operatorReason})` : ''}
+        </p>
+      )}
       <Progress call={call} withMessage />
       <NestedTrace nested={call.nested ?? []} />
       {error && <p className="callout bad">{error}</p>}

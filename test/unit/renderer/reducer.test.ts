@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyFrames, EMPTY_DATA, MAX_CALLS, pendingApprovals } from '../../../src-renderer/src/store/reducer.js';
-import type { CallView, ControlEvent, ControlFrame, ControlSnapshot, ControlWireFrame } from '../../../src-main/control/api.js';
+import { applyFrames, EMPTY_DATA, MAX_CALL_APPROVALS, MAX_CALLS, pendingApprovals, pendingCallApprovals } from '../../../src-renderer/src/store/reducer.js';
+import type { CallApprovalView, CallView, ControlEvent, ControlFrame, ControlSnapshot, ControlWireFrame } from '../../../src-main/control/api.js';
 
 const bridge = { running: true, host: '127.0.0.1', port: 1, hubUrl: 'h', mcpUrl: 'm', apiUrl: 'a', transports: [], snippets: [] };
 const recovery = { stateDir: '/s', healthy: true, entries: [] };
@@ -165,5 +165,27 @@ describe('console reducer', () => {
     assert.deepEqual(state.workspaces.map((w) => w.epoch), [2]);
     assert.equal(state.recovery?.healthy, false);
     assert.equal(state.bridge?.running, false);
+  });
+
+  test('held tool calls and policy edits follow their events; pending holds are never evicted', () => {
+    const held = (askId: string, state: CallApprovalView['state'] = 'pending'): CallApprovalView => ({
+      askId, callId: `c-${askId}`, digest: 'd', policyVersion: 1, tool: 'remove-object', agent: 'a', agentName: 'a', transport: 'mcp-http', target: 'host',
+      arguments: {}, argumentBytes: 2, ruleIndex: 0, reason: 'r', requestedAt: 0, expiresAt: 1, state,
+    });
+    const policy = { path: '/p.json', version: 2, document: { rules: [{ tool: 'x', action: 'allow' as const }] }, updatedAt: 5 };
+    let data = applyFrames(EMPTY_DATA, [snapshot(1, { callApprovals: [held('old', 'denied')] })]);
+    data = applyFrames(data, [
+      ev(2, { type: 'callApproval.requested', approval: held('p') }),
+      ev(3, { type: 'policy.updated', policy, change: { kind: 'edited', by: 'operator', previousVersion: 1, version: 2, at: 5 } }),
+    ]);
+    assert.deepEqual(pendingCallApprovals(data).map((a) => a.askId), ['p']);
+    assert.equal(data.policy, policy);
+    data = applyFrames(data, [ev(4, { type: 'callApproval.decided', approval: held('p', 'allowed') })]);
+    assert.deepEqual(pendingCallApprovals(data), []);
+    assert.deepEqual(data.callApprovals.map((a) => [a.askId, a.state]), [['old', 'denied'], ['p', 'allowed']]);
+    const flood = Array.from({ length: MAX_CALL_APPROVALS + 5 }, (_, i) => ev(6 + i, { type: 'callApproval.decided', approval: held(`f${i}`, 'timedOut') }));
+    data = applyFrames(data, [ev(5, { type: 'callApproval.requested', approval: held('keep') }), ...flood]);
+    assert.equal(data.callApprovals.length, MAX_CALL_APPROVALS);
+    assert.ok(data.callApprovals.some((a) => a.askId === 'keep' && a.state === 'pending'));
   });
 });

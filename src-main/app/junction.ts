@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AuditTrail, compileRedaction } from '../audit/index.js';
 import { API_VERSION } from '../../plugins/sdk/src/protocol.js';
-import { attachPluginHub } from '../bridge/plugins/index.js';
+import { attachPluginHub, type BridgeToolSource } from '../bridge/plugins/index.js';
 import { AgentPresence, attachPresence } from '../bridge/presence/index.js';
 import { ProjectSelectionTools } from '../bridge/projects/index.js';
 import { createHubServer } from '../bridge/signalr/index.js';
@@ -16,6 +16,7 @@ import type { BridgeView, ProjectRouting } from '../control/api.js';
 import { createConsoleServer, createControlHub } from '../control/index.js';
 import { createHost } from '../host/index.js';
 import {
+  ConsoleElicitations,
   createCatalogue,
   createDirectToolApi,
   createDispatcher,
@@ -67,6 +68,8 @@ export interface Junction {
   readonly mcpFactory: McpServerFactory;
   /** The audit trail, absent when audit=false. */
   readonly audit: AuditTrail | undefined;
+  /** The plugin bridge (MCP extension state is read from it in tests and the console). */
+  readonly bridge: BridgeToolSource;
   close(): Promise<void>;
 }
 
@@ -158,10 +161,12 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     });
   const currentAgentViews = () => agentViews(presence, projects);
 
+  const elicitations = new ConsoleElicitations(config['elicitation-answerer']);
   const control = createControlHub({
     version: JUNCTION_VERSION,
     limits: { maxCalls: config['console-call-history'] },
     providers: {
+      elicitations: () => elicitations.view(),
       plugins: () => bridge.pluginViews(),
       workspaces: () => host.workspaces(),
       approvals: () => host.approvals.pending(),
@@ -184,6 +189,8 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         await journal.recover();
         return journal.status();
       },
+      answerElicitation: async (id, answer) => elicitations.answer(id, answer),
+      setElicitationAnswerer: async (answerer) => elicitations.setAnswerer(answerer),
       decideCall: (decision) => callApprovals.decide(decision),
       savePolicy: (text, baseVersion) => policy.replace(text, baseVersion),
       replay: async (callId) => {
@@ -268,6 +275,9 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       audit?.approval(event.type, event.approval);
       control.publish(event);
     }),
+    elicitations.events.on('pending', (elicitation) => control.publish({ type: 'elicitation.pending', elicitation })),
+    elicitations.events.on('resolved', (elicitationId) => control.publish({ type: 'elicitation.resolved', elicitationId })),
+    elicitations.events.on('answerer', (answerer) => control.publish({ type: 'elicitation.answerer', answerer })),
   ];
 
   const dispatcher = createDispatcher(
@@ -275,6 +285,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     [consoleCallObserver(control, redaction), ...(audit ? [audit.observer] : []), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])],
     createAdmission({ ratePerSecond: config['rate-limit'], burst: config['rate-limit-burst'], maxInFlight: config['max-in-flight-per-agent'] }),
     callApprovals,
+    { elicitations },
   );
   const mcpFactory = createMcpServerFactory({
     name: 'junction',
@@ -367,6 +378,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     control,
     mcpFactory,
     audit,
+    bridge,
     close() {
       closing ??= (async () => {
         for (const u of unsubscribe) u();

@@ -22,6 +22,9 @@ export function consoleCallObserver(control: ControlHub, rules: RedactionRules):
       control.recordCallDetail(call.callId, redacted.arguments, redacted.result);
       args.delete(call.callId);
     },
+    nested(nested) {
+      control.publish({ type: 'call.nested', nested });
+    },
   };
 }
 

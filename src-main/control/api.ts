@@ -85,10 +85,51 @@ export interface CallView {
   responseBytes?: number;
   progress?: { progress: number; total?: number; message?: string };
   errorCode?: string;
+  /** Elicitation and sampling requests made while serving the call, oldest first (capped). */
+  nested?: NestedRequestView[];
   /** How the approval policy decided this call; present on finished calls that reached the policy. */
   policy?: PolicyDecisionView;
   /** The recorded call this one replays. */
   replayOf?: string;
+}
+
+/** A request a tool made of the calling agent while serving a call (elicitation, sampling), for the call trace. */
+export interface NestedRequestView {
+  callId: string;
+  nestedId: string;
+  kind: 'elicitation' | 'sampling';
+  status: 'pending' | 'ok' | 'error';
+  startedAt: number;
+  durationMs?: number;
+  /** The elicitation message or the last sampling message's text, capped. */
+  summary: string;
+  /** `accept`/`decline`/`cancel` for an elicitation, the model for sampling. */
+  outcome?: string;
+  errorCode?: string;
+}
+
+export type ElicitationAnswerer = 'agent' | 'console';
+
+/** An elicitation waiting for the operator (answerer `console`). */
+export interface PendingElicitationView {
+  elicitationId: string;
+  callId: string;
+  tool: string;
+  agent: string;
+  message: string;
+  /** The flat MCP form schema the answer must satisfy. */
+  requestedSchema: Record<string, unknown>;
+  createdAt: number;
+}
+
+export interface ElicitationsView {
+  answerer: ElicitationAnswerer;
+  pending: PendingElicitationView[];
+}
+
+export interface ElicitationAnswerInput {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
 }
 
 export interface CallDetail {
@@ -359,6 +400,8 @@ export interface ControlSnapshot {
   approvals: ApprovalView[];
   recovery: RecoveryView;
   bridge: BridgeView;
+  /** Absent when the composition has no elicitation queue (tests of other rooms). */
+  elicitations?: ElicitationsView;
   /** Pending and recently decided call approvals (absent from servers without an approval policy room). */
   callApprovals?: CallApprovalView[];
   policy?: PolicyView;
@@ -373,6 +416,10 @@ export type ControlEvent =
   | { type: 'call.started'; call: CallView }
   | { type: 'call.progress'; callId: string; progress: NonNullable<CallView['progress']> }
   | { type: 'call.finished'; call: CallView }
+  | { type: 'call.nested'; nested: NestedRequestView }
+  | { type: 'elicitation.pending'; elicitation: PendingElicitationView }
+  | { type: 'elicitation.resolved'; elicitationId: string }
+  | { type: 'elicitation.answerer'; answerer: ElicitationAnswerer }
   | { type: 'workspace.updated'; workspace: WorkspaceView }
   | { type: 'approval.requested'; approval: ApprovalView }
   | { type: 'approval.decided'; approval: ApprovalView }
@@ -397,6 +444,10 @@ export interface ControlApi {
   /** Switches project routing; every plugin is asked to reconnect so it is grouped afresh. */
   setProjectRouting(mode: ProjectRouting): Promise<BridgeView>;
   recover(): Promise<RecoveryView>;
+  /** Answers a pending elicitation from the console; the answer must satisfy its schema. */
+  answerElicitation(elicitationId: string, answer: ElicitationAnswerInput): Promise<ElicitationsView>;
+  /** Who answers elicitations from now on: the calling agent, or the operator in the console. */
+  setElicitationAnswerer(answerer: ElicitationAnswerer): Promise<ElicitationsView>;
   /** Decides a held call; `digest` must be the one the operator was shown. */
   decideCall(decision: CallDecisionRequest): Promise<CallApprovalView>;
   /** Replaces the approval policy with `text` (JSON) when `baseVersion` is still current; saved atomically. */
@@ -456,6 +507,8 @@ export interface ControlCommands {
   stopBridge: { args: Record<string, never>; result: BridgeView };
   setProjectRouting: { args: { mode: ProjectRouting }; result: BridgeView };
   recover: { args: Record<string, never>; result: RecoveryView };
+  answerElicitation: { args: { elicitationId: string } & ElicitationAnswerInput; result: ElicitationsView };
+  setElicitationAnswerer: { args: { answerer: ElicitationAnswerer }; result: ElicitationsView };
   decideCall: { args: CallDecisionRequest; result: CallApprovalView };
   savePolicy: { args: { text: string; baseVersion: number }; result: PolicyView };
   history: { args: HistoryQuery; result: HistoryPage };

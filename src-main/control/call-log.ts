@@ -2,7 +2,10 @@
  * The console's memory of recent calls: a bounded, insertion-ordered log of CallViews plus bounded
  * argument/result details. Pure data structure, no I/O.
  */
-import type { CallDetail, CallView } from './api.js';
+import type { CallDetail, CallView, NestedRequestView } from './api.js';
+
+/** Nested requests kept per call in the console's view; older ones drop off first. */
+export const MAX_NESTED_PER_CALL = 20;
 
 export interface CallLogLimits {
   /** Calls kept; the oldest is evicted first. */
@@ -83,9 +86,10 @@ export class CallLog {
     return this.detailBytes;
   }
 
-  /** Inserts or replaces a call; a replaced call keeps its place in the order. */
+  /** Inserts or replaces a call; a replaced call keeps its place in the order and its nested requests. */
   upsert(call: CallView): void {
-    this.calls.set(call.callId, call);
+    const nested = this.calls.get(call.callId)?.nested;
+    this.calls.set(call.callId, nested && !call.nested ? { ...call, nested } : call);
     while (this.calls.size > this.limits.maxCalls) {
       const oldest = this.calls.keys().next().value;
       if (oldest === undefined) break;
@@ -99,6 +103,18 @@ export class CallLog {
     if (!call) return undefined;
     const updated = { ...call, progress };
     this.calls.set(callId, updated);
+    return updated;
+  }
+
+  /** Records a nested request's start or end under its call; a call keeps at most MAX_NESTED_PER_CALL. */
+  nested(view: NestedRequestView): CallView | undefined {
+    const call = this.calls.get(view.callId);
+    if (!call) return undefined;
+    const current = call.nested ?? [];
+    const known = current.some((n) => n.nestedId === view.nestedId);
+    const nested = known ? current.map((n) => (n.nestedId === view.nestedId ? view : n)) : [...current, view].slice(-MAX_NESTED_PER_CALL);
+    const updated = { ...call, nested };
+    this.calls.set(view.callId, updated);
     return updated;
   }
 

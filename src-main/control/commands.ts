@@ -20,6 +20,14 @@ export const COMMAND_SCHEMAS = {
   stopBridge: none,
   setProjectRouting: z.object({ mode: z.enum(['single', 'multi']) }).strict(),
   recover: none,
+  answerElicitation: z
+    .object({
+      elicitationId: id,
+      action: z.enum(['accept', 'decline', 'cancel']),
+      content: z.record(z.string().max(256), z.union([z.string().max(65_536), z.number(), z.boolean(), z.array(z.string().max(4096)).max(256)])).optional(),
+    })
+    .strict(),
+  setElicitationAnswerer: z.object({ answerer: z.enum(['agent', 'console']) }).strict(),
   decideCall: z
     .object({ askId: id, digest: z.string().regex(/^[0-9a-f]{64}$/), decision: z.enum(['allow-once', 'allow-session', 'always', 'deny']), reason: z.string().trim().min(1).max(4096).optional() })
     .strict()
@@ -76,6 +84,12 @@ function run(api: ControlApi, command: ControlCommandName, args: unknown): Promi
       return api.setProjectRouting(COMMAND_SCHEMAS.setProjectRouting.parse(args).mode);
     case 'recover':
       return api.recover();
+    case 'answerElicitation': {
+      const { elicitationId, ...answer } = COMMAND_SCHEMAS.answerElicitation.parse(args);
+      return api.answerElicitation(elicitationId, answer);
+    }
+    case 'setElicitationAnswerer':
+      return api.setElicitationAnswerer(COMMAND_SCHEMAS.setElicitationAnswerer.parse(args).answerer);
     case 'decideCall': {
       const a = COMMAND_SCHEMAS.decideCall.parse(args);
       return api.decideCall({ askId: a.askId, digest: a.digest, decision: a.decision, ...(a.reason !== undefined ? { reason: a.reason } : {}) });

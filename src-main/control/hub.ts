@@ -17,6 +17,7 @@ import type {
   ControlFrame,
   ControlResult,
   ControlSnapshot,
+  ElicitationsView,
   PluginView,
   PolicyView,
   RecoveryView,
@@ -32,6 +33,7 @@ export interface ControlProviders {
   approvals(): ApprovalView[];
   recovery(): RecoveryView;
   bridge(): BridgeView;
+  elicitations?(): ElicitationsView;
   callApprovals?(): CallApprovalView[];
   policy?(): PolicyView;
   /** Connected agents; a core without agent tracking leaves it out. */
@@ -47,9 +49,12 @@ export interface HistoryProvider {
   transactions(limit: number): TransactionRecordView[];
 }
 
-/** The commands the composition root implements: the ControlApi minus what the hub answers itself. */
+/**
+ * The commands the composition root implements: the ControlApi minus what the hub answers itself.
+ * Elicitation and project-routing commands are optional: without them the hub refuses with ActionUnsupported.
+ */
 export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover' | 'replay'> &
-  Partial<Pick<ControlApi, 'decideCall' | 'savePolicy' | 'setProjectRouting'>>;
+  Partial<Pick<ControlApi, 'decideCall' | 'savePolicy' | 'setProjectRouting' | 'answerElicitation' | 'setElicitationAnswerer'>>;
 
 export interface ControlHubOptions {
   version: string;
@@ -76,6 +81,10 @@ export interface ControlHub extends ControlApi {
   execute(command: unknown, args: unknown): Promise<ControlResult<unknown>>;
 }
 
+async function unsupported(): Promise<never> {
+  throw new JunctionError('ActionUnsupported', 'This Junction has no console elicitation queue.');
+}
+
 export function createControlHub(options: ControlHubOptions): ControlHub {
   const { providers, commands, version } = options;
   const limits: CallLogLimits = { ...DEFAULT_CALL_LOG_LIMITS, ...options.limits };
@@ -88,6 +97,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
   function applyToCalls(event: ControlEvent): void {
     if (event.type === 'call.started' || event.type === 'call.finished') calls.upsert(event.call);
     else if (event.type === 'call.progress') calls.progress(event.callId, event.progress);
+    else if (event.type === 'call.nested') calls.nested(event.nested);
   }
 
   // A listener that publishes while being notified must not reorder the stream for the listeners after it.
@@ -118,6 +128,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       approvals: providers.approvals(),
       recovery: providers.recovery(),
       bridge: providers.bridge(),
+      ...(providers.elicitations ? { elicitations: providers.elicitations() } : {}),
       ...(providers.callApprovals ? { callApprovals: providers.callApprovals() } : {}),
       ...(providers.policy ? { policy: providers.policy() } : {}),
       ...(providers.agents ? { agents: providers.agents() } : {}),
@@ -192,6 +203,8 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       return commands.setProjectRouting(mode);
     },
     recover: () => commands.recover(),
+    answerElicitation: (elicitationId, answer) => (commands.answerElicitation ?? unsupported)(elicitationId, answer),
+    setElicitationAnswerer: (answerer) => (commands.setElicitationAnswerer ?? unsupported)(answerer),
     async decideCall(decision) {
       if (!commands.decideCall) throw new JunctionError('ApprovalNotFound', 'This server holds no calls for approval.');
       return commands.decideCall(decision);

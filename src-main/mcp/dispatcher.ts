@@ -4,18 +4,22 @@
  * observer events the console, webhooks and the audit trail consume.
  */
 import { randomUUID } from 'node:crypto';
-import type { CallView, PolicyDecisionView } from '../control/api.js';
+import type { CallView, NestedRequestView, PolicyDecisionView } from '../control/api.js';
 import type { CallGate } from '../shared/call-gate.js';
 import { findLoneSurrogate } from '../shared/json.js';
 import type { AgentScope } from '../shared/project-pin.js';
 import { closestNames, didYouMean } from '../shared/suggest.js';
-import { errorOutcome, thrownOutcome, type AgentTransport, type CallContext, type ToolOutcome } from '../shared/tool-source.js';
+import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type ToolOutcome } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
+import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
+import { traceAgentRequests } from './nested-trace.js';
 
 export interface CallObserver {
   started(call: CallView, args: unknown): void;
   progress(callId: string, progress: NonNullable<CallView['progress']>): void;
   finished(call: CallView, result: unknown): void;
+  /** An elicitation or sampling request of the call started or ended. */
+  nested?(nested: NestedRequestView): void;
 }
 
 export interface DispatchRequest {
@@ -29,6 +33,8 @@ export interface DispatchRequest {
   transport: AgentTransport;
   signal: AbortSignal;
   progress?: CallContext['progress'];
+  /** The calling agent session, for elicitation, sampling and log lines (MCP transports only). */
+  agentRequests?: AgentRequests;
   /** Size of the request as received, for the console; computed from args when absent. */
   requestBytes?: number;
   /** The recorded call this one replays (the operator's replay from the console). */
@@ -54,15 +60,25 @@ export interface Admission {
 
 const byteLength = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
-export function createDispatcher(catalogue: Catalogue, observers: readonly CallObserver[] = [], admission?: Admission, gate?: CallGate): Dispatcher {
-  const notify = <K extends keyof CallObserver>(method: K, ...args: Parameters<CallObserver[K]>) => {
+export interface DispatcherOptions {
+  /** When set, the operator may answer elicitations in the console instead of the agent. */
+  elicitations?: ConsoleElicitations;
+}
+
+export function createDispatcher(catalogue: Catalogue, observers: readonly CallObserver[] = [], admission?: Admission, gate?: CallGate, options: DispatcherOptions = {}): Dispatcher {
+  const notify = <K extends keyof CallObserver>(method: K, ...args: Parameters<NonNullable<CallObserver[K]>>) => {
     for (const observer of observers) {
       try {
-        (observer[method] as (...a: Parameters<CallObserver[K]>) => void)(...args);
+        (observer[method] as ((...a: Parameters<NonNullable<CallObserver[K]>>) => void) | undefined)?.(...args);
       } catch {
         // An observer (console, webhook) must never change the outcome of an agent's call.
       }
     }
+  };
+
+  const agentRequestsFor = (req: DispatchRequest, callId: string): Pick<CallContext, 'agentRequests'> => {
+    const routed = options.elicitations ? withConsoleElicitations(req.agentRequests, options.elicitations, { callId, tool: req.name, agent: req.agent }) : req.agentRequests;
+    return routed ? { agentRequests: traceAgentRequests(routed, callId, (nested) => notify('nested', nested)) } : {};
   };
 
   return {
@@ -126,7 +142,15 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
           notify('progress', callId, update);
           req.progress?.(update);
         };
-        const context: CallContext = { callId, agent: req.agent, transport: req.transport, signal: req.signal, ...(req.scope ? { scope: req.scope } : {}), progress };
+        const context: CallContext = {
+          callId,
+          agent: req.agent,
+          transport: req.transport,
+          signal: req.signal,
+          ...(req.scope ? { scope: req.scope } : {}),
+          progress,
+          ...agentRequestsFor(req, callId),
+        };
         const slot = admission?.acquire(req.agent);
         if (slot && !slot.ok) {
           return errorOutcome({ code: 'Overloaded', message: slot.message, next: { kind: 'retryLater', tools: [req.name] } }, 'unavailable');

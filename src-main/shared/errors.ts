@@ -48,6 +48,14 @@ export const ERROR_CODES = [
   'InternalError',
   'ConfigInvalid',
   'Starting',
+  // MCP extension: nested agent requests, completion, subscriptions
+  'CapabilityUnavailable',
+  'CallNotActive',
+  'InvalidRequest',
+  'AgentRequestFailed',
+  'TooManyRequests',
+  'CompletionRefNotFound',
+  'SubscriptionLimit',
   // bridge / SignalR hub transport
   'ConnectionNotFound',
   'TransportUnsupported',

@@ -37,10 +37,31 @@ export interface CallContext {
   transport: AgentTransport;
   signal: AbortSignal;
   progress?: (update: { progress: number; total?: number; message?: string }) => void;
+  /** Requests to the agent session that made the call (MCP related-request semantics); absent on /api. */
+  agentRequests?: AgentRequests;
   /** The agent's session and route pin; sources serving several projects choose one from it. */
   scope?: AgentScope;
 }
 
+export type AgentLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+export interface ElicitationAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+/**
+ * What a tool may ask of the agent while serving its call. Failures reject with a JunctionError:
+ * `CapabilityUnavailable` (the agent did not declare the capability), `InvalidRequest` (outside the
+ * MCP schema), `CallNotActive` (the call ended), `AgentRequestFailed` (the agent refused or errored).
+ */
+export interface AgentRequests {
+  elicit(params: { message: string; requestedSchema: Record<string, unknown> }, signal: AbortSignal): Promise<ElicitationAnswer>;
+  /** `params` are `sampling/createMessage` params; resolves to the agent's CreateMessageResult. */
+  sample(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** A `notifications/message` on the call's stream, dropped below the session's logging/setLevel. */
+  log(level: AgentLogLevel, data: unknown, logger?: string): void;
+}
 /** Who would serve a call, as far as its source can tell before running it (the approval policy matches on it). */
 export type ToolTarget =
   | { source: 'host' }

@@ -30,6 +30,7 @@ export const CONFIG_KEYS = {
   'client-transport': { type: enumOf('streamableHttp', 'stdio'), default: 'streamableHttp', description: 'How agents reach the MCP server when started by `junction serve`.' },
   workspace: { type: list, default: [] as string[], description: 'Workspace directories to open at start (comma separated). Configured workspaces are trusted.' },
   mode: { type: enumOf(...MODES), default: 'transactional', description: 'Host mode: what agents may do with workspaces.' },
+  'elicitation-answerer': { type: enumOf('agent', 'console'), default: 'agent', description: 'Who answers elicitations tools request: the calling agent, or the operator in the console.' },
   'tool-output-schema': { type: enumOf('publish', 'omit'), default: 'publish', description: 'Publish tool output schemas in tools/list, or omit them.' },
   'plugin-timeout': { type: int(100, 3_600_000), default: 10_000, description: 'Whole-call deadline for plugin tool calls, in milliseconds.' },
   'project-routing': {

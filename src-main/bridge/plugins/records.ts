@@ -1,5 +1,6 @@
 /** The state the bridge keeps per plugin connection and per awaited (recently departed) plugin. */
 import type {
+  ExtensionFeature,
   ResponseListResource,
   ResponseListTool,
   ResponsePrompt,
@@ -19,6 +20,8 @@ export interface PluginHandshake {
   pluginVersion: string;
   environment: string;
   mcpPluginVersion?: string;
+  /** MCP extension features the plugin declared; empty for every McpPlugin client. */
+  features: readonly ExtensionFeature[];
 }
 
 export interface PluginRecord {

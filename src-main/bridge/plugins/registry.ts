@@ -105,6 +105,7 @@ export class PluginRegistry {
       pluginVersion: request.pluginVersion,
       environment: request.environment,
       ...(request.mcpPluginVersion ? { mcpPluginVersion: request.mcpPluginVersion } : {}),
+      features: request.extensions?.features ?? [],
     };
     record.guarded = isGuardedVersion(request.mcpPluginVersion);
     record.role = resolveRole(record.declaredRole, request.environment, record.guarded);

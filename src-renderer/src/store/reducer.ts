@@ -11,6 +11,7 @@ import type {
   ControlEvent,
   ControlSnapshot,
   ControlWireFrame,
+  ElicitationsView,
   PluginView,
   PolicyView,
   RecoveryView,
@@ -36,6 +37,8 @@ export interface ConsoleData {
   policy: PolicyView | undefined;
   recovery: RecoveryView | undefined;
   bridge: BridgeView | undefined;
+  /** Who answers elicitations and those waiting for the operator; undefined when the server has no queue. */
+  elicitations: ElicitationsView | undefined;
   /** Connected agents (sessions and direct API callers). */
   agents: AgentView[];
   /** Sequence gaps seen (should stay 0; non-zero means a transport lost frames). */
@@ -54,6 +57,7 @@ export const EMPTY_DATA: ConsoleData = {
   policy: undefined,
   recovery: undefined,
   bridge: undefined,
+  elicitations: undefined,
   agents: [],
   gaps: 0,
 };
@@ -72,6 +76,7 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     policy: snapshot.policy,
     recovery: snapshot.recovery,
     bridge: snapshot.bridge,
+    elicitations: snapshot.elicitations,
     agents: snapshot.agents ?? [],
     gaps: 0,
   };
@@ -114,8 +119,10 @@ function applyEvent(d: Draft, event: ControlEvent): void {
     case 'call.started':
     case 'call.finished': {
       const calls = draftCalls(d);
-      if (!calls.has(event.call.callId)) d.addedIds.push(event.call.callId);
-      calls.set(event.call.callId, event.call);
+      const known = calls.get(event.call.callId);
+      if (!known) d.addedIds.push(event.call.callId);
+      // Call events do not carry the nested requests that 'call.nested' recorded; keep them.
+      calls.set(event.call.callId, known?.nested && !event.call.nested ? { ...event.call, nested: known.nested } : event.call);
       return;
     }
     case 'call.progress': {
@@ -124,6 +131,21 @@ function applyEvent(d: Draft, event: ControlEvent): void {
       if (call) calls.set(event.callId, { ...call, progress: event.progress });
       return;
     }
+    case 'call.nested': {
+      const calls = draftCalls(d);
+      const call = calls.get(event.nested.callId);
+      if (call) calls.set(call.callId, { ...call, nested: upsertBy(call.nested ?? [], event.nested, (n) => n.nestedId) });
+      return;
+    }
+    case 'elicitation.pending':
+      if (data.elicitations) data.elicitations = { ...data.elicitations, pending: upsertBy(data.elicitations.pending, event.elicitation, (e) => e.elicitationId) };
+      return;
+    case 'elicitation.resolved':
+      if (data.elicitations) data.elicitations = { ...data.elicitations, pending: data.elicitations.pending.filter((e) => e.elicitationId !== event.elicitationId) };
+      return;
+    case 'elicitation.answerer':
+      data.elicitations = { pending: data.elicitations?.pending ?? [], answerer: event.answerer };
+      return;
     case 'workspace.updated':
       data.workspaces = upsertBy(data.workspaces, event.workspace, (w) => w.workspaceId);
       return;

@@ -5,6 +5,7 @@ import { filterCalls, mergeHistory, rowWindow } from '../lib/calls.js';
 import { formatBytes, formatDuration, formatTime } from '../lib/format.js';
 import { useNow } from '../lib/use-now.js';
 import { useHistory } from '../lib/use-history.js';
+import { ElicitationsPanel, NestedTrace } from './Elicitations.js';
 
 /** Must match `.call-row { height }` in styles.css. */
 export const ROW_HEIGHT = 28;
@@ -37,6 +38,11 @@ const Row = memo(function Row({ call, now, selected, onSelect }: { call: CallVie
       <span role="cell" className="c-target">{call.target}</span>
       <span role="cell" className="c-status">
         <span className={`pill status-${call.status}`}>{call.status === 'error' && call.errorCode ? call.errorCode : call.status}</span>
+        {call.nested && call.nested.length > 0 && (
+          <span className="muted" title="Requests to the agent (elicitation, sampling)" data-testid="nested-count">
+            {' '}⤷{call.nested.length}
+          </span>
+        )}
         {call.status === 'running' && <Progress call={call} withMessage={false} />}
       </span>
       <span role="cell" className="c-num">{formatDuration(duration)}</span>
@@ -113,6 +119,7 @@ function Drawer({ call, onClose }: { call: CallView; onClose: () => void }) {
           </button>
         </p>
       )}
+      <NestedTrace nested={call.nested ?? []} />
       {error && <p className="callout bad">{error}</p>}
       {detail?.truncated && <p className="callout warn">Arguments or result exceeded the console's per-call limit and are shown truncated.</p>}
       {detail?.redacted && detail.redacted.length > 0 && <p className="callout">Redacted: {detail.redacted.join(', ')}</p>}
@@ -183,6 +190,7 @@ export function CallsView() {
   return (
     <section aria-labelledby="calls-title" className="view calls-view">
       <h2 id="calls-title">Live calls</h2>
+      <ElicitationsPanel />
       <div className="toolbar">
         <label className="field">
           Search{' '}

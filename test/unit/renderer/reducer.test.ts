@@ -22,6 +22,24 @@ function batch(fromSeq: number, events: ControlEvent[]): ControlWireFrame {
 }
 
 describe('console reducer', () => {
+  test('nested requests trace under their call and survive its finish; elicitation events keep the pending list', () => {
+    const nested = { callId: 'x', nestedId: 'n1', kind: 'elicitation' as const, status: 'pending' as const, startedAt: 1, summary: 'Name?' };
+    const pending = { elicitationId: 'e1', callId: 'x', tool: 't', agent: 'a', message: 'Name?', requestedSchema: { type: 'object' }, createdAt: 1 };
+    const data = applyFrames(EMPTY_DATA, [
+      snapshot(0, { elicitations: { answerer: 'agent', pending: [] } }),
+      ev(1, { type: 'call.started', call: call('x') }),
+      ev(2, { type: 'call.nested', nested }),
+      ev(3, { type: 'elicitation.answerer', answerer: 'console' }),
+      ev(4, { type: 'elicitation.pending', elicitation: pending }),
+      ev(5, { type: 'call.nested', nested: { ...nested, status: 'ok', outcome: 'accept', durationMs: 5 } }),
+      ev(6, { type: 'elicitation.resolved', elicitationId: 'e1' }),
+      ev(7, { type: 'call.finished', call: call('x', { status: 'ok' }) }),
+    ]);
+    assert.deepEqual(data.calls.get('x')?.nested, [{ ...nested, status: 'ok', outcome: 'accept', durationMs: 5 }]);
+    assert.equal(data.calls.get('x')?.status, 'ok');
+    assert.deepEqual(data.elicitations, { answerer: 'console', pending: [] });
+  });
+
   test('a batch applies exactly like the single events it stands for', () => {
     const events: ControlEvent[] = [
       { type: 'call.started', call: call('a') },

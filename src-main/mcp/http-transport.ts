@@ -28,7 +28,7 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   lastSeen: number;
   pin: string | undefined;
-  /** Negotiated at initialize; every later MCP-Protocol-Version header must name exactly this one. */
+  /** Negotiated at initialize; it decides whether the session may send JSON-RPC batches. */
   protocolVersion: string;
 }
 
@@ -151,8 +151,15 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       }
       const versionHeader = req.headers['mcp-protocol-version'];
       const version = Array.isArray(versionHeader) ? versionHeader[0] : versionHeader;
-      if (version !== undefined && version !== session.protocolVersion) {
-        jsonRpcError(res, 400, -32600, `Bad Request: MCP-Protocol-Version ${version} differs from ${session.protocolVersion}, the version this session negotiated at initialize.`);
+      // The spec refuses only invalid or unsupported versions; the official conformance suite sends a
+      // supported older version on a newer session and expects it served, so a differing one is allowed.
+      if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+        jsonRpcError(
+          res,
+          400,
+          -32600,
+          `Bad Request: MCP-Protocol-Version ${version} is not supported (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}); this session negotiated ${session.protocolVersion}.`,
+        );
         return;
       }
       if (Array.isArray(body) && !batchingAllowed(session.protocolVersion)) {

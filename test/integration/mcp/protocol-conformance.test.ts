@@ -102,16 +102,19 @@ describe('/mcp follows the MCP spec where conformance checks look', () => {
     assert.match(served.text, /"id":3/);
   });
 
-  test('an MCP-Protocol-Version header other than the negotiated one is 400; the negotiated one or none is served', async () => {
+  test('an unsupported MCP-Protocol-Version header is 400; a supported one (negotiated or not) or none is served', async () => {
     const session = await openSession('2025-06-18');
-    const other = await post(JSON.stringify(ping(2)), { 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26' });
-    assert.equal(other.status, 400);
-    assert.match(other.text, /differs from 2025-06-18/);
-    const same = await post(JSON.stringify(ping(3)), { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
+    const unsupported = await post(JSON.stringify(ping(2)), { 'mcp-session-id': session, 'mcp-protocol-version': '1999-01-01' });
+    assert.equal(unsupported.status, 400);
+    assert.match(unsupported.text, /1999-01-01 is not supported/);
+    // What the official conformance suite sends (server-sse-multiple-streams): an older supported version on a newer session.
+    const older = await post(JSON.stringify(ping(3)), { 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26' });
+    assert.equal(older.status, 200);
+    const same = await post(JSON.stringify(ping(4)), { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
     assert.equal(same.status, 200);
-    const absent = await post(JSON.stringify(ping(4)), { 'mcp-session-id': session });
+    const absent = await post(JSON.stringify(ping(5)), { 'mcp-session-id': session });
     assert.equal(absent.status, 200);
-    const deleteOther = await fetch(`${junction.baseUrl}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': session, 'mcp-protocol-version': '2024-11-05' } });
-    assert.equal(deleteOther.status, 400);
+    const deleteUnsupported = await fetch(`${junction.baseUrl}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': session, 'mcp-protocol-version': '1999-01-01' } });
+    assert.equal(deleteUnsupported.status, 400);
   });
 });

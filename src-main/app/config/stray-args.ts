@@ -8,10 +8,17 @@ import { CONFIG_KEYS } from './schema.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/**
+ * Settings whose names are npm's own options too: npm exports them from any .npmrc (`audit=false` is
+ * common), so their npm_config_ variables prove nothing about what the user typed.
+ */
+const NPM_OWN_OPTIONS: ReadonlySet<string> = new Set(['audit', 'workspace']);
+
 /** Junction settings npm consumed as its own options, with the value npm recorded for each. */
 function takenByNpm(env: Env): Array<{ key: string; value: string }> {
   if (env['npm_lifecycle_event'] === undefined) return [];
   return Object.keys(CONFIG_KEYS)
+    .filter((key) => !NPM_OWN_OPTIONS.has(key))
     .map((key) => ({ key, value: env[`npm_config_${key.replace(/-/g, '_')}`] }))
     .filter((entry): entry is { key: string; value: string } => entry.value !== undefined);
 }

@@ -115,4 +115,6 @@ test('stray arguments are refused; when npm swallowed a setting the message says
   assert.match(problemsOf(() => loadConfig([], { ...npmStart, npm_config_port: '9000' }))[0]!, /Run: npm start -- --port 9000$/);
   assert.match(problemsOf(() => loadConfig(['9000'], npmStart))[0]!, /unexpected argument '9000'.*npm start -- --port 9000/);
   assert.match(problemsOf(() => loadConfig(['extra'], { XDG_CONFIG_HOME: npmStart.XDG_CONFIG_HOME }))[0]!, /^unexpected argument 'extra': settings are key=value/);
+  // npm's own options (audit=false in an .npmrc) are exported for every script and are not a swallowed setting.
+  assert.doesNotThrow(() => loadConfig([], { ...npmStart, npm_config_audit: 'false', npm_config_workspace: '' }));
 });

@@ -11,7 +11,8 @@ import { errorOutcome, type ToolTarget } from '../shared/tool-source.js';
 
 export function gatedSystemTools(provider: SystemToolProvider, gate: CallGate, targetOf: (connectionId: string) => ToolTarget): SystemToolProvider {
   return {
-    systemToolTarget: () => provider.systemToolTarget(),
+    systemToolTarget: (scope) => provider.systemToolTarget(scope),
+    ...(provider.explainMissing ? { explainMissing: (name, scope) => provider.explainMissing?.(name, scope) } : {}),
     listSystemTools: (connectionId) => provider.listSystemTools(connectionId),
     async callSystemTool(connectionId, name, args, signal) {
       const verdict = await gate.authorize({

@@ -31,10 +31,13 @@ export type CallStatus = 'running' | 'ok' | 'error';
 export interface CallView {
   callId: string;
   agent: string;
-  transport: 'mcp-http' | 'mcp-stdio' | 'http-api';
+  /** `console` for calls the operator ran from the console. */
+  transport: 'mcp-http' | 'mcp-stdio' | 'http-api' | 'console';
   tool: string;
   /** `host`, `plugin:<id>` or `bridge:<role>` */
   target: string;
+  /** The plugin instance that answered a bridged call (absent for host and in-process tools). */
+  servedBy?: ServedByView;
   status: CallStatus;
   startedAt: number;
   durationMs?: number;
@@ -42,6 +45,87 @@ export interface CallView {
   responseBytes?: number;
   progress?: { progress: number; total?: number; message?: string };
   errorCode?: string;
+}
+
+export interface ServedByView {
+  connectionId: string;
+  name: string;
+  role: PluginRole;
+  pluginVersion?: string;
+}
+
+/** Last-minute call statistics, computed on the server from the call stream (one point per second). */
+export interface MetricsView {
+  at: number;
+  windowSeconds: number;
+  callsPerSecond: number;
+  /** Failed calls / finished calls over the window (0 when none finished). */
+  errorRatio: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  inFlight: number;
+  /** Agents that finished a call in the window. */
+  activeAgents: string[];
+  /** Oldest second first; latency points are null for seconds without calls. */
+  series: { calls: number[]; errors: number[]; p50Ms: Array<number | null>; p99Ms: Array<number | null> };
+}
+
+export interface ToolStatsView {
+  calls: number;
+  errors: number;
+  p50Ms?: number;
+}
+
+/** A tool as agents see it in tools/list, with the source that serves it and its call totals. */
+export interface ToolCatalogueEntry {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  /** `host`, `bridge`, `plugin:<id>`. */
+  source: string;
+  stats: ToolStatsView;
+}
+
+export interface PluginTimelineEntry {
+  at: number;
+  kind: 'connected' | 'reconnected' | 'updated' | 'disconnected';
+  detail: string;
+}
+
+/** One plugin connection in depth: what it publishes and how its connection has behaved. */
+export interface PluginDetailView {
+  plugin: PluginView;
+  tools: ToolCatalogueEntry[];
+  prompts: Array<{ name: string; description?: string; arguments?: Array<{ name: string; description?: string; required?: boolean }> }>;
+  resources: Array<{ uri: string; name: string; description?: string; mimeType?: string }>;
+  timeline: PluginTimelineEntry[];
+}
+
+export type SettingOrigin = 'default' | 'settings file' | 'environment' | 'command line' | 'console';
+
+export interface SettingView {
+  key: string;
+  /** Secrets are masked (`••••••`) and never leave the process in clear. */
+  value: string | number | boolean | string[] | null;
+  secret: boolean;
+  origin: SettingOrigin;
+  /** How it was spelled where it came from (`--port`, `JUNCTION_PORT`, `"port" in …`). */
+  source?: string;
+  description: string;
+  /** Present when the value can change while Junction runs. */
+  editable?: { kind: 'enum'; values: string[] } | { kind: 'int'; min: number; max: number };
+}
+
+export interface SettingsView {
+  settingsPath?: string;
+  settings: SettingView[];
+}
+
+export interface RunToolResult {
+  callId: string;
+  result: unknown;
 }
 
 export interface CallDetail {
@@ -151,6 +235,7 @@ export interface ControlSnapshot {
   approvals: ApprovalView[];
   recovery: RecoveryView;
   bridge: BridgeView;
+  metrics?: MetricsView;
 }
 
 export type ControlEvent =
@@ -164,7 +249,8 @@ export type ControlEvent =
   | { type: 'approval.requested'; approval: ApprovalView }
   | { type: 'approval.decided'; approval: ApprovalView }
   | { type: 'recovery.state'; recovery: RecoveryView }
-  | { type: 'bridge.state'; bridge: BridgeView };
+  | { type: 'bridge.state'; bridge: BridgeView }
+  | { type: 'metrics.updated'; metrics: MetricsView };
 
 export type ControlResult<T> = { ok: true; value: T } | { ok: false; error: StructuredError };
 
@@ -178,6 +264,12 @@ export interface ControlApi {
   startBridge(): Promise<BridgeView>;
   stopBridge(): Promise<BridgeView>;
   recover(): Promise<RecoveryView>;
+  tools(): Promise<ToolCatalogueEntry[]>;
+  pluginDetail(connectionId: string): Promise<PluginDetailView>;
+  /** Runs a tool as the agent `console`, through the same dispatcher as every agent call. */
+  runTool(name: string, args: Record<string, unknown>): Promise<RunToolResult>;
+  settings(): Promise<SettingsView>;
+  updateSetting(key: string, value: string | number): Promise<SettingsView>;
   /** Subscribes to events after the snapshot; the adapter guarantees no gap between the two. */
   subscribe(listener: (event: ControlEvent) => void): () => void;
 }
@@ -220,6 +312,11 @@ export interface ControlCommands {
   startBridge: { args: Record<string, never>; result: BridgeView };
   stopBridge: { args: Record<string, never>; result: BridgeView };
   recover: { args: Record<string, never>; result: RecoveryView };
+  tools: { args: Record<string, never>; result: ToolCatalogueEntry[] };
+  pluginDetail: { args: { connectionId: string }; result: PluginDetailView };
+  runTool: { args: { name: string; args: Record<string, unknown> }; result: RunToolResult };
+  settings: { args: Record<string, never>; result: SettingsView };
+  updateSetting: { args: { key: string; value: string | number }; result: SettingsView };
 }
 
 export type ControlCommandName = keyof ControlCommands;

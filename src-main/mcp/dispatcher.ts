@@ -23,6 +23,8 @@ export interface DispatchRequest {
   progress?: CallContext['progress'];
   /** Size of the request as received, for the console; computed from args when absent. */
   requestBytes?: number;
+  /** A caller that must correlate the call with the console's events (the console itself) picks its id. */
+  callId?: string;
 }
 
 export interface Dispatcher {
@@ -57,7 +59,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
     async call(request) {
       const entry = catalogue.resolve(request.name);
       const call: CallView = {
-        callId: randomUUID(),
+        callId: request.callId ?? randomUUID(),
         agent: request.agent,
         transport: request.transport,
         tool: request.name,
@@ -75,6 +77,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         durationMs: Date.now() - call.startedAt,
         responseBytes: byteLength(outcome.result),
         ...(errorCode ? { errorCode } : {}),
+        ...(outcome.servedBy ? { servedBy: outcome.servedBy } : {}),
       }, outcome.result);
       return outcome;
 

@@ -18,9 +18,12 @@ export interface ToolOutcome {
   result: ToolResult;
   /** Present exactly when `result.isError` is true. */
   failure?: FailureKind;
+  /** The plugin connection that answered, for sources that route to one of several (the bridge). */
+  servedBy?: { connectionId: string; name: string; role: 'editor' | 'runtime'; pluginVersion?: string };
 }
 
-export type AgentTransport = 'mcp-http' | 'mcp-stdio' | 'http-api';
+/** `console`: the operator ran the tool from the console. */
+export type AgentTransport = 'mcp-http' | 'mcp-stdio' | 'http-api' | 'console';
 
 export interface CallContext {
   /** Unique per call, used by the console and webhooks to correlate events. */

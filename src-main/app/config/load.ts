@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { JunctionError } from '../../shared/errors.js';
-import { parseArgv, readEnv, readSettings, resolveConfig } from './resolve.js';
+import { parseArgv, readEnv, readSettings, resolveConfigWithOrigins, type ConfigOrigins } from './resolve.js';
 import type { Config } from './schema.js';
 
 export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -33,6 +33,7 @@ function readSettingsFile(path: string, explicit: boolean): unknown {
 
 export interface LoadedConfig {
   config: Config;
+  origins: ConfigOrigins;
   positionals: string[];
   settingsPath: string;
 }
@@ -44,6 +45,6 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     cli.parsed.values.find((v) => v.key === 'settings')?.value ?? fromEnv.values.find((v) => v.key === 'settings')?.value;
   const settingsPath = typeof explicitPath === 'string' ? explicitPath : join(userConfigDir(env), 'settings.json');
   const settings = readSettings(readSettingsFile(settingsPath, typeof explicitPath === 'string'), settingsPath);
-  const config = resolveConfig([{ values: cli.parsed.values, problems: cli.problems }, fromEnv, settings]);
-  return { config, positionals: cli.parsed.positionals, settingsPath };
+  const { config, origins } = resolveConfigWithOrigins([{ values: cli.parsed.values, problems: cli.problems }, fromEnv, settings]);
+  return { config, origins, positionals: cli.parsed.positionals, settingsPath };
 }

@@ -2,7 +2,7 @@
  * Pure console state: a snapshot replaces everything, then sequenced events apply in order.
  * Events at or below the applied sequence are ignored, so a resync or a replay never double-applies.
  */
-import type { ApprovalView, BridgeView, CallView, ControlEvent, ControlSnapshot, ControlWireFrame, PluginView, RecoveryView, WorkspaceView } from '../../../src-main/control/api.js';
+import type { ApprovalView, BridgeView, CallView, ControlEvent, ControlSnapshot, ControlWireFrame, MetricsView, PluginView, RecoveryView, WorkspaceView } from '../../../src-main/control/api.js';
 
 export const MAX_CALLS = 10_000;
 
@@ -18,6 +18,8 @@ export interface ConsoleData {
   approvals: ApprovalView[];
   recovery: RecoveryView | undefined;
   bridge: BridgeView | undefined;
+  /** The server's last-minute call statistics (the renderer never recomputes them from history). */
+  metrics: MetricsView | undefined;
   /** Sequence gaps seen (should stay 0; non-zero means a transport lost frames). */
   gaps: number;
 }
@@ -32,6 +34,7 @@ export const EMPTY_DATA: ConsoleData = {
   approvals: [],
   recovery: undefined,
   bridge: undefined,
+  metrics: undefined,
   gaps: 0,
 };
 
@@ -47,6 +50,7 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     approvals: snapshot.approvals,
     recovery: snapshot.recovery,
     bridge: snapshot.bridge,
+    metrics: snapshot.metrics,
     gaps: 0,
   };
 }
@@ -110,6 +114,9 @@ function applyEvent(d: Draft, event: ControlEvent): void {
       return;
     case 'bridge.state':
       data.bridge = event.bridge;
+      return;
+    case 'metrics.updated':
+      data.metrics = event.metrics;
       return;
   }
 }

@@ -4,6 +4,12 @@ import { useConsole } from '../store/store.js';
 import { formatTime } from '../lib/format.js';
 import { FileDiffs } from './DiffView.js';
 
+/** The workspace's name (its id when the workspace is unknown), with the id kept as a tooltip. */
+function WorkspaceName({ workspaceId }: { workspaceId: string }) {
+  const workspace = useConsole((s) => s.data.workspaces.find((w) => w.workspaceId === workspaceId));
+  return <strong title={`${workspace?.root ?? ''} (${workspaceId})`}>{workspace?.name ?? workspaceId}</strong>;
+}
+
 function PendingApproval({ approval }: { approval: ApprovalView }) {
   const run = useConsole((s) => s.run);
   const [reason, setReason] = useState('');
@@ -19,7 +25,7 @@ function PendingApproval({ approval }: { approval: ApprovalView }) {
   return (
     <article className="approval pending" aria-label={`Approval ${approval.approvalId}`} data-testid="approval-pending">
       <h3>
-        Commit of revision {approval.revision} in workspace <code>{approval.workspaceId}</code>
+        Commit of revision {approval.revision} in workspace <WorkspaceName workspaceId={approval.workspaceId} />
       </h3>
       <p className="muted">
         Requested {formatTime(approval.requestedAt)} · transaction <code>{approval.transactionId}</code> · {approval.files.length} file(s). This is exactly what will be committed:
@@ -77,7 +83,7 @@ export function ApprovalsView() {
                   <td>
                     <code>{a.approvalId}</code>
                   </td>
-                  <td>{a.workspaceId}</td>
+                  <td><WorkspaceName workspaceId={a.workspaceId} /></td>
                   <td>{a.revision}</td>
                   <td>
                     <span className={`pill ${a.state === 'approved' ? 'ok' : 'bad'}`}>{a.state}</span>

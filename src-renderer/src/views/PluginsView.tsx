@@ -1,10 +1,26 @@
+import { Fragment, useEffect, useState } from 'react';
 import { useConsole } from '../store/store.js';
+import { useUi } from '../store/ui.js';
 import { formatSpan } from '../lib/format.js';
 import { useNow } from '../lib/use-now.js';
+import { PluginDetail } from '../components/PluginDetail.js';
+
+const COLUMNS = 10;
 
 export function PluginsView() {
   const plugins = useConsole((s) => s.data.plugins);
+  const focus = useUi((s) => s.focusPlugin);
   const now = useNow();
+  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set(focus ? [focus] : []));
+  useEffect(() => {
+    if (focus) setOpen((o) => new Set([...o, focus]));
+  }, [focus]);
+  const toggle = (id: string): void =>
+    setOpen((o) => {
+      const next = new Set(o);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   return (
     <section aria-labelledby="plugins-title" className="view">
       <h2 id="plugins-title">Plugins</h2>
@@ -14,6 +30,7 @@ export function PluginsView() {
         <table className="data">
           <thead>
             <tr>
+              <th scope="col"><span className="visually-hidden">Expand</span></th>
               <th scope="col">Name</th>
               <th scope="col">Role</th>
               <th scope="col">Version</th>
@@ -22,33 +39,52 @@ export function PluginsView() {
               <th scope="col">State</th>
               <th scope="col">Connected for</th>
               <th scope="col">Reconnects</th>
-              <th scope="col">Tools</th>
+              <th scope="col">Tools / prompts / resources</th>
             </tr>
           </thead>
           <tbody>
-            {plugins.map((p) => (
-              <tr key={p.connectionId} data-testid="plugin-row">
-                <td>{p.name}</td>
-                <td>
-                  <span className={`pill role-${p.role}`}>{p.role}</span>
-                </td>
-                <td>{p.pluginVersion ?? '—'}</td>
-                <td>{p.mcpPluginVersion ?? '8.0-era'}</td>
-                <td>{p.environment ?? '—'}</td>
-                <td>
-                  {p.state === 'awaited' && p.awaitedUntil !== undefined ? (
-                    <span className="pill warn" role="timer" aria-live="off">
-                      awaited, {formatSpan(p.awaitedUntil - now)} left
-                    </span>
-                  ) : (
-                    <span className={`pill ${p.state === 'connected' ? 'ok' : 'warn'}`}>{p.state}</span>
+            {plugins.map((p) => {
+              const expanded = open.has(p.connectionId);
+              return (
+                <Fragment key={p.connectionId}>
+                  <tr data-testid="plugin-row" className={expanded ? 'expanded' : undefined}>
+                    <td>
+                      <button type="button" className="secondary small" aria-expanded={expanded} aria-controls={`plugin-${p.connectionId}`} aria-label={`${expanded ? 'Hide' : 'Show'} tools of ${p.name}`} onClick={() => toggle(p.connectionId)}>
+                        {expanded ? '▾' : '▸'}
+                      </button>
+                    </td>
+                    <td>{p.name}</td>
+                    <td>
+                      <span className={`pill role-${p.role}`}>{p.role}</span>
+                    </td>
+                    <td>{p.pluginVersion ?? '—'}</td>
+                    <td>{p.mcpPluginVersion ?? '8.0-era'}</td>
+                    <td>{p.environment ?? '—'}</td>
+                    <td>
+                      {p.state === 'awaited' && p.awaitedUntil !== undefined ? (
+                        <span className="pill warn" role="timer" aria-live="off">
+                          awaited, {formatSpan(p.awaitedUntil - now)} left
+                        </span>
+                      ) : (
+                        <span className={`pill ${p.state === 'connected' ? 'ok' : 'warn'}`}>{p.state}</span>
+                      )}
+                    </td>
+                    <td>{formatSpan(now - p.connectedAt)}</td>
+                    <td>{p.reconnects}</td>
+                    <td>
+                      {p.toolCount} / {p.promptCount} / {p.resourceCount}
+                    </td>
+                  </tr>
+                  {expanded && (
+                    <tr id={`plugin-${p.connectionId}`} className="detail-row">
+                      <td colSpan={COLUMNS}>
+                        <PluginDetail connectionId={p.connectionId} version={p} />
+                      </td>
+                    </tr>
                   )}
-                </td>
-                <td>{formatSpan(now - p.connectedAt)}</td>
-                <td>{p.reconnects}</td>
-                <td>{p.toolCount}</td>
-              </tr>
-            ))}
+                </Fragment>
+              );
+            })}
           </tbody>
         </table>
       )}

@@ -1,0 +1,27 @@
+/** A tiny inline SVG line of the last minute, one point per second; gaps (null) break the line. */
+import { memo } from 'react';
+
+const WIDTH = 120;
+const HEIGHT = 26;
+
+export const Sparkline = memo(function Sparkline({ points, label, tone = 'accent' }: { points: ReadonlyArray<number | null>; label: string; tone?: 'accent' | 'bad' }) {
+  const max = Math.max(1e-9, ...points.map((p) => p ?? 0));
+  const step = points.length > 1 ? WIDTH / (points.length - 1) : WIDTH;
+  let d = '';
+  let pen = false;
+  points.forEach((p, i) => {
+    if (p === null) {
+      pen = false;
+      return;
+    }
+    const x = (i * step).toFixed(1);
+    const y = (HEIGHT - 2 - (p / max) * (HEIGHT - 4)).toFixed(1);
+    d += `${pen ? 'L' : 'M'}${x},${y}`;
+    pen = true;
+  });
+  return (
+    <svg className={`sparkline tone-${tone}`} width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={label}>
+      <path d={d} fill="none" strokeWidth="1.5" />
+    </svg>
+  );
+});

@@ -70,7 +70,7 @@ async function clippedColumns(page: Page): Promise<string[]> {
       if (r.width <= 0) problems.push(`${name} has no width`);
       if (r.left < 0 || r.right > vw || r.top < 0 || r.bottom > vh) problems.push(`${name} outside the viewport (${Math.round(r.left)}..${Math.round(r.right)} of ${vw})`);
       if (r.left < box.left - 0.5 || r.right > box.right + 0.5) problems.push(`${name} outside the table`);
-      if (cell.getAttribute('role') === 'columnheader' && cell.scrollWidth > cell.clientWidth + 1) problems.push(`${name} is truncated`);
+      if (cell.getAttribute('role') === 'columnheader' && cell.scrollWidth > cell.clientWidth) problems.push(`${name} is truncated`);
     }
     return problems;
   });
@@ -87,9 +87,11 @@ describe('operator console on the real stack', { skip }, () => {
   let page: Page;
   let errors: string[] = [];
   let review: Promise<unknown> | undefined;
+  /** The snapshot after two staged revisions (staged before the browser starts, while the machine is quiet). */
+  let staged: unknown;
 
   const call = async (name: string, args: Record<string, unknown>) => {
-    const result = await agent.callTool({ name, arguments: args }, undefined, { timeout: 60_000 }).catch((e: unknown) => { console.log('CALLFAIL', name, e, (e as { cause?: unknown }).cause); throw e; });
+    const result = await agent.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
     return { isError: result.isError === true, value: (result.structuredContent ?? {}) as Structured };
   };
   const view = async (name: (typeof VIEWS)[number]) => {
@@ -107,6 +109,16 @@ describe('operator console on the real stack', { skip }, () => {
     runtime = await startScenePlugin({ endpoint, role: 'runtime', name: 'scene-e2e' });
     agent = await junction.connectAgent();
     await eventually(async () => (await agent.listTools()).tools.some((t) => t.name === 'add-object'), 10_000, 'plugin tools');
+    const status = await call('workspace-status', {});
+    const snapshot = (status.value.items as Array<{ snapshot: unknown }>)[0]!.snapshot;
+    const started = await call('transaction-start', { expectedSnapshot: snapshot });
+    let current = started.value.snapshot;
+    for (const line of ['// first console revision\n', '// second console revision\n']) {
+      const stage = await call('stage-edits', { expectedSnapshot: current, summary: `prepend ${line.trim()}`, changes: [{ kind: 'edit', path: 'src/money.ts', edits: [{ range: { start: { offset: 0 }, end: { offset: 0 } }, newText: line }] }] });
+      assert.equal(stage.isError, false, JSON.stringify(stage.value));
+      current = stage.value.snapshot;
+    }
+    staged = current;
     await mkdir(SCREENSHOTS, { recursive: true });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: SIZES[0] });
@@ -127,11 +139,22 @@ describe('operator console on the real stack', { skip }, () => {
   });
 
   test('before any traffic, Live calls says how to connect an agent', async () => {
-    await view('Live calls');
-    const empty = page.getByTestId('calls-empty');
-    await empty.waitFor();
-    assert.match(await empty.innerText(), new RegExp(`${junction.baseUrl}/mcp`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-    await page.screenshot({ path: `${SCREENSHOTS}operator-calls-empty.png`, fullPage: true });
+    const fresh = await startTestJunction();
+    try {
+      const blank = await context.newPage();
+      const blankErrors = watchErrors(blank);
+      await blank.goto(fresh.consoleUrl);
+      await blank.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+      await blank.getByRole('tab', { name: 'Live calls' }).click();
+      const empty = blank.getByTestId('calls-empty');
+      await empty.waitFor();
+      assert.ok((await empty.innerText()).includes(`${fresh.baseUrl}/mcp`), 'names the MCP endpoint');
+      await blank.screenshot({ path: `${SCREENSHOTS}operator-calls-empty.png`, fullPage: true });
+      await blank.close();
+      assert.deepEqual(blankErrors, []);
+    } finally {
+      await fresh.stop();
+    }
   });
 
   test('agent traffic drives the header: rate, error ratio, latency, plugins and agents come from the server', async () => {
@@ -252,16 +275,7 @@ describe('operator console on the real stack', { skip }, () => {
   });
 
   test('Transactions: readable hunks with line numbers, one-line revision entries, per-revision diagnostics, workspace names', async () => {
-    const status = await call('workspace-status', {});
-    const snapshot = (status.value.items as Array<{ snapshot: unknown }>)[0]!.snapshot;
-    const started = await call('transaction-start', { expectedSnapshot: snapshot });
-    let current = started.value.snapshot;
-    for (const line of ['// first console revision\n', '// second console revision\n']) {
-      const staged = await call('stage-edits', { expectedSnapshot: current, summary: `prepend ${line.trim()}`, changes: [{ kind: 'edit', path: 'src/money.ts', edits: [{ range: { start: { offset: 0 }, end: { offset: 0 } }, newText: line }] }] });
-      assert.equal(staged.isError, false, JSON.stringify(staged.value));
-      current = staged.value.snapshot;
-    }
-    review = call('transaction-review', { expectedSnapshot: current, waitSeconds: 120 });
+    review = call('transaction-review', { expectedSnapshot: staged, waitSeconds: 120 });
     await view('Transactions');
     const diff = page.locator('table.diff.unified').first();
     await diff.waitFor();
@@ -317,6 +331,7 @@ describe('operator console on the real stack', { skip }, () => {
     }
     await page.setViewportSize(SIZES[0]);
     assert.deepEqual(problems, []);
+    await view('Approvals');
     await page.getByTestId('approval-pending').getByRole('button', { name: 'Approve' }).click();
     await review;
     assert.deepEqual(errors, []);

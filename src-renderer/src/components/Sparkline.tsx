@@ -20,7 +20,7 @@ export const Sparkline = memo(function Sparkline({ points, label, tone = 'accent
     pen = true;
   });
   return (
-    <svg className={`sparkline tone-${tone}`} width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={label}>
+    <svg className={`sparkline tone-${tone}`} width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-label={label}>
       <path d={d} fill="none" strokeWidth="1.5" />
     </svg>
   );

@@ -20,13 +20,14 @@ export interface UiState {
   /** Arguments to prefill in the runner (from a call's "Run again"). */
   runArgs: Record<string, unknown> | undefined;
   paletteOpen: boolean;
-  /** Plugin connection to expand when the Plugins view opens (from the palette). */
-  focusPlugin: string | undefined;
+  /** Plugin connections whose detail is expanded; kept across view changes. */
+  expandedPlugins: ReadonlySet<string>;
   go(view: ViewId): void;
   selectCall(callId: string | undefined): void;
   openCall(callId: string): void;
   openTool(name: string, args?: Record<string, unknown>): void;
   openPlugin(connectionId: string): void;
+  togglePlugin(connectionId: string): void;
   setPalette(open: boolean): void;
 }
 
@@ -36,11 +37,17 @@ export const useUi = create<UiState>()((set) => ({
   runTool: undefined,
   runArgs: undefined,
   paletteOpen: false,
-  focusPlugin: undefined,
+  expandedPlugins: new Set<string>(),
   go: (view) => set({ view }),
   selectCall: (selectedCallId) => set({ selectedCallId }),
   openCall: (callId) => set({ view: 'calls', selectedCallId: callId }),
   openTool: (name, args) => set({ view: 'run', runTool: name, runArgs: args }),
-  openPlugin: (connectionId) => set({ view: 'plugins', focusPlugin: connectionId }),
+  openPlugin: (connectionId) => set((s) => ({ view: 'plugins', expandedPlugins: new Set([...s.expandedPlugins, connectionId]) })),
+  togglePlugin: (connectionId) =>
+    set((s) => {
+      const next = new Set(s.expandedPlugins);
+      if (!next.delete(connectionId)) next.add(connectionId);
+      return { expandedPlugins: next };
+    }),
   setPalette: (paletteOpen) => set({ paletteOpen }),
 }));

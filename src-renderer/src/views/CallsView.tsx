@@ -14,7 +14,7 @@ import { ResizablePanel } from '../components/ResizablePanel.js';
 /** Must match `.call-row { height }` in styles.css. */
 export const ROW_HEIGHT = 28;
 /** Must match the sum of the minimum column widths, gaps and padding of `.call-row` in styles.css. */
-const TABLE_MIN_WIDTH = 850;
+const TABLE_MIN_WIDTH = 864;
 /** The detail panel docks to the right only when it gets at least this much beside a full-width table. */
 const RIGHT_PANEL_MIN = 440;
 

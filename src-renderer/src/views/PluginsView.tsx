@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useState } from 'react';
+import { Fragment } from 'react';
 import { useConsole } from '../store/store.js';
 import { useUi } from '../store/ui.js';
 import { formatSpan } from '../lib/format.js';
@@ -9,18 +9,9 @@ const COLUMNS = 10;
 
 export function PluginsView() {
   const plugins = useConsole((s) => s.data.plugins);
-  const focus = useUi((s) => s.focusPlugin);
+  const open = useUi((s) => s.expandedPlugins);
+  const toggle = useUi((s) => s.togglePlugin);
   const now = useNow();
-  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set(focus ? [focus] : []));
-  useEffect(() => {
-    if (focus) setOpen((o) => new Set([...o, focus]));
-  }, [focus]);
-  const toggle = (id: string): void =>
-    setOpen((o) => {
-      const next = new Set(o);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
   return (
     <section aria-labelledby="plugins-title" className="view">
       <h2 id="plugins-title">Plugins</h2>

@@ -77,7 +77,7 @@ export function SettingsView() {
                 <td className={s.secret ? 'secret' : undefined}><code>{display(s.value)}</code></td>
                 <td>
                   <span className={`pill origin-${s.origin.replace(' ', '-')}`}>{s.origin}</span>
-                  {s.source && <span className="muted small"> {s.source}</span>}
+                  {s.source && <span className="muted small">{s.source}</span>}
                 </td>
                 <td>{s.editable ? <Editor setting={s} onSaved={setSettings} /> : <span className="muted">restart</span>}</td>
                 <td className="muted">{s.description}</td>

@@ -16,12 +16,13 @@ export const Sparkline = memo(function Sparkline({ points, label, tone = 'accent
     }
     const x = (i * step).toFixed(1);
     const y = (HEIGHT - 2 - (p / max) * (HEIGHT - 4)).toFixed(1);
-    d += `${pen ? 'L' : 'M'}${x},${y}`;
+    // A point with no neighbour still shows: a zero-length segment with round caps draws a dot.
+    d += pen ? `L${x},${y}` : `M${x},${y}l0.01,0`;
     pen = true;
   });
   return (
     <svg className={`sparkline tone-${tone}`} width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-label={label}>
-      <path d={d} fill="none" strokeWidth="1.5" />
+      <path d={d} fill="none" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   );
 });

@@ -145,6 +145,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       approvals: () => host.approvals.pending(),
       recovery: () => journal.status(),
       bridge: currentBridgeView,
+      agentSessions: () => mcpHttp.sessionCount(),
     },
     commands: {
       approve: async (id) => host.approvals.decide(id, 'approve'),

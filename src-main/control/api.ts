@@ -66,6 +66,8 @@ export interface MetricsView {
   inFlight: number;
   /** Agents that finished a call in the window. */
   activeAgents: string[];
+  /** Open agent sessions (MCP over HTTP, which stdio agents reach through `junction connect`), when known. */
+  agentSessions?: number;
   /** Oldest second first; latency points are null for seconds without calls. */
   series: { calls: number[]; errors: number[]; p50Ms: Array<number | null>; p99Ms: Array<number | null> };
 }

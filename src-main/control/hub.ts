@@ -33,6 +33,8 @@ export interface ControlProviders {
   approvals(): ApprovalView[];
   recovery(): RecoveryView;
   bridge(): BridgeView;
+  /** Open agent sessions, for the header; absent where the hub runs without an MCP endpoint. */
+  agentSessions?(): number;
 }
 
 export type ToolEntryWithoutStats = Omit<ToolCatalogueEntry, 'stats'>;
@@ -95,7 +97,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
   const metrics = new CallMetrics();
   const timelines = new Map<string, PluginTimelineEntry[]>();
   const timelineKeys = new Map<string, string>();
-  let lastMetricsIdle = false;
+  let lastIdleKey: string | undefined;
   const listeners = new Set<(event: SequencedEvent) => void>();
   const pending: SequencedEvent[] = [];
   let delivering = false;
@@ -152,7 +154,8 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
   }
 
   function metricsView(): MetricsView {
-    return metrics.view(now());
+    const view = metrics.view(now());
+    return providers.agentSessions ? { ...view, agentSessions: providers.agentSessions() } : view;
   }
 
   // A listener that publishes while being notified must not reorder the stream for the listeners after it.
@@ -210,8 +213,9 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     publishMetrics() {
       const view = metricsView();
       const idle = view.inFlight === 0 && view.series.calls.every((n) => n === 0);
-      if (idle && lastMetricsIdle) return;
-      lastMetricsIdle = idle;
+      const idleKey = idle ? `idle:${view.agentSessions ?? ''}` : undefined;
+      if (idleKey !== undefined && idleKey === lastIdleKey) return;
+      lastIdleKey = idleKey;
       hub.publish({ type: 'metrics.updated', metrics: view });
     },
     // Events queued but not yet delivered are already in the call log, so the frame names the last delivered seq

@@ -43,6 +43,7 @@ export function MetricsHeader() {
       </Stat>
       <Stat label="in flight" value={metrics ? String(metrics.inFlight) : '—'} testId="metric-inflight" />
       <Stat label="plugins" value={awaited > 0 ? `${connected} (+${awaited} awaited)` : String(connected)} testId="metric-plugins" />
+      <Stat label="agent sessions" value={metrics?.agentSessions !== undefined ? String(metrics.agentSessions) : '—'} testId="metric-sessions" />
       <Stat label="agents (1 min)" value={metrics ? String(metrics.activeAgents.length) : '—'} testId="metric-agents">
         {metrics && metrics.activeAgents.length > 0 && <span className="stat-sub" title={metrics.activeAgents.join(', ')}>{metrics.activeAgents.join(', ')}</span>}
       </Stat>

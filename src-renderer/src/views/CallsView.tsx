@@ -286,7 +286,7 @@ export function CallsView() {
         {callIds.length === 0 && <EmptyCalls />}
         </div>
         {selected && (
-          <ResizablePanel id="call-detail" dock={dock} label={`Call ${selected.callId}`} min={dock === 'right' ? RIGHT_PANEL_MIN : 180} max={Math.max(dock === 'right' ? RIGHT_PANEL_MIN : 180, panelMax)} initial={dock === 'right' ? 560 : 380}>
+          <ResizablePanel id="call-detail" dock={dock} label={`Call ${selected.callId}`} min={dock === 'right' ? RIGHT_PANEL_MIN : 180} max={Math.max(dock === 'right' ? RIGHT_PANEL_MIN : 180, panelMax)} initial={dock === 'right' ? 560 : Math.round(Math.min(380, layout.height * 0.5))}>
             <Detail call={selected} onClose={() => setSelectedId(undefined)} />
           </ResizablePanel>
         )}

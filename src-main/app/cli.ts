@@ -53,7 +53,7 @@ async function serveHeadless(loaded: LoadedConfig, reason?: string): Promise<Jun
     `  console  ${config.console ? junction.consoleUrl : '(disabled)'}`,
     `  MCP      ${junction.baseUrl}/mcp   (stdio: junction connect --port ${junction.port})`,
     `  hub      ${junction.baseUrl}/hub/mcp-server`,
-    `  API      ${junction.baseUrl}/api/tools`,
+    `  API      ${junction.baseUrl}/api/tools   (system tools: ${junction.baseUrl}/api/system-tools)`,
     ...(demo ? [`  demo     workspace ${demo.workspaceRoot}; scene plugins connected as editor and runtime`] : []),
     'Press Ctrl+C to stop.',
   ];

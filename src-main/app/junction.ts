@@ -11,7 +11,15 @@ import { createAnalyticsWebhooks, createAuthorizationWebhook } from '../bridge/w
 import type { BridgeView } from '../control/api.js';
 import { createConsoleServer, createControlHub, type ToolEntryWithoutStats } from '../control/index.js';
 import { createHost } from '../host/index.js';
-import { createCatalogue, createDirectToolApi, createDispatcher, createMcpHttpHandler, createMcpServerFactory, type McpServerFactory } from '../mcp/index.js';
+import {
+  createCatalogue,
+  createDirectToolApi,
+  createDispatcher,
+  createMcpHttpHandler,
+  createMcpServerFactory,
+  createSystemToolApi,
+  type McpServerFactory,
+} from '../mcp/index.js';
 import { createJournal } from '../recovery/index.js';
 import { assertBindAllowed, createAuthenticator, loadOrCreateToken } from '../security/index.js';
 import { JunctionError } from '../shared/errors.js';
@@ -111,7 +119,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const builtIn = builtInToolSources(host, toolOptions);
   const pluginsDir = config['plugins-dir'] ?? (config.demo ? EXAMPLE_IN_PROCESS_PLUGINS_DIR : undefined);
   const inProcess = pluginsDir ? [await inProcessPluginSource(host, builtIn, { ...toolOptions, directory: pluginsDir })] : [];
-  host.provideStatus('bridge', () => ({ plugins: bridge.pluginViews(), diagnostics: bridge.diagnostics() }));
+  host.provideStatus('bridge', () => ({ plugins: bridge.pluginViews(), diagnostics: [...bridge.diagnostics(), ...bridge.degradedLists()] }));
   const catalogue = createCatalogue([...builtIn, ...inProcess, bridge]);
   host.provideStatus('catalogue', () => ({ collisions: catalogue.collisions() }));
   let bridgeRunning = true;
@@ -205,6 +213,9 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     }),
     // An editor and a runtime publishing the same tool is the normal pairing, not an operator problem.
     bridge.events.on('diagnostic', (diagnostic) => logger.debug(`bridge: ${diagnostic.message}`)),
+    bridge.events.on('listDegraded', (diagnostic) => logger.warn(`bridge: ${diagnostic.message}`)),
+    // The bridge's own findings (malformed plugin payloads, failed tool lists) are logged once each; a plugin's own log lines stay at debug.
+    bridge.events.on('log', (entry) => (entry.origin === 'bridge' ? logger.warn : logger.debug)(`plugin ${entry.connectionId}: ${entry.message}`)),
     host.events.on('workspace.updated', (event) => control.publish(event)),
     host.events.on('approval.requested', (event) => control.publish(event)),
     host.events.on('approval.decided', (event) => control.publish(event)),
@@ -231,6 +242,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     readBody,
   });
   const directApi = createDirectToolApi({ catalogue, dispatcher, readBody });
+  const systemToolApi = createSystemToolApi({ provider: bridge, readBody });
   const consoleToken = randomBytes(24).toString('base64url');
   const consoleServer = config.console ? createConsoleServer({ hub: control, token: consoleToken, staticDir: CONSOLE_BUNDLE_DIR }) : undefined;
 
@@ -254,7 +266,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       return true;
     },
   };
-  const routes: RouteHandler[] = [health, whenBridgeRunning(hub), whenBridgeRunning(mcpHttp), whenBridgeRunning(directApi), ...(consoleServer ? [consoleServer] : [])];
+  const routes: RouteHandler[] = [health, whenBridgeRunning(hub), whenBridgeRunning(mcpHttp), whenBridgeRunning(directApi), whenBridgeRunning(systemToolApi), ...(consoleServer ? [consoleServer] : [])];
   const server = createHttpServer(routes, createAccessGate({ port: () => boundPort, bindHost: config.host, tokenOnly, full }));
   try {
     boundPort = (await listen(server, config.port, config.host)).port;

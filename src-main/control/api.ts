@@ -24,6 +24,8 @@ export interface PluginView {
   state: 'connected' | 'awaited';
   /** Epoch ms until which a disconnected plugin is awaited back (state `awaited`). */
   awaitedUntil?: number;
+  /** What the operator should know about this plugin now, e.g. a prompts list that failed and is served empty. */
+  warnings?: string[];
 }
 
 export type CallStatus = 'running' | 'ok' | 'error';

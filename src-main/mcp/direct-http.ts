@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JunctionError, toStructuredError, type StructuredError } from '../shared/errors.js';
-import type { FailureKind, ToolResult } from '../shared/tool-source.js';
+import type { FailureKind, ToolOutcome, ToolResult } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
 import type { Dispatcher } from './dispatcher.js';
 
@@ -27,13 +27,13 @@ export interface DirectApiOptions {
   agentOf?: (req: IncomingMessage) => string;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown) {
+export function sendJson(res: ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
-function sendError(res: ServerResponse, status: number, error: StructuredError) {
+export function sendError(res: ServerResponse, status: number, error: StructuredError) {
   sendJson(res, status, { error });
 }
 
@@ -44,31 +44,53 @@ function structuredErrorOf(result: ToolResult): StructuredError {
   return { code: 'ToolFailed', message: text && 'text' in text ? text.text : 'The tool reported an error without a message.' };
 }
 
+/** The request body as a tool's arguments object (an empty body is `{}`); throws InvalidArguments or PayloadTooLarge. */
+export async function readArguments(readBody: (req: IncomingMessage) => Promise<Buffer>, req: IncomingMessage): Promise<Record<string, unknown>> {
+  const raw = await readBody(req);
+  if (raw.length === 0) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new JunctionError('InvalidArguments', `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new JunctionError('InvalidArguments', 'The request body must be a JSON object of tool arguments.');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Answers a body that could not be read as arguments. */
+export function sendArgumentsError(res: ServerResponse, error: unknown): void {
+  const structured = toStructuredError(error);
+  sendError(res, structured.code === 'PayloadTooLarge' ? 413 : 400, structured);
+}
+
+/** A tool outcome as an HTTP answer: 200 with the result, or the failure's status and structured error. */
+export function sendOutcome(res: ServerResponse, name: string, outcome: ToolOutcome): void {
+  if (!outcome.result.isError) {
+    sendJson(res, 200, outcome.result);
+    return;
+  }
+  const failure = outcome.failure ?? 'internal';
+  const error = structuredErrorOf(outcome.result);
+  if (outcome.httpStatus !== undefined) {
+    sendError(res, outcome.httpStatus, error);
+    return;
+  }
+  const message = failure === 'thrown' || failure === 'internal' ? `Tool execution failed for '${name}': ${error.message}` : error.message;
+  sendError(res, STATUS_BY_FAILURE[failure], { ...error, message });
+}
+
 export function createDirectToolApi(options: DirectApiOptions) {
   const agentOf = options.agentOf ?? ((req: IncomingMessage) => `http ${req.socket.remoteAddress ?? 'unknown'}`);
-
-  const parseArguments = async (req: IncomingMessage): Promise<Record<string, unknown>> => {
-    const raw = await options.readBody(req);
-    if (raw.length === 0) return {};
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw.toString('utf8'));
-    } catch (error) {
-      throw new JunctionError('InvalidArguments', `The request body is not valid JSON: ${(error as Error).message}`);
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new JunctionError('InvalidArguments', 'The request body must be a JSON object of tool arguments.');
-    }
-    return parsed as Record<string, unknown>;
-  };
 
   const callTool = async (req: IncomingMessage, res: ServerResponse, name: string) => {
     let args: Record<string, unknown>;
     try {
-      args = await parseArguments(req);
+      args = await readArguments(options.readBody, req);
     } catch (error) {
-      const structured = toStructuredError(error);
-      sendError(res, structured.code === 'PayloadTooLarge' ? 413 : 400, structured);
+      sendArgumentsError(res, error);
       return;
     }
     const abort = new AbortController();
@@ -76,14 +98,7 @@ export function createDirectToolApi(options: DirectApiOptions) {
       if (!res.writableEnded) abort.abort();
     });
     const outcome = await options.dispatcher.call({ name, args, agent: agentOf(req), transport: 'http-api', signal: abort.signal });
-    if (!outcome.result.isError) {
-      sendJson(res, 200, outcome.result);
-      return;
-    }
-    const failure = outcome.failure ?? 'internal';
-    const error = structuredErrorOf(outcome.result);
-    const message = failure === 'thrown' || failure === 'internal' ? `Tool execution failed for '${name}': ${error.message}` : error.message;
-    sendError(res, STATUS_BY_FAILURE[failure], { ...error, message });
+    sendOutcome(res, name, outcome);
   };
 
   return {

@@ -20,6 +20,11 @@ export interface ToolOutcome {
   failure?: FailureKind;
   /** The plugin connection that answered, for sources that route to one of several (the bridge). */
   servedBy?: { connectionId: string; name: string; role: 'editor' | 'runtime'; pluginVersion?: string };
+  /**
+   * An HTTP status the source decided itself, which the direct API answers as is, with the message
+   * unchanged: a pre-8.14 plugin's own HttpStatusCode or ErrorKind, as McpPlugin.Server forwards them.
+   */
+  httpStatus?: number;
 }
 
 /** `console`: the operator ran the tool from the console. */

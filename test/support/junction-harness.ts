@@ -6,19 +6,19 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { parseArgv, resolveConfigWithOrigins } from '../../src-main/app/config/index.js';
 import { startJunction, type Junction } from '../../src-main/app/junction.js';
-import { silentLogger } from '../../src-main/shared/log.js';
+import { silentLogger, type Logger } from '../../src-main/shared/log.js';
 
 export interface TestJunction extends Junction {
   connectAgent(options?: { token?: string }): Promise<Client>;
   stop(): Promise<void>;
 }
 
-export async function startTestJunction(args: string[] = []): Promise<TestJunction> {
+export async function startTestJunction(args: string[] = [], logger: Logger = silentLogger): Promise<TestJunction> {
   const stateDir = mkdtempSync(join(tmpdir(), 'junction-state-'));
   // The first occurrence of a key wins, so the caller's settings go before these defaults.
   const { parsed, problems } = parseArgv([...args, 'port=0', `state-dir=${stateDir}`, 'log-level=error']);
   const { config, origins } = resolveConfigWithOrigins([{ values: parsed.values, problems }]);
-  const junction = await startJunction({ config, origins, logger: silentLogger });
+  const junction = await startJunction({ config, origins, logger });
   const clients: Client[] = [];
   return Object.assign(Object.create(junction) as Junction, junction, {
     async connectAgent(options: { token?: string } = {}) {

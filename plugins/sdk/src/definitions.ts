@@ -116,6 +116,7 @@ export function toolDescriptor(tool: ToolDefinition): ResponseListTool {
 export function promptDescriptor(prompt: PromptDefinition): ResponsePrompt {
   return {
     name: prompt.name,
+    enabled: true,
     title: prompt.title,
     description: prompt.description,
     arguments: prompt.arguments?.map((a) => ({ name: a.name, title: undefined, description: a.description, required: a.required })),
@@ -127,11 +128,11 @@ export function isTemplate(resource: ResourceDefinition): boolean {
 }
 
 export function resourceDescriptor(resource: ResourceDefinition): ResponseListResource {
-  return { uri: resource.uri, name: resource.name, description: resource.description, mimeType: resource.mimeType, size: undefined };
+  return { uri: resource.uri, name: resource.name, enabled: true, description: resource.description, mimeType: resource.mimeType, size: undefined };
 }
 
 export function templateDescriptor(resource: ResourceDefinition): ResponseResourceTemplate {
-  return { uriTemplate: resource.uri, name: resource.name, description: resource.description, mimeType: resource.mimeType };
+  return { uriTemplate: resource.uri, name: resource.name, enabled: true, description: resource.description, mimeType: resource.mimeType };
 }
 
 export function resourceContent(uri: string, fallbackMime: string | undefined, result: ResourceReadResult): ResponseResourceContent {

@@ -55,6 +55,13 @@ export interface PluginOptions {
   skipNegotiation?: boolean;
   /** Waits between reconnect attempts; the last one repeats. */
   reconnectDelaysMs?: number[];
+  /** How often the plugin pings the bridge (default 15 s). */
+  keepAliveIntervalMs?: number;
+  /**
+   * How long the bridge may stay silent before the plugin gives the connection up (default 5 min, as
+   * the .NET client): a bridge pings only every 30 s, so the JS client's own 30 s default would flap.
+   */
+  serverTimeoutMs?: number;
 }
 
 export type PluginState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting';
@@ -80,6 +87,8 @@ const optionsSchema = z.object({
   token: z.string().optional(),
   skipNegotiation: z.boolean().default(false),
   reconnectDelaysMs: z.array(z.number().int().min(0)).min(1).default([0, 1_000, 2_000, 5_000, 10_000]),
+  keepAliveIntervalMs: z.number().int().positive().default(15_000),
+  serverTimeoutMs: z.number().int().positive().default(300_000),
 });
 
 const HandshakeReplySchema = z.union([
@@ -120,6 +129,8 @@ export class McpPlugin {
         ...(this.options.skipNegotiation ? { skipNegotiation: true, transport: HttpTransportType.WebSockets } : {}),
         ...(token ? { accessTokenFactory: () => token } : {}),
       })
+      .withKeepAliveInterval(this.options.keepAliveIntervalMs)
+      .withServerTimeout(this.options.serverTimeoutMs)
       .configureLogging(LogLevel.None)
       .build();
     this.registerClientMethods();

@@ -3,11 +3,17 @@
  * Junction's bridge. Method names and DTO shapes follow McpPlugin 8.0 (specs/mcp-plugin-hub-contract.md);
  * behaviour added in 8.14–8.16 (roles, `mcpPluginVersion`, `notExecuted`) follows the seed document.
  *
- * JSON is camelCase. Enums (`ResponseStatus`, `ResponseErrorKind`, `Role`) are SENT as numbers in the
- * order the .NET enums declare them, because System.Text.Json writes enums as numbers unless a string
- * converter is configured; on INPUT both the number and the enum name (any case) are accepted, so a
- * peer configured with a string enum converter still interoperates. Optional fields accept `null`
- * (what .NET writes for an unset nullable) and are omitted when we send.
+ * Reading: every DTO is read with its property names matched case-insensitively, as the .NET hub
+ * reader does, so the real .NET client's PascalCase (`RequestID`, `Status`, `Value`, `InputSchema`…)
+ * and this SDK's camelCase are one shape; a property spelled twice (`Status` and `status`) is refused.
+ * Opaque JSON (tool arguments, schemas, structured content) keeps its keys untouched. Enums
+ * (`ResponseStatus`, `ResponseErrorKind`, `Role`) are read as names in any case or as numbers and
+ * come out as numbers; `null` reads as absent.
+ *
+ * Writing: `toDotNetWire` writes a payload the way McpPlugin.Server writes it (PascalCase, enum names,
+ * nulls omitted); only the four DTOs with explicit names (the handshake pair, McpClientData,
+ * McpServerData) stay camelCase. This SDK itself still writes camelCase with numeric enums, which
+ * every reader of the contract accepts.
  *
  * Junction extensions (not in McpPlugin; a .NET server ignores unknown methods a plugin never calls,
  * and a .NET plugin never calls them): `NotifyToolProgress`, `NotifyLog` (plugin → server) and
@@ -73,40 +79,90 @@ export const ClientMethod = {
 } as const;
 export type ClientMethod = (typeof ClientMethod)[keyof typeof ClientMethod];
 
-/** Builds a schema accepting an enum as its number or its name (case-insensitive) and yielding the number. */
+/** Builds a schema accepting an enum as its number, its name in any case or a numeric string (as .NET's Enum.TryParse does), yielding the number. */
 function numericEnum<const Names extends readonly string[]>(names: Names) {
-  return z.union([z.number().int().min(0).max(names.length - 1), z.string()]).transform((value, ctx) => {
-    if (typeof value === 'number') return value;
-    const index = names.findIndex((n) => n.toLowerCase() === value.toLowerCase());
-    if (index < 0) {
-      ctx.addIssue({ code: 'custom', message: `expected one of ${names.join(', ')}` });
+  return z.union([z.number(), z.string()]).transform((value, ctx) => {
+    const index = typeof value === 'number' || /^\d+$/.test(value) ? Number(value) : names.findIndex((n) => n.toLowerCase() === value.toLowerCase());
+    if (!Number.isInteger(index) || index < 0 || index >= names.length) {
+      ctx.addIssue({ code: 'custom', message: `expected one of ${names.join(', ')} (or 0–${names.length - 1}), got ${JSON.stringify(value)}` });
       return z.NEVER;
     }
     return index;
   });
 }
 
+const STATUS_NAMES = ['Error', 'Success', 'Processing'] as const;
+const ERROR_KIND_NAMES = ['None', 'BadRequest', 'NotFound', 'Conflict', 'Timeout', 'Unavailable', 'Internal'] as const;
+const ROLE_NAMES = ['User', 'Assistant'] as const;
+
 export const ResponseStatus = { Error: 0, Success: 1, Processing: 2 } as const;
 export type ResponseStatus = (typeof ResponseStatus)[keyof typeof ResponseStatus];
-const responseStatusSchema = numericEnum(['Error', 'Success', 'Processing'] as const).pipe(z.union([z.literal(0), z.literal(1), z.literal(2)]));
+const responseStatusSchema = numericEnum(STATUS_NAMES).pipe(z.union([z.literal(0), z.literal(1), z.literal(2)]));
 
 export const ResponseErrorKind = { None: 0, BadRequest: 1, NotFound: 2, Conflict: 3, Timeout: 4, Unavailable: 5, Internal: 6 } as const;
 export type ResponseErrorKind = (typeof ResponseErrorKind)[keyof typeof ResponseErrorKind];
-const errorKindSchema = numericEnum(['None', 'BadRequest', 'NotFound', 'Conflict', 'Timeout', 'Unavailable', 'Internal'] as const).pipe(
+const errorKindSchema = numericEnum(ERROR_KIND_NAMES).pipe(
   z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6)]),
 );
 
 export const Role = { User: 0, Assistant: 1 } as const;
 export type Role = (typeof Role)[keyof typeof Role];
-const roleSchema = numericEnum(['User', 'Assistant'] as const).pipe(z.union([z.literal(0), z.literal(1)]));
+const roleSchema = numericEnum(ROLE_NAMES).pipe(z.union([z.literal(0), z.literal(1)]));
+
+/**
+ * Matches an object's property names case-insensitively against `names` and renames them to those
+ * spellings before `schema` reads it. Names outside the list are kept as they are; a property given
+ * twice in different cases is an error, because which one the peer meant cannot be known.
+ */
+function foldKeys<T extends z.ZodType>(names: readonly string[], schema: T) {
+  const canonical = new Map(names.map((name) => [name.toLowerCase(), name]));
+  return z.preprocess((input, ctx) => {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+    const folded: Record<string, unknown> = {};
+    const spelledAs = new Map<string, string>();
+    for (const [key, value] of Object.entries(input)) {
+      const name = canonical.get(key.toLowerCase()) ?? key;
+      const earlier = spelledAs.get(name);
+      if (earlier !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `duplicate property: '${earlier}' and '${key}' name the same field '${name}'` });
+        continue;
+      }
+      spelledAs.set(name, key);
+      folded[name] = value;
+    }
+    return folded;
+  }, schema);
+}
+
+/** A .NET DTO read case-insensitively; unknown properties are dropped. */
+function dto<Shape extends z.ZodRawShape>(shape: Shape) {
+  return foldKeys(Object.keys(shape), z.object(shape));
+}
+
+/** A .NET DTO read case-insensitively whose unknown properties pass through (content blocks). */
+function looseDto<Shape extends z.ZodRawShape>(shape: Shape) {
+  return foldKeys(Object.keys(shape), z.looseObject(shape));
+}
 
 const optionalString = z.string().nullish().transform((v) => v ?? undefined);
 const optionalBoolean = z.boolean().nullish().transform((v) => v ?? undefined);
 const optionalInt = z.number().int().nullish().transform((v) => v ?? undefined);
 const jsonObject = z.record(z.string(), z.unknown());
+/** McpPlugin's `Enabled` (default true): a disabled entry is listed by the plugin but never published. */
+const enabledFlag = z.boolean().nullish().transform((v) => v ?? true);
 
-/** An MCP content block (text, image, audio, resource…); fields beyond `type` pass through untouched. */
-export const ContentBlockSchema = z.looseObject({ type: z.string() });
+/**
+ * An MCP content block (text, image, audio, resource…) in McpPlugin's ContentBlock shape; the fields
+ * it names are read case-insensitively, others (`annotations`, `_meta`, a resource link's `uri`…) pass through,
+ * and nothing here is required beyond `type`: a block MCP cannot carry becomes text later, never a refused reply.
+ */
+export const ContentBlockSchema = looseDto({
+  type: z.string(),
+  text: z.string().nullish(),
+  data: z.string().nullish(),
+  mimeType: z.string().nullish(),
+  resource: looseDto({ uri: z.string().nullish(), mimeType: z.string().nullish(), text: z.string().nullish(), blob: z.string().nullish() }).nullish(),
+});
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;
 
 const responseDataFields = {
@@ -119,14 +175,14 @@ const responseDataFields = {
 
 /** The envelope every hub result travels in; `value` carries the payload. */
 export function responseDataSchema<T extends z.ZodType>(value: T) {
-  return z.object({ ...responseDataFields, value: value.nullish() });
+  return dto({ ...responseDataFields, value: value.nullish() });
 }
-export const ResponseDataSchema = z.object(responseDataFields);
+export const ResponseDataSchema = dto(responseDataFields);
 export type ResponseData<T = undefined> = z.output<typeof ResponseDataSchema> & { value?: T | null };
 
 // ---- handshake ---------------------------------------------------------------------------------
 
-export const RequestVersionHandshakeSchema = z.object({
+export const RequestVersionHandshakeSchema = dto({
   requestId: z.string().default(''),
   apiVersion: z.string(),
   pluginVersion: z.string().default(''),
@@ -136,7 +192,7 @@ export const RequestVersionHandshakeSchema = z.object({
 });
 export type RequestVersionHandshake = z.output<typeof RequestVersionHandshakeSchema>;
 
-export const VersionHandshakeResponseSchema = z.object({
+export const VersionHandshakeResponseSchema = dto({
   apiVersion: z.string(),
   serverVersion: z.string(),
   compatible: z.boolean(),
@@ -146,13 +202,13 @@ export type VersionHandshakeResponse = z.output<typeof VersionHandshakeResponseS
 
 // ---- tools -------------------------------------------------------------------------------------
 
-export const RequestIdOnlySchema = z.object({ requestId: z.string().default('') });
+export const RequestIdOnlySchema = dto({ requestId: z.string().default('') });
 export type RequestListTool = z.output<typeof RequestIdOnlySchema>;
 export type RequestToolsUpdated = RequestListTool;
 
-export const ResponseListToolSchema = z.object({
+export const ResponseListToolSchema = dto({
   name: z.string().min(1),
-  enabled: z.boolean().nullish().transform((v) => v ?? true),
+  enabled: enabledFlag,
   title: optionalString,
   description: optionalString,
   inputSchema: jsonObject.nullish().transform((v) => v ?? { type: 'object', additionalProperties: false }),
@@ -165,14 +221,14 @@ export const ResponseListToolSchema = z.object({
 export type ResponseListTool = z.output<typeof ResponseListToolSchema>;
 export const ResponseListToolsDataSchema = responseDataSchema(z.array(ResponseListToolSchema));
 
-export const RequestCallToolSchema = z.object({
+export const RequestCallToolSchema = dto({
   requestId: z.string(),
   name: z.string(),
   arguments: jsonObject.nullish().transform((v) => v ?? {}),
 });
 export type RequestCallTool = z.output<typeof RequestCallToolSchema>;
 
-export const ResponseCallToolSchema = z.object({
+export const ResponseCallToolSchema = dto({
   requestId: z.string().default(''),
   status: responseStatusSchema.default(ResponseStatus.Error),
   content: z.array(ContentBlockSchema).nullish().transform((v) => v ?? []),
@@ -185,11 +241,12 @@ export const ResponseCallToolSchema = z.object({
 export type ResponseCallTool = z.output<typeof ResponseCallToolSchema>;
 export const ResponseCallToolDataSchema = responseDataSchema(ResponseCallToolSchema);
 
-export const RequestToolCompletedDataSchema = z.object({ requestId: z.string(), result: ResponseCallToolSchema });
+/** McpPlugin.Server completes the call named by `result.requestId`; `requestId` is read as a fallback. */
+export const RequestToolCompletedDataSchema = dto({ requestId: z.string().default(''), result: ResponseCallToolSchema });
 export type RequestToolCompletedData = z.output<typeof RequestToolCompletedDataSchema>;
 
 /** Junction extension payloads. */
-export const NotifyToolProgressSchema = z.object({
+export const NotifyToolProgressSchema = dto({
   requestId: z.string(),
   progress: z.number(),
   total: z.number().nullish().transform((v) => v ?? undefined),
@@ -199,26 +256,27 @@ export type NotifyToolProgress = z.output<typeof NotifyToolProgressSchema>;
 
 export const LOG_LEVELS = ['debug', 'info', 'warning', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-export const NotifyLogSchema = z.object({
+export const NotifyLogSchema = dto({
   requestId: optionalString,
   level: z.enum(LOG_LEVELS),
   message: z.string(),
 });
 export type NotifyLog = z.output<typeof NotifyLogSchema>;
 
-export const CancelToolRequestSchema = z.object({ requestId: z.string(), reason: optionalString });
+export const CancelToolRequestSchema = dto({ requestId: z.string(), reason: optionalString });
 export type CancelToolRequest = z.output<typeof CancelToolRequestSchema>;
 
 // ---- prompts -----------------------------------------------------------------------------------
 
-export const ResponsePromptArgumentSchema = z.object({
+export const ResponsePromptArgumentSchema = dto({
   name: z.string(),
   title: optionalString,
   description: optionalString,
   required: optionalBoolean,
 });
-export const ResponsePromptSchema = z.object({
+export const ResponsePromptSchema = dto({
   name: z.string().min(1),
+  enabled: enabledFlag,
   title: optionalString,
   description: optionalString,
   arguments: z.array(ResponsePromptArgumentSchema).nullish().transform((v) => v ?? undefined),
@@ -227,19 +285,19 @@ export type ResponsePrompt = z.output<typeof ResponsePromptSchema>;
 /** `ResponseListPrompts` is a list of prompts; an object `{ prompts }` is accepted for tolerance. */
 export const ResponseListPromptsSchema = z.union([
   z.array(ResponsePromptSchema),
-  z.object({ prompts: z.array(ResponsePromptSchema) }).transform((v) => v.prompts),
+  dto({ prompts: z.array(ResponsePromptSchema) }).transform((v) => v.prompts),
 ]);
 export const ResponseListPromptsDataSchema = responseDataSchema(ResponseListPromptsSchema);
 
-export const RequestGetPromptSchema = z.object({
+export const RequestGetPromptSchema = dto({
   requestId: z.string(),
   name: z.string(),
   arguments: jsonObject.nullish().transform((v) => v ?? {}),
 });
 export type RequestGetPrompt = z.output<typeof RequestGetPromptSchema>;
 
-export const ResponsePromptMessageSchema = z.object({ role: roleSchema, content: ContentBlockSchema });
-export const ResponseGetPromptSchema = z.object({
+export const ResponsePromptMessageSchema = dto({ role: roleSchema, content: ContentBlockSchema });
+export const ResponseGetPromptSchema = dto({
   requestId: z.string().default(''),
   status: responseStatusSchema.default(ResponseStatus.Error),
   description: optionalString,
@@ -250,9 +308,10 @@ export const ResponseGetPromptDataSchema = responseDataSchema(ResponseGetPromptS
 
 // ---- resources ---------------------------------------------------------------------------------
 
-export const ResponseListResourceSchema = z.object({
+export const ResponseListResourceSchema = dto({
   uri: z.string().min(1),
   name: z.string(),
+  enabled: enabledFlag,
   mimeType: optionalString,
   description: optionalString,
   size: optionalInt,
@@ -260,19 +319,20 @@ export const ResponseListResourceSchema = z.object({
 export type ResponseListResource = z.output<typeof ResponseListResourceSchema>;
 export const ResponseListResourcesDataSchema = responseDataSchema(z.array(ResponseListResourceSchema));
 
-export const ResponseResourceTemplateSchema = z.object({
+export const ResponseResourceTemplateSchema = dto({
   uriTemplate: z.string().min(1),
   name: z.string(),
+  enabled: enabledFlag,
   mimeType: optionalString,
   description: optionalString,
 });
 export type ResponseResourceTemplate = z.output<typeof ResponseResourceTemplateSchema>;
 export const ResponseResourceTemplatesDataSchema = responseDataSchema(z.array(ResponseResourceTemplateSchema));
 
-export const RequestResourceContentSchema = z.object({ requestId: z.string(), uri: z.string() });
+export const RequestResourceContentSchema = dto({ requestId: z.string(), uri: z.string() });
 export type RequestResourceContent = z.output<typeof RequestResourceContentSchema>;
 
-export const ResponseResourceContentSchema = z.object({
+export const ResponseResourceContentSchema = dto({
   uri: z.string(),
   mimeType: optionalString,
   text: optionalString,
@@ -302,4 +362,31 @@ export function successData<T>(requestId: string, value?: T): ResponseData<T> {
 /** A failed envelope; `errorKind` and `httpStatusCode` say why (see ResponseErrorKind). */
 export function errorData(requestId: string, message: string, errorKind: ResponseErrorKind, httpStatusCode?: number): ResponseData<never> {
   return { requestId, status: ResponseStatus.Error, message, errorKind, httpStatusCode };
+}
+
+/** Spellings that are not the camelCase name with its first letter raised (`Consts`-era DTOs spell `RequestID`). */
+const PASCAL_NAMES: Readonly<Record<string, string>> = { requestId: 'RequestID' };
+/** Properties whose values are opaque JSON: their keys belong to the tool or schema author, not to the DTO. */
+const OPAQUE_PROPERTIES = new Set(['arguments', 'inputSchema', 'outputSchema', 'structuredContent', '_meta']);
+/** Enum-typed properties, written by name as ReflectorNet's EnumJsonConverter writes them. */
+const ENUM_NAMES: Readonly<Record<string, readonly string[]>> = { status: STATUS_NAMES, errorKind: ERROR_KIND_NAMES, role: ROLE_NAMES };
+
+/**
+ * A payload in McpPlugin.Server's own writing (PascalCase property names, enum names, nulls and
+ * undefined omitted), which the .NET client and this SDK both read. Do not pass the explicitly named
+ * DTOs (handshake, McpClientData, McpServerData): they are camelCase on every side.
+ */
+export function toDotNetWire(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toDotNetWire);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (field === undefined || field === null) continue;
+    const name = PASCAL_NAMES[key] ?? (key.startsWith('_') ? key : key.charAt(0).toUpperCase() + key.slice(1));
+    const enumNames = ENUM_NAMES[key];
+    if (OPAQUE_PROPERTIES.has(key)) out[name] = field;
+    else if (enumNames && typeof field === 'number') out[name] = enumNames[field] ?? field;
+    else out[name] = toDotNetWire(field);
+  }
+  return out;
 }

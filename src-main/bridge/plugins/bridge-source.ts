@@ -2,6 +2,7 @@
  * The bridge as a ToolSource: the union of the live plugins' catalogues, calls through routing and
  * the call guard, plus prompts and resources in MCP SDK result shapes and the console's plugin views.
  */
+import { randomUUID } from 'node:crypto';
 import type {
   GetPromptResult,
   ListPromptsResult,
@@ -15,15 +16,18 @@ import {
   ResponseErrorKind,
   ResponseStatus,
   matchesUriTemplate,
+  type RequestCallTool,
   type ResponseData,
   type ResponseGetPrompt,
+  type ResponseListTool,
   type ResponseResourceContent,
 } from '../../../plugins/sdk/src/protocol.js';
 import type { PluginView } from '../../control/api.js';
 import { JunctionError, type ErrorCode } from '../../shared/errors.js';
 import type { CallContext, ToolDescriptor, ToolOutcome, ToolSource } from '../../shared/tool-source.js';
 import { TypedEmitter } from '../../shared/typed-emitter.js';
-import { guardedCall, InvokeFailure, type GuardSettings, type ToolInvoker } from './call-guard.js';
+import { guardedCall, InvokeFailure, invokeFailureOutcome, type GuardSettings, type ToolInvoker } from './call-guard.js';
+import { bridgeFailure, outcomeFromReply, type PluginReply } from './outcome.js';
 import {
   promptDescriptor,
   promptResult,
@@ -32,17 +36,24 @@ import {
   resourceTemplateDescriptor,
   toolDescriptor,
 } from './catalogue.js';
-import type { DuplicateToolDiagnostic, PluginRegistry } from './registry.js';
-import type { PluginRecord } from './records.js';
+import type { DuplicateToolDiagnostic, ListDegradedDiagnostic, PluginRegistry } from './registry.js';
+import { enabledPrompts, enabledResources, enabledTemplates, type PluginRecord } from './records.js';
 
-/** How the bridge reaches a plugin for prompts and resources (tools go through ToolInvoker). */
+/** How the bridge reaches a plugin for prompts, resources and system tools (tools go through ToolInvoker). */
 export interface PluginPort extends ToolInvoker {
   getPrompt(connectionId: string, name: string, args: Record<string, string>, timeoutMs: number): Promise<ResponseData<ResponseGetPrompt>>;
   readResource(connectionId: string, uri: string, timeoutMs: number): Promise<ResponseData<ResponseResourceContent[]>>;
+  listSystemTools(connectionId: string, timeoutMs: number): Promise<ResponseListTool[]>;
+  invokeSystemTool(connectionId: string, request: RequestCallTool, options: { timeoutMs: number; signal: AbortSignal }): Promise<PluginReply>;
 }
+
+/** A system-tools answer for the direct HTTP API: the list, or the failure as a tool outcome. */
+export type SystemToolList = { ok: true; tools: ToolDescriptor[] } | { ok: false; outcome: ToolOutcome };
 
 export interface PluginLogEntry {
   connectionId: string;
+  /** `bridge`: the bridge's own finding about the plugin (a malformed payload, a failed list); `plugin`: the plugin's NotifyLog. */
+  origin: 'bridge' | 'plugin';
   requestId?: string;
   level: 'debug' | 'info' | 'warning' | 'error';
   message: string;
@@ -55,6 +66,7 @@ export interface BridgeEvents {
   promptsChanged: undefined;
   resourcesChanged: undefined;
   diagnostic: DuplicateToolDiagnostic;
+  listDegraded: ListDegradedDiagnostic;
   log: PluginLogEntry;
 }
 
@@ -85,6 +97,7 @@ export class BridgeToolSource implements ToolSource {
       e.on('promptsChanged', () => this.events.emit('promptsChanged', undefined)),
       e.on('resourcesChanged', () => this.events.emit('resourcesChanged', undefined)),
       e.on('diagnostic', (d) => this.events.emit('diagnostic', d)),
+      e.on('listDegraded', (d) => this.events.emit('listDegraded', d)),
       registry.events.on('pluginUpdated', (view) => {
         if (view.state === 'awaited') this.scheduleExpiry();
       }),
@@ -111,14 +124,46 @@ export class BridgeToolSource implements ToolSource {
     return this.events.on('resourcesChanged', () => listener());
   }
 
+  /**
+   * The plugin that runs system tools when the request names no project: the preferred live plugin
+   * (editor first, newest first), as McpPlugin.Server resolves its one connection.
+   */
+  systemToolTarget(): string | undefined {
+    return this.registry.active()[0]?.connectionId;
+  }
+
+  /** RunListSystemTool on one plugin. System tools are never published to MCP. */
+  async listSystemTools(connectionId: string): Promise<SystemToolList> {
+    try {
+      const tools = await this.port.listSystemTools(connectionId, this.settings.timeoutMs);
+      return { ok: true, tools: tools.filter((t) => t.enabled).map(toolDescriptor) };
+    } catch (error) {
+      if (!(error instanceof InvokeFailure)) throw error;
+      return { ok: false, outcome: invokeFailureOutcome('system tools', error, this.settings.timeoutMs) };
+    }
+  }
+
+  /** RunSystemTool on one plugin, bounded by the whole-call deadline; its errors are forwarded as McpPlugin.Server forwards them. */
+  async callSystemTool(connectionId: string, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
+    if (!this.registry.get(connectionId)?.handshake) return bridgeFailure(name, 'unavailable', 'PluginUnavailable', 'No plugin is connected to run system tools.');
+    let reply: PluginReply;
+    try {
+      reply = await this.port.invokeSystemTool(connectionId, { requestId: randomUUID(), name, arguments: args }, { timeoutMs: this.settings.timeoutMs, signal });
+    } catch (error) {
+      if (!(error instanceof InvokeFailure)) throw error;
+      return invokeFailureOutcome(name, error, this.settings.timeoutMs);
+    }
+    return outcomeFromReply(name, reply, false);
+  }
+
   /** Every prompt name once, from the preferred plugin (editor first, newest first). */
   listPrompts(): ListPromptsResult {
-    return { prompts: firstBy(this.registry.active().flatMap((r) => r.catalogue.prompts), (p) => p.name).map(promptDescriptor) };
+    return { prompts: firstBy(this.registry.active().flatMap((r) => enabledPrompts(r)), (p) => p.name).map(promptDescriptor) };
   }
 
   /** Throws JunctionError `PromptNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
   async getPrompt(name: string, args: Record<string, string> = {}): Promise<GetPromptResult> {
-    const owner = this.registry.active().find((r) => r.catalogue.prompts.some((p) => p.name === name));
+    const owner = this.registry.active().find((r) => enabledPrompts(r).some((p) => p.name === name));
     if (!owner) throw new JunctionError('PromptNotFound', `No connected plugin publishes a prompt named '${name}'.`);
     const envelope = await this.ask(() => this.port.getPrompt(owner.connectionId, name, args, this.settings.timeoutMs), `prompt '${name}'`);
     const value = envelope.value;
@@ -129,11 +174,11 @@ export class BridgeToolSource implements ToolSource {
   }
 
   listResources(): ListResourcesResult {
-    return { resources: firstBy(this.registry.active().flatMap((r) => r.catalogue.resources), (r) => r.uri).map(resourceDescriptor) };
+    return { resources: firstBy(this.registry.active().flatMap((r) => enabledResources(r)), (r) => r.uri).map(resourceDescriptor) };
   }
 
   listResourceTemplates(): ListResourceTemplatesResult {
-    const templates = firstBy(this.registry.active().flatMap((r) => r.catalogue.templates), (t) => t.uriTemplate);
+    const templates = firstBy(this.registry.active().flatMap((r) => enabledTemplates(r)), (t) => t.uriTemplate);
     return { resourceTemplates: templates.map(resourceTemplateDescriptor) };
   }
 
@@ -171,6 +216,11 @@ export class BridgeToolSource implements ToolSource {
     return this.registry.diagnostics();
   }
 
+  /** Plugins whose prompts or resources list failed and currently contribute none. */
+  degradedLists(): ListDegradedDiagnostic[] {
+    return this.registry.degradedLists();
+  }
+
   /** Stops listening to the registry and the hub and clears timers. */
   dispose(): void {
     for (const off of [...this.unsubscribe, ...this.disposers]) off();
@@ -180,8 +230,8 @@ export class BridgeToolSource implements ToolSource {
   private resourceOwner(uri: string): PluginRecord | undefined {
     const active = this.registry.active();
     return (
-      active.find((r) => r.catalogue.resources.some((res) => res.uri === uri)) ??
-      active.find((r) => r.catalogue.templates.some((t) => matchesUriTemplate(t.uriTemplate, uri)))
+      active.find((r) => enabledResources(r).some((res) => res.uri === uri)) ??
+      active.find((r) => enabledTemplates(r).some((t) => matchesUriTemplate(t.uriTemplate, uri)))
     );
   }
 

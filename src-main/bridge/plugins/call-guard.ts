@@ -3,7 +3,7 @@
  * refusal and routing; 8.14+ plugins also get argument validation, one whole-call deadline and the
  * re-send of calls they answered `notExecuted` (after a reconnect, or every resend interval while
  * connected, within the reconnect wait), ending in 503 `[plugin_reloading]`. Older plugins' calls are
- * forwarded with the plain invoke timeout and their errors are not rewritten.
+ * forwarded unvalidated and their errors are not rewritten; the same whole-call deadline bounds them.
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestCallTool } from '../../../plugins/sdk/src/protocol.js';
@@ -16,9 +16,10 @@ import { routeTool } from './routing.js';
 
 /**
  * `notSent`: the connection was already gone, so nothing ran and the call may be routed again;
- * `clientError`: the plugin's RunCallTool handler itself failed; `protocol`: its reply did not parse.
+ * `clientError`: the plugin's RunCallTool handler itself failed; `protocol`: its reply did not parse;
+ * `noAnswer`: it completed without any result.
  */
-export type InvokeFailureReason = 'notSent' | 'timeout' | 'aborted' | 'connectionClosed' | 'clientError' | 'protocol';
+export type InvokeFailureReason = 'notSent' | 'timeout' | 'aborted' | 'connectionClosed' | 'clientError' | 'protocol' | 'noAnswer';
 
 /** Why a plugin invocation produced no reply. */
 export class InvokeFailure extends Error {
@@ -77,7 +78,7 @@ function timeoutOutcome(tool: string, timeoutMs: number, phase: string): ToolOut
   return bridgeFailure(tool, 'timeout', 'ToolTimeout', `'${tool}' did not finish within ${timeoutMs} ms (${phase}).`, { timeoutMs });
 }
 
-function invokeFailureOutcome(tool: string, failure: InvokeFailure, timeoutMs: number): ToolOutcome {
+export function invokeFailureOutcome(tool: string, failure: InvokeFailure, timeoutMs: number): ToolOutcome {
   switch (failure.reason) {
     case 'timeout':
       return timeoutOutcome(tool, timeoutMs, 'waiting for the plugin');
@@ -90,6 +91,9 @@ function invokeFailureOutcome(tool: string, failure: InvokeFailure, timeoutMs: n
       return bridgeFailure(tool, 'internal', 'InternalError', failure.message);
     case 'protocol':
       return bridgeFailure(tool, 'internal', 'InternalError', `The plugin serving '${tool}' answered with a malformed result: ${failure.message}`);
+    case 'noAnswer':
+      // McpPlugin.Server's answer when the plugin returns nothing: a bad gateway, not a fault of ours.
+      return { ...bridgeFailure(tool, 'internal', 'InternalError', `The plugin serving '${tool}' returned no result.`), httpStatus: 502 };
   }
 }
 
@@ -141,7 +145,7 @@ export async function guardedCall(
       validated = true;
     }
 
-    const remaining = record.guarded ? deadline - now : settings.timeoutMs;
+    const remaining = deadline - now;
     if (remaining <= 0) return timeoutOutcome(tool, settings.timeoutMs, 'before the plugin was reached');
     let reply: PluginReply;
     try {

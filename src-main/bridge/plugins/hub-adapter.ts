@@ -25,8 +25,10 @@ import {
   ResponseStatus,
   ServerMethod,
   successData,
+  toDotNetWire,
   type RequestCallTool,
   type ResponseCallTool,
+  type ResponseListTool,
 } from '../../../plugins/sdk/src/protocol.js';
 import { JunctionError } from '../../shared/errors.js';
 import type { CallContext } from '../../shared/tool-source.js';
@@ -56,10 +58,8 @@ interface PendingCompletion {
   reject: (failure: InvokeFailure) => void;
 }
 
-function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HubMethodError(`Invalid ${what}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '$'} ${i.message}`).join('; ')}`);
-  return parsed.data;
+function issuesText(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || '$'}: ${i.message}`).join('; ');
 }
 
 function asInvokeFailure(error: unknown): InvokeFailure {
@@ -68,17 +68,25 @@ function asInvokeFailure(error: unknown): InvokeFailure {
   return new InvokeFailure('connectionClosed', error instanceof Error ? error.message : String(error));
 }
 
-/** The plugin's answer to RunCallTool: the spec's ResponseData envelope, or a bare ResponseCallTool from a lenient peer. */
+function hasProperty(raw: object, name: string): boolean {
+  return Object.keys(raw).some((key) => key.toLowerCase() === name);
+}
+
+/**
+ * The plugin's answer to RunCallTool: the spec's ResponseData envelope, or a bare ResponseCallTool
+ * from a lenient peer. No answer at all is `noAnswer` (McpPlugin.Server answers 502 for it).
+ */
 function parseCallReply(raw: unknown): PluginReply {
-  const bare = raw !== null && typeof raw === 'object' && !('value' in raw) && 'content' in raw;
+  if (raw === null || raw === undefined) throw new InvokeFailure('noAnswer', 'The plugin returned no result.');
+  const bare = typeof raw === 'object' && !hasProperty(raw, 'value') && hasProperty(raw, 'content');
   if (bare) {
     const parsed = ResponseCallToolSchema.safeParse(raw);
-    if (!parsed.success) throw new InvokeFailure('protocol', parsed.error.message);
+    if (!parsed.success) throw new InvokeFailure('protocol', issuesText(parsed.error));
     const value = parsed.data;
     return replyFromEnvelope({ requestId: value.requestId, status: value.status, errorKind: value.errorKind, httpStatusCode: value.httpStatusCode, message: undefined, value });
   }
   const parsed = ResponseCallToolDataSchema.safeParse(raw);
-  if (!parsed.success) throw new InvokeFailure('protocol', parsed.error.message);
+  if (!parsed.success) throw new InvokeFailure('protocol', issuesText(parsed.error));
   return replyFromEnvelope(parsed.data);
 }
 
@@ -86,52 +94,66 @@ class HubPluginPort implements PluginPort {
   readonly connections = new Map<string, HubConnection>();
   readonly completions = new Map<string, PendingCompletion>();
   readonly progress = new Map<string, NonNullable<CallContext['progress']>>();
+  /** Calls in flight, and a completion that arrived before its `Processing` reply was read. */
+  private readonly inFlight = new Map<string, ResponseCallTool | undefined>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    /** Told once per malformed plugin payload, so the operator sees what the agent got an error for. */
+    private readonly malformed: (connectionId: string, message: string) => void,
+  ) {}
 
   async invokeTool(
     connectionId: string,
     request: RequestCallTool,
     options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress'] },
   ): Promise<PluginReply> {
-    const connection = this.connection(connectionId);
-    const started = this.now();
-    if (options.onProgress) this.progress.set(request.requestId, options.onProgress);
-    try {
-      const raw = await this.invoke(connection, ClientMethod.RunCallTool, [request], options.timeoutMs, options.signal);
-      const reply = parseCallReply(raw);
-      if (reply.status !== ResponseStatus.Processing) return reply;
-      const result = await this.completion(connectionId, request.requestId, options.timeoutMs - (this.now() - started), options.signal);
-      return replyFromEnvelope({ requestId: request.requestId, status: result.status, errorKind: result.errorKind, message: undefined, httpStatusCode: undefined, value: result });
-    } catch (error) {
-      const failure = asInvokeFailure(error);
-      if ((failure.reason === 'timeout' || failure.reason === 'aborted') && !connection.closed) {
-        connection.send(ClientMethod.CancelToolRequest, [{ requestId: request.requestId, reason: failure.message }]);
-      }
-      throw failure;
-    } finally {
-      this.progress.delete(request.requestId);
-    }
+    return this.runTool(connectionId, ClientMethod.RunCallTool, request, options);
+  }
+
+  /** A system tool call (RunSystemTool): the same reply shapes and deadline as a tool call. */
+  invokeSystemTool(connectionId: string, request: RequestCallTool, options: { timeoutMs: number; signal: AbortSignal }): Promise<PluginReply> {
+    return this.runTool(connectionId, ClientMethod.RunSystemTool, request, options);
   }
 
   async getPrompt(connectionId: string, name: string, args: Record<string, string>, timeoutMs: number) {
     const raw = await this.invoke(this.connection(connectionId), ClientMethod.RunGetPrompt, [{ requestId: randomUUID(), name, arguments: args }], timeoutMs);
-    return this.parse(ResponseGetPromptDataSchema, raw);
+    return this.parse(connectionId, ClientMethod.RunGetPrompt, ResponseGetPromptDataSchema, raw);
   }
 
   async readResource(connectionId: string, uri: string, timeoutMs: number) {
     const raw = await this.invoke(this.connection(connectionId), ClientMethod.RunResourceContent, [{ requestId: randomUUID(), uri }], timeoutMs);
-    const envelope = this.parse(ResponseResourceContentDataSchema, raw);
+    const envelope = this.parse(connectionId, ClientMethod.RunResourceContent, ResponseResourceContentDataSchema, raw);
     return { ...envelope, value: envelope.value ?? undefined };
   }
 
-  async list<T extends z.ZodType>(connection: HubConnection, method: string, schema: T, timeoutMs: number): Promise<z.output<T>> {
-    return this.parse(schema, await this.invoke(connection, method, [{ requestId: randomUUID() }], timeoutMs));
+  /**
+   * A list request's value; an error envelope is a failure (`clientError`) carrying the plugin's
+   * message. A malformed reply is not reported here: the caller reports every list failure once.
+   */
+  async list<T extends z.ZodType<{ status: ResponseStatus; message?: string | undefined }>>(
+    connection: HubConnection,
+    method: string,
+    schema: T,
+    timeoutMs: number,
+  ): Promise<z.output<T>> {
+    const data = this.parse(undefined, method, schema, await this.invoke(connection, method, [{ requestId: randomUUID() }], timeoutMs));
+    if (data.status === ResponseStatus.Error) throw new InvokeFailure('clientError', data.message || `The plugin answered ${method} with an error.`);
+    return data;
   }
 
-  completeTool(connectionId: string, requestId: string, result: ResponseCallTool): void {
+  async listSystemTools(connectionId: string, timeoutMs: number): Promise<ResponseListTool[]> {
+    const data = await this.list(this.connection(connectionId), ClientMethod.RunListSystemTool, ResponseListToolsDataSchema, timeoutMs);
+    return data.value ?? [];
+  }
+
+  /** Settles the `Processing` call the completion names; a completion for no call in flight is dropped. */
+  completeTool(connectionId: string, requestIds: readonly string[], result: ResponseCallTool): void {
+    const requestId = requestIds.find((id) => this.inFlight.has(id));
+    if (requestId === undefined) return;
     const pending = this.completions.get(requestId);
-    if (pending?.connectionId === connectionId) pending.resolve(result);
+    if (!pending) this.inFlight.set(requestId, result);
+    else if (pending.connectionId === connectionId) pending.resolve(result);
   }
 
   dropConnection(connectionId: string): void {
@@ -147,18 +169,60 @@ class HubPluginPort implements PluginPort {
     return connection;
   }
 
+  private async runTool(
+    connectionId: string,
+    method: string,
+    request: RequestCallTool,
+    options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress'] },
+  ): Promise<PluginReply> {
+    const connection = this.connection(connectionId);
+    const started = this.now();
+    const { requestId } = request;
+    if (options.onProgress) this.progress.set(requestId, options.onProgress);
+    this.inFlight.set(requestId, undefined);
+    try {
+      const raw = await this.invoke(connection, method, [request], options.timeoutMs, options.signal);
+      const reply = this.decodeCallReply(connectionId, method, raw);
+      if (reply.status !== ResponseStatus.Processing) return reply;
+      const result = this.inFlight.get(requestId) ?? (await this.completion(connectionId, requestId, options.timeoutMs - (this.now() - started), options.signal));
+      return replyFromEnvelope({ requestId, status: result.status, errorKind: result.errorKind, message: undefined, httpStatusCode: undefined, value: result });
+    } catch (error) {
+      const failure = asInvokeFailure(error);
+      if ((failure.reason === 'timeout' || failure.reason === 'aborted') && !connection.closed) {
+        connection.send(ClientMethod.CancelToolRequest, [toDotNetWire({ requestId, reason: failure.message })]);
+      }
+      throw failure;
+    } finally {
+      this.progress.delete(requestId);
+      this.inFlight.delete(requestId);
+    }
+  }
+
+  /** Every server-to-plugin payload goes out as McpPlugin.Server writes it (PascalCase, enum names). */
   private async invoke(connection: HubConnection, method: string, args: unknown[], timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
     try {
-      return await connection.invoke(method, args, { timeoutMs: Math.max(1, timeoutMs), ...(signal ? { signal } : {}) });
+      return await connection.invoke(method, args.map(toDotNetWire), { timeoutMs: Math.max(1, timeoutMs), ...(signal ? { signal } : {}) });
     } catch (error) {
       throw asInvokeFailure(error);
     }
   }
 
-  private parse<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
+  /** Reads a reply; a malformed one is reported against `reportAs` (when given) and fails with `protocol`. */
+  private parse<T extends z.ZodType>(reportAs: string | undefined, method: string, schema: T, raw: unknown): z.output<T> {
     const parsed = schema.safeParse(raw);
-    if (!parsed.success) throw new InvokeFailure('protocol', parsed.error.message);
-    return parsed.data;
+    if (parsed.success) return parsed.data;
+    const message = issuesText(parsed.error);
+    if (reportAs !== undefined) this.malformed(reportAs, `Malformed ${method} reply: ${message}`);
+    throw new InvokeFailure('protocol', message);
+  }
+
+  private decodeCallReply(connectionId: string, method: string, raw: unknown): PluginReply {
+    try {
+      return parseCallReply(raw);
+    } catch (error) {
+      if (error instanceof InvokeFailure && error.reason === 'protocol') this.malformed(connectionId, `Malformed ${method} reply: ${error.message}`);
+      throw error;
+    }
   }
 
   /** Waits for NotifyToolRequestCompleted of a call the plugin answered `Processing`. */
@@ -204,12 +268,23 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
   const now = options.now ?? Date.now;
   const waitMs = settings.pluginReconnectWaitSeconds * 1000;
   const registry = new PluginRegistry(settings.serverVersion);
-  const port = new HubPluginPort(now);
-  const generations = new Map<string, number>();
   const disposers: Array<() => void> = [];
+  const warn = (connectionId: string, message: string) => source.events.emit('log', { connectionId, origin: 'bridge', level: 'warning', message });
+  const port = new HubPluginPort(now, warn);
+  const generations = new Map<string, number>();
   const source = new BridgeToolSource(registry, port, { timeoutMs: settings.pluginTimeoutMs, reconnectWaitMs: waitMs, resendIntervalMs: settings.resendIntervalMs, now }, disposers);
 
-  const warn = (connectionId: string, message: string) => source.events.emit('log', { connectionId, level: 'warning', message });
+  /** A plugin's hub-method payload, or a refusal the plugin receives as its invocation error (logged once here). */
+  function read<T extends z.ZodType>(connection: HubConnection, method: string, schema: T, raw: unknown): z.output<T> {
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    const message = `Invalid ${method} payload: ${issuesText(parsed.error)}`;
+    warn(connection.id, message);
+    throw new HubMethodError(message);
+  }
+
+  /** What McpPlugin.Server answers a notification: success, echoing the caller's request id. */
+  const acknowledged = (requestId: string, message?: string) => toDotNetWire({ ...successData(requestId), message });
 
   // A later refresh supersedes an earlier one still in flight, so a slow stale list never wins.
   async function refresh(connection: HubConnection, kind: CatalogueKind): Promise<void> {
@@ -234,8 +309,14 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
       }
     } catch (error) {
       if (!current()) return;
-      if (kind === 'tools') registry.toolsUnavailable(connection.id);
-      warn(connection.id, `Could not fetch the plugin's ${kind}: ${error instanceof Error ? error.message : String(error)}`);
+      const reason = error instanceof Error ? error.message : String(error);
+      if (kind === 'tools') {
+        registry.toolsUnavailable(connection.id);
+        warn(connection.id, `Could not fetch the plugin's tools: ${reason}`);
+      } else {
+        // As McpPlugin.Server does: the list degrades to empty for agents; the operator sees why.
+        registry.listFailed(connection.id, kind, reason);
+      }
     }
   }
 
@@ -243,15 +324,15 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
     setImmediate(() => void refresh(connection, kind));
   };
 
-  const notifyUpdated = (kind: CatalogueKind) => (connection: HubConnection, raw: unknown) => {
-    const request = RequestIdOnlySchema.safeParse(raw ?? {});
+  const notifyUpdated = (kind: CatalogueKind, method: string) => (connection: HubConnection, raw: unknown) => {
+    const request = read(connection, method, RequestIdOnlySchema, raw ?? {});
     if (registry.get(connection.id)?.handshake) refreshLater(connection, kind);
-    return successData(request.success ? request.data.requestId : '');
+    return acknowledged(request.requestId, `Received ${kind} update notification`);
   };
 
   disposers.push(
     hub.on(ServerMethod.PerformVersionHandshake, (connection, raw) => {
-      const request = parseOrThrow(RequestVersionHandshakeSchema, raw, 'version handshake request');
+      const request = read(connection, ServerMethod.PerformVersionHandshake, RequestVersionHandshakeSchema, raw);
       const outcome = registry.handshake(connection.id, request);
       for (const id of outcome.replaced) {
         const old = port.connections.get(id);
@@ -263,27 +344,27 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
       if (outcome.response.compatible) for (const kind of ['tools', 'prompts', 'resources'] as const) refreshLater(connection, kind);
       return outcome.response;
     }),
-    hub.on(ServerMethod.NotifyAboutUpdatedTools, notifyUpdated('tools')),
-    hub.on(ServerMethod.NotifyAboutUpdatedPrompts, notifyUpdated('prompts')),
-    hub.on(ServerMethod.NotifyAboutUpdatedResources, notifyUpdated('resources')),
+    hub.on(ServerMethod.NotifyAboutUpdatedTools, notifyUpdated('tools', ServerMethod.NotifyAboutUpdatedTools)),
+    hub.on(ServerMethod.NotifyAboutUpdatedPrompts, notifyUpdated('prompts', ServerMethod.NotifyAboutUpdatedPrompts)),
+    hub.on(ServerMethod.NotifyAboutUpdatedResources, notifyUpdated('resources', ServerMethod.NotifyAboutUpdatedResources)),
     hub.on(ServerMethod.NotifyToolRequestCompleted, (connection, raw) => {
-      const data = parseOrThrow(RequestToolCompletedDataSchema, raw, 'tool completion');
-      port.completeTool(connection.id, data.requestId, data.result);
-      return successData(data.requestId);
+      const data = read(connection, ServerMethod.NotifyToolRequestCompleted, RequestToolCompletedDataSchema, raw);
+      port.completeTool(connection.id, [data.result.requestId, data.requestId], data.result);
+      return acknowledged(data.requestId || data.result.requestId);
     }),
-    hub.on(ServerMethod.NotifyToolProgress, (_connection, raw) => {
-      const data = parseOrThrow(NotifyToolProgressSchema, raw, 'tool progress');
+    hub.on(ServerMethod.NotifyToolProgress, (connection, raw) => {
+      const data = read(connection, ServerMethod.NotifyToolProgress, NotifyToolProgressSchema, raw);
       port.progress.get(data.requestId)?.({
         progress: data.progress,
         ...(data.total === undefined ? {} : { total: data.total }),
         ...(data.message === undefined ? {} : { message: data.message }),
       });
-      return successData(data.requestId);
+      return acknowledged(data.requestId);
     }),
     hub.on(ServerMethod.NotifyLog, (connection, raw) => {
-      const data = parseOrThrow(NotifyLogSchema, raw, 'log entry');
-      source.events.emit('log', { connectionId: connection.id, level: data.level, message: data.message, ...(data.requestId ? { requestId: data.requestId } : {}) });
-      return successData(data.requestId ?? '');
+      const data = read(connection, ServerMethod.NotifyLog, NotifyLogSchema, raw);
+      source.events.emit('log', { connectionId: connection.id, origin: 'plugin', level: data.level, message: data.message, ...(data.requestId ? { requestId: data.requestId } : {}) });
+      return acknowledged(data.requestId ?? '');
     }),
     hub.on(ServerMethod.GetMcpClientData, () => []),
     hub.on(ServerMethod.GetMcpServerData, () => ({ serverVersion: settings.serverVersion, apiVersion: API_VERSION })),

@@ -10,6 +10,7 @@
  *   bridge.listResources() / bridge.listResourceTemplates()         -> ListResourcesResult / ListResourceTemplatesResult
  *   bridge.readResource(uri)                                        -> ReadResourceResult
  *   bridge.onToolsChanged / onPromptsChanged / onResourcesChanged   -> list_changed notifications
+ *   bridge.systemToolTarget() / listSystemTools(id) / callSystemTool(id, name, args, signal) -> /api/system-tools (never MCP)
  *   bridge.pluginViews(), bridge.events (pluginConnected|pluginUpdated|pluginDisconnected|diagnostic|log) -> console
  *   bridge.dispose()                                                -> unregisters from the hub
  *
@@ -19,8 +20,8 @@
  * (PromptNotFound/ResourceNotFound, PluginUnavailable, ToolTimeout, InvalidArguments, Conflict, InternalError).
  */
 export { attachPluginHub, type AttachPluginHubOptions } from './hub-adapter.js';
-export { BridgeToolSource, type BridgeEvents, type PluginLogEntry, type PluginPort } from './bridge-source.js';
-export { PluginRegistry, type DuplicateToolDiagnostic, type HandshakeOutcome, type PluginConnectionInfo, type RegistryEvents } from './registry.js';
+export { BridgeToolSource, type BridgeEvents, type PluginLogEntry, type PluginPort, type SystemToolList } from './bridge-source.js';
+export { PluginRegistry, type DuplicateToolDiagnostic, type ListDegradedDiagnostic, type HandshakeOutcome, type PluginConnectionInfo, type RegistryEvents } from './registry.js';
 export { routeTool, type RouteDecision } from './routing.js';
 export { guardedCall, InvokeFailure, type GuardSettings, type InvokeFailureReason, type ToolInvoker } from './call-guard.js';
 export { failureKindOf, outcomeFromReply, replyFromEnvelope, isNotExecuted, type PluginReply } from './outcome.js';

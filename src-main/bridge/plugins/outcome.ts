@@ -89,6 +89,21 @@ export function failureKindOf(errorKind: ResponseErrorKind, httpStatusCode: numb
   return BY_KIND[errorKind];
 }
 
+/** McpPlugin.Server's DirectHttpErrorMapper: an explicit 400–599 wins, otherwise the kind decides. */
+const DOTNET_STATUS_BY_KIND: Record<ResponseErrorKind, number> = {
+  [ResponseErrorKind.None]: 500,
+  [ResponseErrorKind.BadRequest]: 400,
+  [ResponseErrorKind.NotFound]: 404,
+  [ResponseErrorKind.Conflict]: 409,
+  [ResponseErrorKind.Timeout]: 504,
+  [ResponseErrorKind.Unavailable]: 503,
+  [ResponseErrorKind.Internal]: 500,
+};
+
+export function dotNetHttpStatus(errorKind: ResponseErrorKind, httpStatusCode: number | undefined): number {
+  return httpStatusCode !== undefined && httpStatusCode >= 400 && httpStatusCode <= 599 ? httpStatusCode : DOTNET_STATUS_BY_KIND[errorKind];
+}
+
 export const CODE_BY_FAILURE: Record<FailureKind, ErrorCode> = {
   binding: 'InvalidArguments',
   notFound: 'ToolNotFound',
@@ -124,15 +139,17 @@ function successResult(reply: PluginReply): ToolOutcome {
 /**
  * The outcome of a completed plugin call. The tool's own message travels unchanged: over MCP an agent
  * reads it as the plugin wrote it, and the direct HTTP API adds its `Tool execution failed for` form.
- * Older (pre-8.14) plugins also keep their own content blocks.
+ * Older (pre-8.14) plugins are served as McpPlugin.Server serves them: their own content blocks, and
+ * over HTTP their own status (explicit HttpStatusCode, else by ErrorKind) with their message as is.
  */
 export function outcomeFromReply(tool: string, reply: PluginReply, guarded: boolean): ToolOutcome {
   if (reply.status !== ResponseStatus.Error) return successResult(reply);
   const failure = failureKindOf(reply.errorKind, reply.httpStatusCode);
   const message = reply.message || `The plugin reported an error without a message (kind ${reply.errorKind}).`;
   const outcome = bridgeFailure(tool, failure, CODE_BY_FAILURE[failure], message);
-  if (!guarded && reply.content.length) outcome.result.content = toMcpContent(reply.content);
-  return outcome;
+  if (guarded) return outcome;
+  if (reply.content.length) outcome.result.content = toMcpContent(reply.content);
+  return { ...outcome, httpStatus: dotNetHttpStatus(reply.errorKind, reply.httpStatusCode) };
 }
 
 /** The answer after the re-send window for a `notExecuted` call closed: 503 with the tool's message last. */

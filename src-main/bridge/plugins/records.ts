@@ -56,6 +56,18 @@ export function enabledTools(record: PluginRecord): readonly ResponseListTool[] 
   return record.catalogue.tools.filter((t) => t.enabled);
 }
 
+export function enabledPrompts(record: PluginRecord): readonly ResponsePrompt[] {
+  return record.catalogue.prompts.filter((p) => p.enabled);
+}
+
+export function enabledResources(record: PluginRecord): readonly ResponseListResource[] {
+  return record.catalogue.resources.filter((r) => r.enabled);
+}
+
+export function enabledTemplates(record: PluginRecord): readonly ResponseResourceTemplate[] {
+  return record.catalogue.templates.filter((t) => t.enabled);
+}
+
 export function publishes(record: PluginRecord, tool: string): boolean {
   return record.catalogue.tools.some((t) => t.enabled && t.name === tool);
 }

@@ -35,6 +35,15 @@ export interface DuplicateToolDiagnostic {
   message: string;
 }
 
+/** A plugin's prompts or resources list failed: agents see it empty until a later list succeeds. */
+export interface ListDegradedDiagnostic {
+  code: 'ListDegraded';
+  connectionId: string;
+  plugin: string;
+  list: 'prompts' | 'resources';
+  message: string;
+}
+
 export interface RegistryEvents {
   pluginConnected: PluginView;
   pluginUpdated: PluginView;
@@ -45,6 +54,7 @@ export interface RegistryEvents {
   /** A live plugin's tool catalogue arrived or changed: calls waiting for a plugin look again. */
   ready: { connectionId: string };
   diagnostic: DuplicateToolDiagnostic;
+  listDegraded: ListDegradedDiagnostic;
 }
 
 export interface HandshakeOutcome {
@@ -59,6 +69,7 @@ export class PluginRegistry {
   private readonly awaitedByRole = new Map<string, AwaitedPlugin>();
   private readonly seen = new Map<string, number>();
   private duplicates = new Map<string, DuplicateToolDiagnostic>();
+  private readonly degraded = new Map<string, ListDegradedDiagnostic>();
   private sequence = 0;
 
   constructor(private readonly serverVersion: string) {}
@@ -93,8 +104,8 @@ export class PluginRegistry {
       environment: request.environment,
       ...(request.mcpPluginVersion ? { mcpPluginVersion: request.mcpPluginVersion } : {}),
     };
-    record.role = resolveRole(record.declaredRole, request.environment);
     record.guarded = isGuardedVersion(request.mcpPluginVersion);
+    record.role = resolveRole(record.declaredRole, request.environment, record.guarded);
     record.sequence = ++this.sequence;
     if (record.name === '') record.name = request.environment || connectionId;
 
@@ -133,11 +144,35 @@ export class PluginRegistry {
   }
 
   setPrompts(connectionId: string, prompts: readonly ResponsePrompt[]): void {
-    this.updateCatalogue(connectionId, { prompts });
+    const recovered = this.degraded.delete(`${connectionId}:prompts`);
+    if (!this.updateCatalogue(connectionId, { prompts }) && recovered) this.announce(connectionId);
   }
 
   setResources(connectionId: string, resources: readonly ResponseListResource[], templates: readonly ResponseResourceTemplate[]): void {
-    this.updateCatalogue(connectionId, { resources, templates });
+    const recovered = this.degraded.delete(`${connectionId}:resources`);
+    if (!this.updateCatalogue(connectionId, { resources, templates }) && recovered) this.announce(connectionId);
+  }
+
+  /** The plugin's prompts or resources could not be listed: it contributes none, and a diagnostic says why. */
+  listFailed(connectionId: string, list: 'prompts' | 'resources', reason: string): void {
+    const record = this.records.get(connectionId);
+    if (!record) return;
+    const diagnostic: ListDegradedDiagnostic = {
+      code: 'ListDegraded',
+      connectionId,
+      plugin: record.name,
+      list,
+      message: `The ${list} of '${record.name}' could not be listed, so it contributes none until its next list succeeds: ${reason}`,
+    };
+    this.degraded.set(`${connectionId}:${list}`, diagnostic);
+    if (!this.updateCatalogue(connectionId, list === 'prompts' ? { prompts: [] } : { resources: [], templates: [] })) this.announce(connectionId);
+    this.events.emit('listDegraded', diagnostic);
+  }
+
+  /** Tells the console a live plugin's view changed when its catalogue did not. */
+  private announce(connectionId: string): void {
+    const record = this.records.get(connectionId);
+    if (record?.handshake) this.events.emit('pluginUpdated', this.view(record));
   }
 
   /** The connection closed. An active plugin that was not replaced is awaited back for `waitMs`. */
@@ -145,6 +180,7 @@ export class PluginRegistry {
     const record = this.records.get(connectionId);
     if (!record) return;
     this.records.delete(connectionId);
+    for (const list of ['prompts', 'resources']) this.degraded.delete(`${connectionId}:${list}`);
     if (!record.handshake) return;
     if (waitMs > 0) {
       const previous = this.awaitedByRole.get(record.role);
@@ -198,6 +234,10 @@ export class PluginRegistry {
     return [...this.duplicates.values()];
   }
 
+  degradedLists(): ListDegradedDiagnostic[] {
+    return [...this.degraded.values()];
+  }
+
   /**
    * Every tool name once, from the plugin the routing rule prefers. A plugin awaited back keeps its
    * tools listed until its wait ends, so a call made during a reconnect is held for it by the call
@@ -219,6 +259,7 @@ export class PluginRegistry {
 
   private remove(connectionId: string): void {
     this.records.delete(connectionId);
+    for (const list of ['prompts', 'resources']) this.degraded.delete(`${connectionId}:${list}`);
     this.events.emit('pluginDisconnected', { connectionId });
   }
 
@@ -296,6 +337,12 @@ export class PluginRegistry {
       resourceCount: record.catalogue.resources.length + record.catalogue.templates.length,
       state: awaitedUntil === undefined ? 'connected' : 'awaited',
       ...(awaitedUntil === undefined ? {} : { awaitedUntil }),
+      ...this.warningsOf(record.connectionId),
     };
+  }
+
+  private warningsOf(connectionId: string): { warnings?: string[] } {
+    const warnings = [...this.degraded.values()].filter((d) => d.connectionId === connectionId).map((d) => d.message);
+    return warnings.length ? { warnings } : {};
   }
 }

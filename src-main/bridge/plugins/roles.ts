@@ -18,10 +18,14 @@ export function declaredRole(query: URLSearchParams, headers: IncomingHttpHeader
   return parseRole(query.get(HubQuery.clientRole)) ?? parseRole(Array.isArray(header) ? header[0] : header);
 }
 
-/** A plugin that declares no role is a runtime when its handshake environment ends in "(runtime)". */
-export function resolveRole(declared: PluginRole | undefined, environment: string | undefined): PluginRole {
+/**
+ * The role a plugin is served as. A declared role wins. An 8.14+ plugin that declares none is a
+ * runtime when its handshake environment ends in "(runtime)"; an 8.x plugin (no role, no
+ * `mcpPluginVersion`) is always an editor, as McpPlugin.Server serves its one connection.
+ */
+export function resolveRole(declared: PluginRole | undefined, environment: string | undefined, guarded = true): PluginRole {
   if (declared) return declared;
-  return environment?.trim().toLowerCase().endsWith('(runtime)') ? 'runtime' : 'editor';
+  return guarded && environment?.trim().toLowerCase().endsWith('(runtime)') ? 'runtime' : 'editor';
 }
 
 /** True when the reported McpPlugin version is 8.14.0 or newer; absent or unparsable means an older plugin. */

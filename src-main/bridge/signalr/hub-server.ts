@@ -49,8 +49,9 @@ const optionsSchema = z.object({
     .regex(/^\/[^?#]*[^/?#]$/, 'must start with "/", not end with "/", and hold no query')
     .default('/hub/mcp-server'),
   maxFrameBytes: z.number().int().min(1024).default(1_048_576),
-  keepAliveIntervalMs: positiveMs.default(15_000),
-  clientTimeoutMs: positiveMs.default(30_000),
+  // McpPlugin.Server's hub options: a .NET plugin pings only every 30 s, so a 30 s timeout would cut idle plugins.
+  keepAliveIntervalMs: positiveMs.default(30_000),
+  clientTimeoutMs: positiveMs.default(300_000),
   handshakeTimeoutMs: positiveMs.default(15_000),
   negotiateTokenTtlMs: positiveMs.default(30_000),
   maxParallelInvocations: z.number().int().positive().default(64),

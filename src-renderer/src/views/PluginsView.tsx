@@ -59,6 +59,11 @@ export function PluginsView() {
                       ) : (
                         <span className={`pill ${p.state === 'connected' ? 'ok' : 'warn'}`}>{p.state}</span>
                       )}
+                      {p.warnings?.map((warning) => (
+                        <span key={warning} className="pill warn" role="note" data-testid="plugin-warning">
+                          {warning}
+                        </span>
+                      ))}
                     </td>
                     <td>{formatSpan(now - p.connectedAt)}</td>
                     <td>{p.reconnects}</td>

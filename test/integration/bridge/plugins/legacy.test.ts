@@ -5,9 +5,10 @@ import { startScenePlugin } from '../../../../plugins/examples/scene/plugin.js';
 import type { ToolOutcome } from '../../../../src-main/shared/tool-source.js';
 import { callContext, startBridge, toolNames, until } from './harness.js';
 
+/** The bridge writes as McpPlugin.Server does: PascalCase DTOs (the .NET client reads them case-insensitively). */
 interface RawRequest {
-  requestId: string;
-  arguments?: Record<string, unknown>;
+  RequestID: string;
+  Arguments?: Record<string, unknown>;
 }
 
 function errorOf(outcome: ToolOutcome): { code: string; message: string } {
@@ -19,17 +20,17 @@ function legacyClient(endpoint: string) {
   const connection = new HubConnectionBuilder().withUrl(endpoint).configureLogging(LogLevel.None).build();
   const ok = (requestId: string, value: unknown) => ({ requestId, status: 'Success', errorKind: 'None', value });
   connection.on('RunListTool', (req: RawRequest) =>
-    ok(req.requestId, [{ name: 'legacy-echo', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }]),
+    ok(req.RequestID, [{ name: 'legacy-echo', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }]),
   );
-  connection.on('RunListPrompts', (req: RawRequest) => ok(req.requestId, []));
-  connection.on('RunListResources', (req: RawRequest) => ok(req.requestId, []));
-  connection.on('RunResourceTemplates', (req: RawRequest) => ok(req.requestId, []));
+  connection.on('RunListPrompts', (req: RawRequest) => ok(req.RequestID, []));
+  connection.on('RunListResources', (req: RawRequest) => ok(req.RequestID, []));
+  connection.on('RunResourceTemplates', (req: RawRequest) => ok(req.RequestID, []));
   connection.on('RunCallTool', (req: RawRequest) => {
-    if (req.arguments?.['fail']) {
-      const failure = { requestId: req.requestId, status: 'Error', errorKind: 'Internal', content: [{ type: 'text', text: 'Legacy failure text' }] };
-      return { requestId: req.requestId, status: 'Error', errorKind: 'Internal', message: 'Legacy failure text', value: failure };
+    if (req.Arguments?.['fail']) {
+      const failure = { requestId: req.RequestID, status: 'Error', errorKind: 'Internal', content: [{ type: 'text', text: 'Legacy failure text' }] };
+      return { requestId: req.RequestID, status: 'Error', errorKind: 'Internal', message: 'Legacy failure text', value: failure };
     }
-    return ok(req.requestId, { requestId: req.requestId, status: 'Success', content: [{ type: 'text', text: JSON.stringify(req.arguments) }] });
+    return ok(req.RequestID, { requestId: req.RequestID, status: 'Success', content: [{ type: 'text', text: JSON.stringify(req.Arguments) }] });
   });
   return connection;
 }

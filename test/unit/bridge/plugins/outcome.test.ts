@@ -91,3 +91,18 @@ describe('not executed', () => {
     assert.ok(error.message.endsWith('Editor is compiling.'));
   });
 });
+
+describe('8.x plugins over HTTP (McpPlugin.Server DirectHttpErrorMapper)', () => {
+  test('an explicit HttpStatusCode from 400 to 599 wins; otherwise the ErrorKind decides; guarded plugins keep the kind table', () => {
+    const status = (kind: ResponseErrorKind, code?: number) => outcomeFromReply('t', errorReply(kind, code, 'm'), false).httpStatus;
+    assert.equal(status(ResponseErrorKind.BadRequest, 451), 451);
+    assert.equal(status(ResponseErrorKind.Internal, 302), 500, 'a status outside 400–599 is not an error status');
+    assert.equal(status(ResponseErrorKind.BadRequest), 400);
+    assert.equal(status(ResponseErrorKind.NotFound), 404);
+    assert.equal(status(ResponseErrorKind.Conflict), 409);
+    assert.equal(status(ResponseErrorKind.Timeout), 504);
+    assert.equal(status(ResponseErrorKind.Unavailable), 503);
+    assert.equal(status(ResponseErrorKind.Internal), 500);
+    assert.equal(outcomeFromReply('t', errorReply(ResponseErrorKind.BadRequest, 451, 'm'), true).httpStatus, undefined);
+  });
+});

@@ -18,9 +18,10 @@ describe('replacement', () => {
     const legacyEditor = join(registry, { mcpPluginVersion: null });
     const runtime = join(registry, { role: 'runtime' });
     assert.deepEqual(runtime.replaced, [legacyEditor.id]);
+    // An 8.x plugin is always served as an editor (McpPlugin.Server has no roles), whatever its environment says.
     const legacyRuntime = join(registry, { environment: 'game (runtime)', mcpPluginVersion: null });
     assert.deepEqual(legacyRuntime.replaced, [runtime.id]);
-    assert.equal(registry.active()[0]?.role, 'runtime');
+    assert.equal(registry.active()[0]?.role, 'editor');
     assert.equal(registry.active()[0]?.guarded, false);
   });
 

@@ -17,6 +17,11 @@ describe('role resolution', () => {
     assert.equal(resolveRole('editor', 'game (runtime)'), 'editor');
   });
 
+  test('an 8.x plugin (no role, no mcpPluginVersion) is an editor whatever its environment says', () => {
+    assert.equal(resolveRole(undefined, 'Unity 6 (runtime)', false), 'editor');
+    assert.equal(resolveRole('runtime', 'Unity 6', false), 'runtime');
+  });
+
   test('the call guard applies from mcpPluginVersion 8.14.0', () => {
     assert.equal(isGuardedVersion('8.14.0'), true);
     assert.equal(isGuardedVersion('8.16.2'), true);

@@ -1,0 +1,91 @@
+/**
+ * `GET /api/system-tools` and `POST /api/system-tools/{name}`: a plugin's system tools (McpPlugin's
+ * RunListSystemTool / RunSystemTool), reachable over HTTP only and never published to MCP agents.
+ * `serve` takes the plugin connection already resolved, so a project-pinned route
+ * (`/p/{pin}/api/system-tools/…`) is the same call with the pinned plugin's connection id.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ToolDescriptor, ToolOutcome } from '../shared/tool-source.js';
+import { readArguments, sendArgumentsError, sendError, sendJson, sendOutcome } from './direct-http.js';
+
+export interface SystemToolProvider {
+  /** The plugin that serves an unpinned request, or undefined when none is connected. */
+  systemToolTarget(): string | undefined;
+  listSystemTools(connectionId: string): Promise<{ ok: true; tools: ToolDescriptor[] } | { ok: false; outcome: ToolOutcome }>;
+  callSystemTool(connectionId: string, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome>;
+}
+
+export interface SystemToolApiOptions {
+  provider: SystemToolProvider;
+  readBody: (req: IncomingMessage) => Promise<Buffer>;
+}
+
+const PREFIX = '/api/system-tools';
+
+export function createSystemToolApi(options: SystemToolApiOptions) {
+  const { provider } = options;
+
+  async function call(req: IncomingMessage, res: ServerResponse, connectionId: string, name: string): Promise<void> {
+    let args: Record<string, unknown>;
+    try {
+      args = await readArguments(options.readBody, req);
+    } catch (error) {
+      sendArgumentsError(res, error);
+      return;
+    }
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableEnded) abort.abort();
+    });
+    sendOutcome(res, name, await provider.callSystemTool(connectionId, name, args, abort.signal));
+  }
+
+  async function list(res: ServerResponse, connectionId: string): Promise<void> {
+    const listed = await provider.listSystemTools(connectionId);
+    if (listed.ok) sendJson(res, 200, { tools: listed.tools });
+    else sendOutcome(res, 'system tools', listed.outcome);
+  }
+
+  /**
+   * Answers `rest` (the path after the system-tools prefix: '' or '/{name}') against one plugin
+   * connection; `connectionId` undefined means no plugin is there to ask.
+   */
+  function serve(req: IncomingMessage, res: ServerResponse, rest: string, connectionId: string | undefined): void {
+    const named = /^\/([^/]+)$/.exec(rest);
+    if (rest !== '' && rest !== '/' && !named) {
+      sendError(res, 404, { code: 'ToolNotFound', message: `No system-tools route '${rest}'; use GET ${PREFIX} or POST ${PREFIX}/{name}.` });
+      return;
+    }
+    const expected = named ? 'POST' : 'GET';
+    if (req.method !== expected) {
+      res.setHeader('allow', expected);
+      sendError(res, 405, { code: 'MethodNotAllowed', message: `Use GET ${PREFIX} to list system tools, POST ${PREFIX}/{name} to call one.` });
+      return;
+    }
+    if (connectionId === undefined) {
+      sendError(res, 503, { code: 'PluginUnavailable', message: 'No plugin is connected to run system tools.', next: { kind: 'retryLater', tools: [] } });
+      return;
+    }
+    let name: string | undefined;
+    try {
+      name = named ? decodeURIComponent(named[1]!) : undefined;
+    } catch {
+      sendError(res, 400, { code: 'InvalidArguments', message: 'The system tool name in the path is not valid percent-encoding.' });
+      return;
+    }
+    const work = name === undefined ? list(res, connectionId) : call(req, res, connectionId, name);
+    work.catch((error: unknown) => {
+      if (!res.headersSent) sendError(res, 500, { code: 'InternalError', message: error instanceof Error ? error.message : String(error) });
+    });
+  }
+
+  return {
+    serve,
+    handleRequest(req: IncomingMessage, res: ServerResponse): boolean {
+      const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (pathname !== PREFIX && !pathname.startsWith(`${PREFIX}/`)) return false;
+      serve(req, res, pathname.slice(PREFIX.length), provider.systemToolTarget());
+      return true;
+    },
+  };
+}

@@ -131,7 +131,7 @@ function Runner({ tool }: { tool: ToolCatalogueEntry }) {
         )}
         <p className="run-bar">
           <button type="submit" className="primary" disabled={running}>{running ? 'Running…' : 'Run as console'}</button>{' '}
-          <span className="muted">Runs through the same dispatcher, admission and audit as any agent call, as agent <code>console</code>.</span>
+          <span className="muted">Runs through the same dispatcher and admission limits as any agent call, as agent <code>console</code>, and shows in Live calls.</span>
         </p>
       </form>
       {failure && <p className="callout bad" role="alert">{failure}</p>}

@@ -5,7 +5,9 @@
  * The console guards itself with its own per-launch token.
  */
 import type { IncomingMessage } from 'node:http';
+import { projectIdentityOf } from '../bridge/projects/index.js';
 import { checkOrigin, type Authenticator } from '../security/index.js';
+import { splitPinnedPath } from '../shared/project-pin.js';
 import type { RequestGate } from './http/server.js';
 
 export interface AccessOptions {
@@ -18,6 +20,13 @@ export interface AccessOptions {
 }
 
 const AGENT_PATHS = /^\/(mcp|api)(\/|$)/;
+
+/** The route an agent path serves once its `/p/{pin}` prefix is off; a malformed pin still counts as an agent path. */
+function agentRoute(path: string): string | undefined {
+  const route = splitPinnedPath(path);
+  if (route.kind === 'malformed') return path;
+  return AGENT_PATHS.test(route.rest) ? route.rest : undefined;
+}
 
 /**
  * A browser page on another loopback port (any local dev server) passes the general Origin check, but
@@ -35,8 +44,8 @@ export function createAccessGate(options: AccessOptions): RequestGate {
   return async (req: IncomingMessage) => {
     const origin = checkOrigin(req, { port: options.port(), bindHost: options.bindHost });
     if (!origin.ok) return { ok: false, status: origin.status, error: { code: origin.code, message: origin.message } };
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (!AGENT_PATHS.test(path)) return { ok: true };
+    const path = agentRoute(new URL(req.url ?? '/', 'http://localhost').pathname);
+    if (path === undefined) return { ok: true };
     const foreign = foreignOriginOnAgentRoute(req, options.port());
     if (foreign) return { ok: false, status: 403, error: { code: 'Forbidden', message: `Browser origin ${foreign} may not call agent endpoints.` } };
     const continuingSession = path === '/mcp' && req.headers['mcp-session-id'] !== undefined;
@@ -46,11 +55,20 @@ export function createAccessGate(options: AccessOptions): RequestGate {
   };
 }
 
-/** For the hub: negotiate needs only the token; the WebSocket upgrade is the connection the webhook gates. */
-export function pluginAuthorizer(options: Pick<AccessOptions, 'tokenOnly' | 'full'>) {
+/**
+ * For the hub: negotiate needs only the token; the WebSocket upgrade is the connection the webhook gates.
+ * An authenticated plugin whose project fields (hub query) are malformed is refused with 400
+ * `InvalidProjectMetadata` at negotiate and at the upgrade, before it holds a connection.
+ */
+export function pluginAuthorizer(options: Pick<AccessOptions, 'tokenOnly' | 'full'> & { refused?: (key: string, message: string) => void }) {
   return async (req: IncomingMessage) => {
-    const negotiating = new URL(req.url ?? '/', 'http://localhost').pathname.endsWith('/negotiate');
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const negotiating = url.pathname.endsWith('/negotiate');
     const verdict = await (negotiating ? options.tokenOnly : options.full).authenticate(req, 'plugin');
-    return verdict.ok ? ({ ok: true } as const) : { ok: false as const, status: verdict.status, code: verdict.code, message: verdict.message };
+    if (!verdict.ok) return { ok: false as const, status: verdict.status, code: verdict.code, message: verdict.message };
+    const identity = projectIdentityOf(url.searchParams);
+    if (identity.ok) return { ok: true } as const;
+    options.refused?.(`project:${identity.field}:${url.searchParams.get(identity.field) ?? ''}`, `refused a plugin connection: ${identity.message}`);
+    return { ok: false as const, status: 400, code: 'InvalidProjectMetadata', message: identity.message };
   };
 }

@@ -1,12 +1,47 @@
-/** What the console's Bridge view shows: endpoints and the exact snippets operators paste into MCP clients. */
-import type { BridgeView } from '../control/api.js';
+/** What the console's Bridge view shows: endpoints and the exact snippets operators paste into MCP clients, and who uses which project. */
+import type { AgentPresence } from '../bridge/presence/index.js';
+import { projectLabel, type ProjectRegistry } from '../bridge/projects/index.js';
+import type { AgentView, BridgeView, ProjectEndpointView, ProjectRouting } from '../control/api.js';
 
-export function bridgeView(options: { running: boolean; host: string; port: number; cliArgs: string[]; token?: string | undefined }): BridgeView {
+export interface PinnedProject {
+  key: string;
+  label: string;
+  pin: string;
+  projectName?: string;
+}
+
+/** A server name MCP clients accept as a JSON key and a person recognises: `junction-<project>`. */
+function serverName(project: PinnedProject): string {
+  const slug = (project.projectName ?? project.pin).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return `junction-${slug || project.pin}`;
+}
+
+export function bridgeView(options: {
+  running: boolean;
+  host: string;
+  port: number;
+  cliArgs: string[];
+  token?: string | undefined;
+  projectRouting?: ProjectRouting;
+  projects?: readonly PinnedProject[];
+}): BridgeView {
   const displayHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const base = `http://${displayHost}:${options.port}`;
   const mcpUrl = `${base}/mcp`;
   const connectArgs = [...options.cliArgs, 'connect', '--port', String(options.port)];
   const headers = options.token ? { Authorization: `Bearer ${options.token}` } : undefined;
+  const projects: ProjectEndpointView[] = (options.projects ?? []).map((project) => {
+    const url = `${base}/p/${project.pin}/mcp`;
+    return {
+      key: project.key,
+      label: project.label,
+      pin: project.pin,
+      mcpUrl: url,
+      apiUrl: `${base}/p/${project.pin}/api/tools`,
+      snippet: JSON.stringify({ mcpServers: { [serverName(project)]: { type: 'http', url, ...(headers ? { headers } : {}) } } }, null, 2),
+      stdioSnippet: JSON.stringify({ mcpServers: { [serverName(project)]: { command: 'node', args: [...connectArgs, `project-pin=${project.pin}`] } } }, null, 2),
+    };
+  });
   return {
     running: options.running,
     host: options.host,
@@ -32,5 +67,32 @@ export function bridgeView(options: { running: boolean; host: string; port: numb
         text: `curl -s -X POST ${base}/api/tools/server-status -H 'content-type: application/json'${options.token ? ` -H 'Authorization: Bearer ${options.token}'` : ''} -d '{}'`,
       },
     ],
+    projectRouting: options.projectRouting ?? 'single',
+    projects,
   };
+}
+
+/** Live projects agents can pin (multi-project routing, and a path hash to pin by). */
+export function pinnedProjects(projects: ProjectRegistry): PinnedProject[] {
+  if (projects.mode === 'single') return [];
+  return projects.liveProjects().flatMap((project) => {
+    const pin = projects.pinOf(project);
+    const name = project.identity.projectName;
+    return pin ? [{ key: project.key, label: projectLabel(project.identity), pin, ...(name ? { projectName: name } : {}) }] : [];
+  });
+}
+
+/** Connected agents, each with the project its calls go to right now (multi-project routing). */
+export function agentViews(presence: AgentPresence, projects: ProjectRegistry): AgentView[] {
+  return presence.agents().map((agent) => {
+    const routed = projects.mode === 'multi' ? projects.resolveQuietly({ sessionId: agent.sessionId, ...(agent.pin ? { pin: agent.pin } : {}) }) : undefined;
+    return {
+      sessionId: agent.sessionId,
+      transport: agent.transport,
+      ...(agent.client.name ? { clientName: agent.client.name } : {}),
+      ...(agent.client.version ? { clientVersion: agent.client.version } : {}),
+      ...(agent.pin ? { pin: agent.pin } : {}),
+      ...(routed?.kind === 'resolved' ? { projectKey: routed.project.key } : {}),
+    };
+  });
 }

@@ -54,6 +54,7 @@ async function serveHeadless(loaded: LoadedConfig, reason?: string): Promise<Jun
     `  MCP      ${junction.baseUrl}/mcp   (stdio: junction connect --port ${junction.port})`,
     `  hub      ${junction.baseUrl}/hub/mcp-server`,
     `  API      ${junction.baseUrl}/api/tools   (system tools: ${junction.baseUrl}/api/system-tools)`,
+    ...(config['project-routing'] === 'multi' ? [`  pinned   ${junction.baseUrl}/p/{pin}/mcp, /p/{pin}/api/tools and /p/{pin}/api/system-tools (project-routing=multi; pins in the console)`] : []),
     ...(demo ? [`  demo     workspace ${demo.workspaceRoot}; scene plugins connected as editor and runtime`] : []),
     'Press Ctrl+C to stop.',
   ];

@@ -17,14 +17,14 @@ async function timed<T>(work: () => Promise<T>, report: (status: 'success' | 'er
 export function bridgeContentSource(bridge: ContentSource, analytics: AnalyticsWebhooks): ContentSource {
   if (!analytics.enabled) return bridge;
   return {
-    listPrompts: () => bridge.listPrompts(),
-    listResources: () => bridge.listResources(),
-    listResourceTemplates: () => bridge.listResourceTemplates(),
+    listPrompts: (scope) => bridge.listPrompts(scope),
+    listResources: (scope) => bridge.listResources(scope),
+    listResourceTemplates: (scope) => bridge.listResourceTemplates(scope),
     onPromptsChanged: (l) => bridge.onPromptsChanged(l),
     onResourcesChanged: (l) => bridge.onResourcesChanged(l),
-    getPrompt: (name, args) =>
-      timed(() => bridge.getPrompt(name, args), (status, durationMs) => analytics.emit('prompt', 'prompt.get.completed', { promptName: name, status, durationMs })),
-    readResource: (uri) =>
-      timed(() => bridge.readResource(uri), (status, durationMs) => analytics.emit('resource', 'resource.read.completed', { uri, status, durationMs })),
+    getPrompt: (name, args, scope) =>
+      timed(() => bridge.getPrompt(name, args, scope), (status, durationMs) => analytics.emit('prompt', 'prompt.get.completed', { promptName: name, status, durationMs })),
+    readResource: (uri, scope) =>
+      timed(() => bridge.readResource(uri, scope), (status, durationMs) => analytics.emit('resource', 'resource.read.completed', { uri, status, durationMs })),
   };
 }

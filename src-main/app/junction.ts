@@ -5,10 +5,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { API_VERSION } from '../../plugins/sdk/src/protocol.js';
 import { attachPluginHub } from '../bridge/plugins/index.js';
+import { AgentPresence, attachPresence } from '../bridge/presence/index.js';
+import { ProjectSelectionTools } from '../bridge/projects/index.js';
 import { createHubServer } from '../bridge/signalr/index.js';
 import { createAnalyticsWebhooks, createAuthorizationWebhook } from '../bridge/webhooks/index.js';
-import type { BridgeView } from '../control/api.js';
+import type { BridgeView, ProjectRouting } from '../control/api.js';
 import { createConsoleServer, createControlHub, type ToolEntryWithoutStats } from '../control/index.js';
 import { createHost } from '../host/index.js';
 import {
@@ -27,13 +30,15 @@ import type { ToolDescriptor } from '../shared/tool-source.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { createAccessGate, pluginAuthorizer } from './access.js';
 import { createAdmission } from './admission.js';
-import { bridgeView } from './bridge-views.js';
+import { agentViews, bridgeView, pinnedProjects } from './bridge-views.js';
 import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
 import { userStateDir, type Config, type ConfigOrigins } from './config/index.js';
 import { bridgeContentSource } from './content.js';
 import { bodyReader } from './http/read-body.js';
+import { pinGate } from './http/pin-gate.js';
 import { closeServer, createHttpServer, listen, sendJsonError, type RouteHandler } from './http/server.js';
-import { analyticsCallObserver, consoleCallObserver } from './observers.js';
+import { onceLogger } from './once-log.js';
+import { analyticsCallObserver, apiCallerLabel, consoleCallObserver } from './observers.js';
 import { cliInvocation, CONSOLE_BUNDLE_DIR, EXAMPLE_IN_PROCESS_PLUGINS_DIR, PROJECT_ROOT } from './paths.js';
 import { RuntimeSettings } from './settings-view.js';
 
@@ -92,6 +97,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       connection: config['webhook-connection-url'],
     },
   });
+  const refused = onceLogger(logger);
   const tokenOnly = createAuthenticator({ mode: config.auth, token: agentToken });
   const full = createAuthenticator({ mode: config.auth, token: agentToken, webhook: authorizationWebhook });
 
@@ -107,25 +113,39 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     maxFrameBytes: config['max-frame-bytes'],
     keepAliveIntervalMs: config['keep-alive-interval'],
     clientTimeoutMs: config['client-timeout'],
-    authorize: pluginAuthorizer({ tokenOnly, full }),
+    authorize: pluginAuthorizer({ tokenOnly, full, refused }),
   });
   const bridge = attachPluginHub(hub, {
     pluginTimeoutMs: config['plugin-timeout'],
     pluginReconnectWaitSeconds: config['plugin-reconnect-wait-seconds'],
     serverVersion: JUNCTION_VERSION,
+    projectRouting: config['project-routing'],
   });
+  const projects = bridge.registry;
+  const presence = new AgentPresence({ apiIdleMs: config['idle-timeout-seconds'] * 1000 });
+  const detachPresence = attachPresence(hub, presence, { serverVersion: JUNCTION_VERSION, serverApiVersion: API_VERSION, serverTransport: config['client-transport'] });
 
   const toolOptions = { mode: config.mode, toolOutputSchema: config['tool-output-schema'], codeActionReferenceLifetimeMs: config['code-action-reference-lifetime'] };
   const builtIn = builtInToolSources(host, toolOptions);
   const pluginsDir = config['plugins-dir'] ?? (config.demo ? EXAMPLE_IN_PROCESS_PLUGINS_DIR : undefined);
   const inProcess = pluginsDir ? [await inProcessPluginSource(host, builtIn, { ...toolOptions, directory: pluginsDir })] : [];
   host.provideStatus('bridge', () => ({ plugins: bridge.pluginViews(), diagnostics: [...bridge.diagnostics(), ...bridge.degradedLists()] }));
-  const catalogue = createCatalogue([...builtIn, ...inProcess, bridge]);
+  // The selection tools come before the bridge so no plugin can shadow them.
+  const catalogue = createCatalogue([...builtIn, ...inProcess, new ProjectSelectionTools(projects), bridge]);
   host.provideStatus('catalogue', () => ({ collisions: catalogue.collisions() }));
   let bridgeRunning = true;
   let boundPort = config.port;
   const currentBridgeView = (): BridgeView =>
-    bridgeView({ running: bridgeRunning, host: config.host, port: boundPort, cliArgs: cliInvocation(), token: agentToken });
+    bridgeView({
+      running: bridgeRunning,
+      host: config.host,
+      port: boundPort,
+      cliArgs: cliInvocation(),
+      token: agentToken,
+      projectRouting: projects.mode,
+      projects: pinnedProjects(projects),
+    });
+  const currentAgentViews = () => agentViews(presence, projects);
 
   const runtimeSettings = new RuntimeSettings({
     config,
@@ -153,7 +173,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       approvals: () => host.approvals.pending(),
       recovery: () => journal.status(),
       bridge: currentBridgeView,
-      agentSessions: () => mcpHttp.sessionCount(),
+      agents: currentAgentViews,
     },
     commands: {
       approve: async (id) => host.approvals.decide(id, 'approve'),
@@ -162,6 +182,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       rollback: async (workspaceId, toRevision) => host.rollback(workspaceId, toRevision),
       startBridge: async () => setBridgeRunning(true),
       stopBridge: async () => setBridgeRunning(false),
+      setProjectRouting: async (mode) => setProjectRouting(mode),
       recover: async () => {
         await journal.recover();
         return journal.status();
@@ -201,7 +222,26 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     return currentBridgeView();
   };
 
+  const setProjectRouting = (mode: ProjectRouting): BridgeView => {
+    if (projects.mode !== mode) {
+      projects.setMode(mode);
+      // Plugins come back at once and are grouped under the new routing.
+      for (const connection of hub.connections()) connection.close('The operator switched project routing; reconnect.', true);
+      logger.info(`project routing switched to ${mode} by the operator`);
+    }
+    return currentBridgeView();
+  };
+  const publishAgents = () => control.publish({ type: 'agents.changed', agents: currentAgentViews() });
   const unsubscribe = [
+    projects.events.on('projectsChanged', () => {
+      control.publish({ type: 'bridge.state', bridge: currentBridgeView() });
+      publishAgents();
+    }),
+    presence.events.on('connected', publishAgents),
+    presence.events.on('disconnected', ({ agent }) => {
+      if (agent.sessionId) projects.forgetSession(agent.sessionId);
+      publishAgents();
+    }),
     bridge.events.on('pluginConnected', (plugin) => {
       control.publish({ type: 'plugin.connected', plugin });
       analytics.emit('connection', 'connection.plugin.connected', { connectionId: plugin.connectionId, role: plugin.role, name: plugin.name });
@@ -233,6 +273,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     catalogue,
     dispatcher,
     content: bridgeContentSource(bridge, analytics),
+    sessions: { opened: (session) => presence.opened(session), closed: (session) => presence.closed(session.sessionId) },
   });
   const readBody = bodyReader(config['max-body-bytes']);
   const mcpHttp = createMcpHttpHandler({
@@ -241,7 +282,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     maxSessions: config['max-idle-session-count'],
     readBody,
   });
-  const directApi = createDirectToolApi({ catalogue, dispatcher, readBody });
+  const directApi = createDirectToolApi({ catalogue, dispatcher, readBody, onCaller: (req) => presence.apiCall(apiCallerLabel(req)) });
   const systemToolApi = createSystemToolApi({ provider: bridge, readBody });
   const consoleToken = randomBytes(24).toString('base64url');
   const consoleServer = config.console ? createConsoleServer({ hub: control, token: consoleToken, staticDir: CONSOLE_BUNDLE_DIR }) : undefined;
@@ -249,7 +290,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const whenBridgeRunning = (route: RouteHandler): RouteHandler => ({
     handleRequest(req, res) {
       if (bridgeRunning) return route.handleRequest?.(req, res) ?? false;
-      const claimed = /^\/(mcp|api|hub)(\/|$)/.test(new URL(req.url ?? '/', 'http://x').pathname);
+      const claimed = /^\/(mcp|api|hub|p)(\/|$)/i.test(new URL(req.url ?? '/', 'http://x').pathname);
       if (claimed) sendJsonError(res, 503, { code: 'PluginUnavailable', message: 'The operator stopped the bridge; start it from the console.' });
       return claimed;
     },
@@ -266,7 +307,16 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       return true;
     },
   };
-  const routes: RouteHandler[] = [health, whenBridgeRunning(hub), whenBridgeRunning(mcpHttp), whenBridgeRunning(directApi), whenBridgeRunning(systemToolApi), ...(consoleServer ? [consoleServer] : [])];
+  const pins = pinGate({ multi: () => projects.mode === 'multi', refused });
+  const routes: RouteHandler[] = [
+    health,
+    whenBridgeRunning(hub),
+    whenBridgeRunning(pins),
+    whenBridgeRunning(mcpHttp),
+    whenBridgeRunning(directApi),
+    whenBridgeRunning(systemToolApi),
+    ...(consoleServer ? [consoleServer] : []),
+  ];
   const server = createHttpServer(routes, createAccessGate({ port: () => boundPort, bindHost: config.host, tokenOnly, full }));
   try {
     boundPort = (await listen(server, config.port, config.host)).port;
@@ -302,6 +352,8 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         await consoleServer?.close();
         await mcpHttp.close();
         mcpFactory.close();
+        detachPresence();
+        presence.dispose();
         await hub.close();
         bridge.dispose();
         catalogue.close();

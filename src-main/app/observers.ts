@@ -1,4 +1,5 @@
-/** Call observers the composition root attaches to the dispatcher: the console's live view and analytics. */
+/** Call observers the composition root attaches to the dispatcher (the console's live view, analytics), and how API callers are named. */
+import type { IncomingMessage } from 'node:http';
 import type { AnalyticsWebhooks } from '../bridge/webhooks/index.js';
 import type { ControlHub } from '../control/index.js';
 import type { CallObserver } from '../mcp/index.js';
@@ -38,4 +39,14 @@ export function analyticsCallObserver(webhooks: AnalyticsWebhooks): CallObserver
       });
     },
   };
+}
+
+/**
+ * Direct HTTP callers have no session; for agent presence two scripts on one machine are told apart by
+ * their User-Agent (rate limits stay per address: a caller cannot buy a fresh budget by renaming itself).
+ * The label is bounded and printable because it reaches plugins and the console.
+ */
+export function apiCallerLabel(req: IncomingMessage): string {
+  const agent = (req.headers['user-agent'] ?? '').replace(/\p{Cc}/gu, ' ').trim().slice(0, 120);
+  return `http ${req.socket.remoteAddress ?? 'unknown'}${agent ? ` ${agent}` : ''}`;
 }

@@ -5,6 +5,8 @@
 import { redirectConsoleToStderr } from '../host/plugins/index.js';
 import { proxyStdioToHttp, serveStdio } from '../mcp/index.js';
 import { loadOrCreateToken } from '../security/index.js';
+import { JunctionError } from '../shared/errors.js';
+import { splitPinnedPath } from '../shared/project-pin.js';
 import { createLogger } from '../shared/log.js';
 import { userStateDir, type Config } from './config/index.js';
 import { startJunction, type Junction } from './junction.js';
@@ -22,8 +24,8 @@ async function runningJunction(baseUrl: string): Promise<boolean> {
 /** Resolves when stdin ends, the agent's way of saying it is done. */
 const stdinEnded = () => new Promise<void>((resolve) => process.stdin.once('end', resolve).once('close', resolve));
 
-export async function serveStdioFor(junction: Junction): Promise<void> {
-  const transport = await serveStdio(junction.mcpFactory);
+export async function serveStdioFor(junction: Junction, pin?: string): Promise<void> {
+  const transport = await serveStdio(junction.mcpFactory, {}, pin);
   await stdinEnded();
   await transport.close();
   await junction.close();
@@ -34,20 +36,32 @@ export function reserveStdoutForProtocol(): void {
   redirectConsoleToStderr();
 }
 
+/** The validated, lower-cased `project-pin`, checked like a pin in a path so both refuse the same input. */
+function projectPinOf(config: Config): string | undefined {
+  const raw = config['project-pin'];
+  if (raw === undefined) return undefined;
+  const route = splitPinnedPath(`/p/${raw}/mcp`);
+  if (route.kind !== 'valid') throw new JunctionError('ConfigInvalid', `project-pin: '${raw}' is not 1-64 hexadecimal characters.`);
+  return route.pin;
+}
+
 export async function relayStdio(config: Config): Promise<void> {
+  const pin = projectPinOf(config);
   reserveStdoutForProtocol();
   const logger = createLogger(config['log-level']);
   const displayHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const baseUrl = `http://${displayHost}:${config.port}`;
   if (await runningJunction(baseUrl)) {
-    logger.info(`junction connect: relaying stdio to ${baseUrl}/mcp`);
+    const mcpUrl = `${baseUrl}${pin ? `/p/${pin}` : ''}/mcp`;
+    logger.info(`junction connect: relaying stdio to ${mcpUrl}`);
     const token = config.auth === 'token' ? (config.token ?? (await loadOrCreateToken(config['state-dir'] ?? userStateDir()))) : undefined;
     const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
-    const proxy = await proxyStdioToHttp(new URL(`${baseUrl}/mcp`), { ...(headers ? { headers } : {}), log: (m) => logger.warn(m) });
+    const proxy = await proxyStdioToHttp(new URL(mcpUrl), { ...(headers ? { headers } : {}), log: (m) => logger.warn(m) });
     await Promise.race([proxy.closed, stdinEnded()]);
     await proxy.close();
     return;
   }
+  if (pin && config['project-routing'] !== 'multi') throw new JunctionError('ConfigInvalid', 'project-pin: pins route only with project-routing=multi.');
   logger.info(`junction connect: no Junction answers at ${baseUrl}; starting one in this process`);
-  await serveStdioFor(await startJunction({ config, logger }));
+  await serveStdioFor(await startJunction({ config, logger }), pin);
 }

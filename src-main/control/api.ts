@@ -24,8 +24,48 @@ export interface PluginView {
   state: 'connected' | 'awaited';
   /** Epoch ms until which a disconnected plugin is awaited back (state `awaited`). */
   awaitedUntil?: number;
+  /** The project the plugin belongs to (from its hub query); plugins with the same `key` are one project. */
+  project?: PluginProjectView;
   /** What the operator should know about this plugin now, e.g. a prompts list that failed and is served empty. */
   warnings?: string[];
+}
+
+export interface PluginProjectView {
+  key: string;
+  /** `engine:project on machine`. */
+  label: string;
+  engine?: string;
+  projectName?: string;
+  machineName?: string;
+  instanceId?: string;
+  /** The pin agents use in `/p/{pin}/…` routes; absent when the plugin sends no project path hash. */
+  pin?: string;
+}
+
+/** An agent session (MCP over HTTP or stdio) or a direct HTTP API caller, as plugins are told about it. */
+export interface AgentView {
+  sessionId: string;
+  transport: CallView['transport'];
+  clientName?: string;
+  clientVersion?: string;
+  /** The project pin of the route the agent uses. */
+  pin?: string;
+  /** The project key the agent's calls currently go to (multi-project routing), if any. */
+  projectKey?: string;
+}
+
+export type ProjectRouting = 'single' | 'multi';
+
+export interface ProjectEndpointView {
+  key: string;
+  label: string;
+  pin: string;
+  mcpUrl: string;
+  apiUrl: string;
+  /** Streamable HTTP client configuration for this project. */
+  snippet: string;
+  /** Claude Desktop (stdio through `junction connect project-pin=…`) configuration for this project. */
+  stdioSnippet?: string;
 }
 
 export type CallStatus = 'running' | 'ok' | 'error';
@@ -68,8 +108,6 @@ export interface MetricsView {
   inFlight: number;
   /** Agents that finished a call in the window. */
   activeAgents: string[];
-  /** Open agent sessions (MCP over HTTP, which stdio agents reach through `junction connect`), when known. */
-  agentSessions?: number;
   /** Oldest second first; latency points are null for seconds without calls. */
   series: { calls: number[]; errors: number[]; p50Ms: Array<number | null>; p99Ms: Array<number | null> };
 }
@@ -229,6 +267,10 @@ export interface BridgeView {
   transports: Array<'streamable-http' | 'stdio'>;
   /** Exact configuration snippets operators paste into MCP clients. */
   snippets: Array<{ client: string; format: 'json' | 'shell'; text: string }>;
+  /** `single`: one editor and one runtime in all; `multi`: one of each per project, agents choose the project. */
+  projectRouting?: ProjectRouting;
+  /** Pinned endpoints per live project with a path hash (multi-project routing only). */
+  projects?: ProjectEndpointView[];
 }
 
 export interface ControlSnapshot {
@@ -240,6 +282,8 @@ export interface ControlSnapshot {
   recovery: RecoveryView;
   bridge: BridgeView;
   metrics?: MetricsView;
+  /** Connected agents; absent from older cores. */
+  agents?: AgentView[];
 }
 
 export type ControlEvent =
@@ -254,7 +298,8 @@ export type ControlEvent =
   | { type: 'approval.decided'; approval: ApprovalView }
   | { type: 'recovery.state'; recovery: RecoveryView }
   | { type: 'bridge.state'; bridge: BridgeView }
-  | { type: 'metrics.updated'; metrics: MetricsView };
+  | { type: 'metrics.updated'; metrics: MetricsView }
+  | { type: 'agents.changed'; agents: AgentView[] };
 
 export type ControlResult<T> = { ok: true; value: T } | { ok: false; error: StructuredError };
 
@@ -267,6 +312,8 @@ export interface ControlApi {
   rollback(workspaceId: string, toRevision: number): Promise<WorkspaceView>;
   startBridge(): Promise<BridgeView>;
   stopBridge(): Promise<BridgeView>;
+  /** Switches project routing; every plugin is asked to reconnect so it is grouped afresh. */
+  setProjectRouting(mode: ProjectRouting): Promise<BridgeView>;
   recover(): Promise<RecoveryView>;
   tools(): Promise<ToolCatalogueEntry[]>;
   pluginDetail(connectionId: string): Promise<PluginDetailView>;
@@ -315,6 +362,7 @@ export interface ControlCommands {
   rollback: { args: { workspaceId: string; toRevision: number }; result: WorkspaceView };
   startBridge: { args: Record<string, never>; result: BridgeView };
   stopBridge: { args: Record<string, never>; result: BridgeView };
+  setProjectRouting: { args: { mode: ProjectRouting }; result: BridgeView };
   recover: { args: Record<string, never>; result: RecoveryView };
   tools: { args: Record<string, never>; result: ToolCatalogueEntry[] };
   pluginDetail: { args: { connectionId: string }; result: PluginDetailView };

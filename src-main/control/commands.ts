@@ -18,6 +18,7 @@ export const COMMAND_SCHEMAS = {
   rollback: z.object({ workspaceId: id, toRevision: z.number().int().min(0) }).strict(),
   startBridge: none,
   stopBridge: none,
+  setProjectRouting: z.object({ mode: z.enum(['single', 'multi']) }).strict(),
   recover: none,
   tools: none,
   pluginDetail: z.object({ connectionId: id }).strict(),
@@ -56,6 +57,8 @@ function run(api: ControlApi, command: ControlCommandName, args: unknown): Promi
       return api.startBridge();
     case 'stopBridge':
       return api.stopBridge();
+    case 'setProjectRouting':
+      return api.setProjectRouting(COMMAND_SCHEMAS.setProjectRouting.parse(args).mode);
     case 'recover':
       return api.recover();
     case 'tools':

@@ -4,6 +4,7 @@
  */
 import { JunctionError } from '../shared/errors.js';
 import type {
+  AgentView,
   ApprovalView,
   BridgeView,
   CallDetail,
@@ -33,8 +34,8 @@ export interface ControlProviders {
   approvals(): ApprovalView[];
   recovery(): RecoveryView;
   bridge(): BridgeView;
-  /** Open agent sessions, for the header; absent where the hub runs without an MCP endpoint. */
-  agentSessions?(): number;
+  /** Connected agents; a core without agent tracking leaves it out. */
+  agents?(): AgentView[];
 }
 
 export type ToolEntryWithoutStats = Omit<ToolCatalogueEntry, 'stats'>;
@@ -55,7 +56,9 @@ export interface ControlOperatorHandlers {
 }
 
 /** The commands the composition root implements: the ControlApi minus what the hub answers itself. */
-export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'> & ControlOperatorHandlers;
+export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'> &
+  Partial<Pick<ControlApi, 'setProjectRouting'>> &
+  ControlOperatorHandlers;
 
 /** Connection events kept per plugin (by name and role, across reconnects). */
 const TIMELINE_LIMIT = 50;
@@ -97,7 +100,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
   const metrics = new CallMetrics();
   const timelines = new Map<string, PluginTimelineEntry[]>();
   const timelineKeys = new Map<string, string>();
-  let lastIdleKey: string | undefined;
+  let lastIdle = false;
   const listeners = new Set<(event: SequencedEvent) => void>();
   const pending: SequencedEvent[] = [];
   let delivering = false;
@@ -154,8 +157,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
   }
 
   function metricsView(): MetricsView {
-    const view = metrics.view(now());
-    return providers.agentSessions ? { ...view, agentSessions: providers.agentSessions() } : view;
+    return metrics.view(now());
   }
 
   // A listener that publishes while being notified must not reorder the stream for the listeners after it.
@@ -187,6 +189,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       recovery: providers.recovery(),
       bridge: providers.bridge(),
       metrics: metricsView(),
+      ...(providers.agents ? { agents: providers.agents() } : {}),
     };
   }
 
@@ -213,9 +216,8 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     publishMetrics() {
       const view = metricsView();
       const idle = view.inFlight === 0 && view.series.calls.every((n) => n === 0);
-      const idleKey = idle ? `idle:${view.agentSessions ?? ''}` : undefined;
-      if (idleKey !== undefined && idleKey === lastIdleKey) return;
-      lastIdleKey = idleKey;
+      if (idle && lastIdle) return;
+      lastIdle = idle;
       hub.publish({ type: 'metrics.updated', metrics: view });
     },
     // Events queued but not yet delivered are already in the call log, so the frame names the last delivered seq
@@ -251,6 +253,10 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     rollback: (workspaceId, toRevision) => commands.rollback(workspaceId, toRevision),
     startBridge: () => commands.startBridge(),
     stopBridge: () => commands.stopBridge(),
+    setProjectRouting: async (mode) => {
+      if (!commands.setProjectRouting) throw new JunctionError('InvalidArguments', 'This core does not support switching project routing.');
+      return commands.setProjectRouting(mode);
+    },
     recover: () => commands.recover(),
     async tools() {
       return (commands.tools ?? (() => unavailable('a tool catalogue')))().map(withStats);

@@ -3,6 +3,7 @@
  * collision (host tools are registered first, so a plugin can never shadow a host tool). Collisions are
  * kept as diagnostics for server-status and the console rather than failing anyone's connection.
  */
+import type { AgentScope } from '../shared/project-pin.js';
 import { TypedEmitter } from '../shared/typed-emitter.js';
 import { publishedDescriptor, type ToolDescriptor, type ToolSource } from '../shared/tool-source.js';
 
@@ -18,7 +19,8 @@ export interface CatalogueEntry {
 }
 
 export interface Catalogue {
-  listTools(): ToolDescriptor[];
+  /** With `scope`, what that agent session sees (sources serving several projects show its project only). */
+  listTools(scope?: AgentScope): ToolDescriptor[];
   resolve(name: string): CatalogueEntry | undefined;
   collisions(): CatalogueCollision[];
   sources(): readonly ToolSource[];
@@ -30,12 +32,11 @@ export function createCatalogue(sources: readonly ToolSource[]): Catalogue {
   const emitter = new TypedEmitter<{ changed: undefined }>();
   let cached: { entries: Map<string, CatalogueEntry>; collisions: CatalogueCollision[] } | undefined;
 
-  const build = () => {
-    if (cached) return cached;
+  const merge = (scope?: AgentScope) => {
     const entries = new Map<string, CatalogueEntry>();
     const collisions: CatalogueCollision[] = [];
     for (const source of sources) {
-      for (const descriptor of source.listTools()) {
+      for (const descriptor of source.listTools(scope)) {
         const existing = entries.get(descriptor.name);
         if (existing) {
           collisions.push({ tool: descriptor.name, keptFrom: existing.source.id, shadowedFrom: source.id });
@@ -44,9 +45,10 @@ export function createCatalogue(sources: readonly ToolSource[]): Catalogue {
         entries.set(descriptor.name, { descriptor: publishedDescriptor(descriptor), source });
       }
     }
-    cached = { entries, collisions };
-    return cached;
+    return { entries, collisions };
   };
+  // The unscoped union is what names resolve against; a scoped list is built per tools/list (rare).
+  const build = () => (cached ??= merge());
 
   const unsubscribers = sources.map((source) =>
     source.onToolsChanged(() => {
@@ -56,7 +58,7 @@ export function createCatalogue(sources: readonly ToolSource[]): Catalogue {
   );
 
   return {
-    listTools: () => [...build().entries.values()].map((e) => e.descriptor),
+    listTools: (scope) => [...(scope ? merge(scope) : build()).entries.values()].map((e) => e.descriptor),
     resolve: (name) => build().entries.get(name),
     collisions: () => [...build().collisions],
     sources: () => sources,

@@ -1,9 +1,11 @@
 /**
  * `POST /api/tools/{name}` (body: the arguments object) and `GET /api/tools`, for agents and scripts that
- * do not speak MCP. Failures carry an HTTP status derived from the failure kind and the structured error.
+ * do not speak MCP, plus the same under `/p/{pin}` for one project. Failures carry an HTTP status derived
+ * from the failure kind and the structured error. Malformed pins are refused before this room sees them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JunctionError, toStructuredError, type StructuredError } from '../shared/errors.js';
+import { splitPinnedPath, type AgentScope } from '../shared/project-pin.js';
 import type { FailureKind, ToolOutcome, ToolResult } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -25,6 +27,8 @@ export interface DirectApiOptions {
   readBody: (req: IncomingMessage) => Promise<Buffer>;
   /** Identifies the caller for the console, e.g. from the remote address. */
   agentOf?: (req: IncomingMessage) => string;
+  /** Told about every call request before it runs (agent presence: API callers have no session). */
+  onCaller?: (req: IncomingMessage) => void;
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown) {
@@ -85,7 +89,7 @@ export function sendOutcome(res: ServerResponse, name: string, outcome: ToolOutc
 export function createDirectToolApi(options: DirectApiOptions) {
   const agentOf = options.agentOf ?? ((req: IncomingMessage) => `http ${req.socket.remoteAddress ?? 'unknown'}`);
 
-  const callTool = async (req: IncomingMessage, res: ServerResponse, name: string) => {
+  const callTool = async (req: IncomingMessage, res: ServerResponse, name: string, scope: AgentScope) => {
     let args: Record<string, unknown>;
     try {
       args = await readArguments(options.readBody, req);
@@ -93,23 +97,26 @@ export function createDirectToolApi(options: DirectApiOptions) {
       sendArgumentsError(res, error);
       return;
     }
+    options.onCaller?.(req);
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableEnded) abort.abort();
     });
-    const outcome = await options.dispatcher.call({ name, args, agent: agentOf(req), transport: 'http-api', signal: abort.signal });
+    const outcome = await options.dispatcher.call({ name, args, agent: agentOf(req), transport: 'http-api', signal: abort.signal, scope });
     sendOutcome(res, name, outcome);
   };
 
   return {
     handleRequest(req: IncomingMessage, res: ServerResponse): boolean {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      if (url.pathname === '/api/tools') {
+      const route = splitPinnedPath(new URL(req.url ?? '/', 'http://localhost').pathname);
+      if (route.kind === 'malformed') return false;
+      const scope: AgentScope = route.kind === 'valid' ? { pin: route.pin } : {};
+      if (route.rest === '/api/tools') {
         if (req.method !== 'GET') sendError(res, 405, { code: 'InvalidArguments', message: 'Use GET /api/tools to list tools, POST /api/tools/{name} to call one.' });
-        else sendJson(res, 200, { tools: options.catalogue.listTools() });
+        else sendJson(res, 200, { tools: options.catalogue.listTools(scope) });
         return true;
       }
-      const match = /^\/api\/tools\/([^/]+)$/.exec(url.pathname);
+      const match = /^\/api\/tools\/([^/]+)$/.exec(route.rest);
       if (!match) return false;
       if (req.method !== 'POST') {
         sendError(res, 405, { code: 'InvalidArguments', message: `Use POST /api/tools/${match[1]} with a JSON object of arguments.` });
@@ -122,7 +129,7 @@ export function createDirectToolApi(options: DirectApiOptions) {
         sendError(res, 400, { code: 'InvalidArguments', message: 'The tool name in the path is not valid percent-encoding.' });
         return true;
       }
-      callTool(req, res, name).catch((error: unknown) => {
+      callTool(req, res, name, scope).catch((error: unknown) => {
         if (!res.headersSent) sendError(res, 500, toStructuredError(error));
       });
       return true;

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallView } from '../control/api.js';
 import { findLoneSurrogate } from '../shared/json.js';
+import type { AgentScope } from '../shared/project-pin.js';
 import { errorOutcome, thrownOutcome, type AgentTransport, type CallContext, type ToolOutcome } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
 
@@ -25,6 +26,8 @@ export interface DispatchRequest {
   requestBytes?: number;
   /** A caller that must correlate the call with the console's events (the console itself) picks its id. */
   callId?: string;
+  /** The agent's session and route pin, for sources that serve several projects. */
+  scope?: AgentScope;
 }
 
 export interface Dispatcher {
@@ -83,6 +86,8 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
 
       async function run(req: DispatchRequest, callId: string): Promise<ToolOutcome> {
         if (!entry) {
+          const explained = catalogue.sources().map((source) => source.explainMissing?.(req.name, req.scope)).find((o) => o !== undefined);
+          if (explained) return explained;
           return errorOutcome(
             { code: 'ToolNotFound', message: `Tool '${req.name}' is not in the catalogue.`, next: { kind: 'inspectStatus', tools: ['server-status'] } },
             'notFound',
@@ -107,6 +112,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
           agent: req.agent,
           transport: req.transport,
           signal: req.signal,
+          ...(req.scope ? { scope: req.scope } : {}),
           progress: (update) => {
             notify('progress', callId, update);
             req.progress?.(update);

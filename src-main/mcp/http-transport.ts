@@ -1,12 +1,15 @@
 /**
- * Streamable HTTP at `/mcp`: one SDK transport + server per agent session, bounded in number and
- * closed when idle, so an agent that vanishes cannot pin memory forever.
+ * Streamable HTTP at `/mcp` (and `/p/{pin}/mcp`, a session pinned to one project): one SDK transport +
+ * server per agent session, bounded in number and closed when idle, so an agent that vanishes cannot
+ * pin memory forever. A session stays on the route it was opened on. Malformed pins never get here:
+ * the composing server refuses them first.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { StructuredError } from '../shared/errors.js';
+import { splitPinnedPath } from '../shared/project-pin.js';
 import type { McpServerFactory } from './server.js';
 
 export interface McpHttpOptions {
@@ -23,6 +26,7 @@ export interface McpHttpOptions {
 interface Session {
   transport: StreamableHTTPServerTransport;
   lastSeen: number;
+  pin: string | undefined;
 }
 
 export interface McpHttpHandler {
@@ -64,13 +68,13 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     }
   };
 
-  const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
+  const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, pin: string | undefined) => {
     evictForRoom();
     const label = `#${++sessionCounter}`;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, lastSeen: Date.now() });
+        sessions.set(id, { transport, lastSeen: Date.now(), pin });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -80,12 +84,12 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    const server = options.factory.create('mcp-http', () => label);
+    const server = options.factory.create('mcp-http', () => label, { id: () => transport.sessionId, ...(pin !== undefined ? { pin } : {}) });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, pin: string | undefined) => {
     let body: unknown;
     if (req.method === 'POST') {
       let raw: Buffer;
@@ -111,6 +115,11 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         jsonRpcError(res, 404, -32001, 'Session not found: it expired or the server restarted; initialize a new session.');
         return;
       }
+      if (session.pin !== pin) {
+        const opened = session.pin === undefined ? path : `/p/${session.pin}${path}`;
+        jsonRpcError(res, 400, -32000, `Bad request: this session was opened at ${opened}; send its requests there.`);
+        return;
+      }
       session.lastSeen = Date.now();
       await session.transport.handleRequest(req, res, body);
       return;
@@ -120,14 +129,14 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       jsonRpcError(res, 400, -32000, 'Bad request: send initialize first, then the mcp-session-id header it returns.');
       return;
     }
-    await startSession(req, res, body);
+    await startSession(req, res, body, pin);
   };
 
   return {
     handleRequest(req, res) {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      if (url.pathname !== path) return false;
-      handle(req, res).catch((error: unknown) => jsonRpcError(res, 500, -32603, `Internal error: ${(error as Error).message}`));
+      const route = splitPinnedPath(new URL(req.url ?? '/', 'http://localhost').pathname);
+      if (route.kind === 'malformed' || route.rest !== path) return false;
+      handle(req, res, route.kind === 'valid' ? route.pin : undefined).catch((error: unknown) => jsonRpcError(res, 500, -32603, `Internal error: ${(error as Error).message}`));
       return true;
     },
     sessionCount: () => sessions.size,

@@ -15,6 +15,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isJunctionError } from '../shared/errors.js';
+import type { AgentScope } from '../shared/project-pin.js';
 import type { AgentTransport } from '../shared/tool-source.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
@@ -27,11 +28,32 @@ export interface McpServerDeps {
   catalogue: Catalogue;
   dispatcher: Dispatcher;
   content?: ContentSource;
+  /** Told when an agent session completes its initialize handshake and when it closes. */
+  sessions?: SessionObserver;
+}
+
+/** An agent session as the rest of Junction sees it: who it is and which project pin its route carries. */
+export interface AgentSessionInfo {
+  sessionId: string;
+  transport: AgentTransport;
+  pin?: string;
+  client: { name?: string; version?: string; title?: string; description?: string; websiteUrl?: string };
+}
+
+export interface SessionObserver {
+  opened(session: AgentSessionInfo): void;
+  closed(session: AgentSessionInfo): void;
+}
+
+/** How a server knows its session: the id (known once the transport assigned it) and the route's pin. */
+export interface SessionBinding {
+  id: () => string | undefined;
+  pin?: string;
 }
 
 export interface McpServerFactory {
   /** A new, unconnected server; `agentLabel` names the session in the console. */
-  create(transport: AgentTransport, agentLabel: () => string): Server;
+  create(transport: AgentTransport, agentLabel: () => string, session?: SessionBinding): Server;
   liveCount(): number;
   close(): void;
 }
@@ -66,7 +88,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
   ];
 
   return {
-    create(transport, agentLabel) {
+    create(transport, agentLabel, session) {
       const content = deps.content;
       const server = new Server(
         { name: deps.name, version: deps.version },
@@ -83,7 +105,25 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         return client ? `${client.name}/${client.version} ${agentLabel()}` : agentLabel();
       };
 
-      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools() }));
+      const scope = (): AgentScope => {
+        const id = session?.id();
+        return { ...(id !== undefined ? { sessionId: id } : {}), ...(session?.pin !== undefined ? { pin: session.pin } : {}) };
+      };
+      let opened: AgentSessionInfo | undefined;
+      server.oninitialized = () => {
+        const sessionId = session?.id();
+        if (sessionId === undefined || opened) return;
+        const client = server.getClientVersion();
+        opened = {
+          sessionId,
+          transport,
+          ...(session?.pin !== undefined ? { pin: session.pin } : {}),
+          client: client ? { name: client.name, version: client.version, title: client.title, description: client.description, websiteUrl: client.websiteUrl } : {},
+        };
+        deps.sessions?.opened(opened);
+      };
+
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools(scope()) }));
       server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         const progressToken = request.params._meta?.progressToken;
         const outcome = await deps.dispatcher.call({
@@ -92,6 +132,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
           agent: agent(),
           transport,
           signal: extra.signal,
+          scope: scope(),
           ...(progressToken !== undefined
             ? {
                 progress: (update) => {
@@ -103,14 +144,18 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         return outcome.result;
       });
       if (content) {
-        server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => content.listPrompts()));
-        server.setRequestHandler(GetPromptRequestSchema, (request) => guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {})));
-        server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources()));
-        server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates()));
-        server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri)));
+        server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => content.listPrompts(scope())));
+        server.setRequestHandler(GetPromptRequestSchema, (request) => guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {}, scope())));
+        server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources(scope())));
+        server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates(scope())));
+        server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri, scope())));
       }
       live.add(server);
-      server.onclose = () => live.delete(server);
+      server.onclose = () => {
+        live.delete(server);
+        if (opened) deps.sessions?.closed(opened);
+        opened = undefined;
+      };
       return server;
     },
     liveCount: () => live.size,

@@ -19,10 +19,10 @@ function stdioTransport(streams: StdioStreams): StdioServerTransport {
   );
 }
 
-/** Serves the in-process catalogue over stdio until stdin ends. */
-export async function serveStdio(factory: McpServerFactory, streams: StdioStreams = {}): Promise<Transport> {
+/** Serves the in-process catalogue over stdio until stdin ends; `pin` holds the session to one project. */
+export async function serveStdio(factory: McpServerFactory, streams: StdioStreams = {}, pin?: string): Promise<Transport> {
   const transport = stdioTransport(streams);
-  const server = factory.create('mcp-stdio', () => 'stdio');
+  const server = factory.create('mcp-stdio', () => 'stdio', { id: () => 'stdio', ...(pin ? { pin } : {}) });
   await server.connect(transport);
   return transport;
 }
@@ -49,6 +49,8 @@ export async function proxyStdioToHttp(
   const close = async () => {
     if (closing) return closed;
     closing = true;
+    // Ending the HTTP session tells Junction (and the plugins it notifies) that this agent left.
+    await remote.terminateSession().catch(() => undefined);
     await Promise.allSettled([remote.close(), local.close()]);
     resolveClosed();
   };

@@ -5,12 +5,15 @@
  * (`/p/{pin}/api/system-tools/…`) is the same call with the pinned plugin's connection id.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { splitPinnedPath, type AgentScope } from '../shared/project-pin.js';
 import type { ToolDescriptor, ToolOutcome } from '../shared/tool-source.js';
 import { readArguments, sendArgumentsError, sendError, sendJson, sendOutcome } from './direct-http.js';
 
 export interface SystemToolProvider {
-  /** The plugin that serves an unpinned request, or undefined when none is connected. */
-  systemToolTarget(): string | undefined;
+  /** The plugin that serves a request with this scope (pin), or undefined when none is connected. */
+  systemToolTarget(scope?: AgentScope): string | undefined;
+  /** Why a pinned request has no plugin (its project is not connected), as a tool failure naming the project. */
+  explainMissing?(name: string, scope?: AgentScope): ToolOutcome | undefined;
   listSystemTools(connectionId: string): Promise<{ ok: true; tools: ToolDescriptor[] } | { ok: false; outcome: ToolOutcome }>;
   callSystemTool(connectionId: string, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome>;
 }
@@ -82,9 +85,14 @@ export function createSystemToolApi(options: SystemToolApiOptions) {
   return {
     serve,
     handleRequest(req: IncomingMessage, res: ServerResponse): boolean {
-      const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-      if (pathname !== PREFIX && !pathname.startsWith(`${PREFIX}/`)) return false;
-      serve(req, res, pathname.slice(PREFIX.length), provider.systemToolTarget());
+      // Malformed pins never get here: the composing server refuses them first.
+      const route = splitPinnedPath(new URL(req.url ?? '/', 'http://localhost').pathname);
+      if (route.kind === 'malformed' || (route.rest !== PREFIX && !route.rest.startsWith(`${PREFIX}/`))) return false;
+      const scope: AgentScope = route.kind === 'valid' ? { pin: route.pin } : {};
+      const target = provider.systemToolTarget(scope);
+      const missing = target === undefined ? provider.explainMissing?.('system tools', scope) : undefined;
+      if (missing) sendOutcome(res, 'system tools', missing);
+      else serve(req, res, route.rest.slice(PREFIX.length), target);
       return true;
     },
   };

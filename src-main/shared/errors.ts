@@ -54,6 +54,10 @@ export const ERROR_CODES = [
   // host / code actions
   'ChangeLimitExceeded',
   'ActionUnsupported',
+  // bridge / projects (the pin code is McpPlugin.Server's own spelling)
+  'invalid_project_pin',
+  'ProjectNotConnected',
+  'InvalidProjectMetadata',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -3,3 +3,4 @@ export * from './json.js';
 export * from './tool-source.js';
 export * from './typed-emitter.js';
 export * from './log.js';
+export * from './project-pin.js';

@@ -4,6 +4,7 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toStructuredError, type StructuredError } from './errors.js';
+import type { AgentScope } from './project-pin.js';
 
 export type ToolDescriptor = Tool;
 export type ToolResult = CallToolResult;
@@ -38,15 +39,23 @@ export interface CallContext {
   transport: AgentTransport;
   signal: AbortSignal;
   progress?: (update: { progress: number; total?: number; message?: string }) => void;
+  /** The agent's session and route pin; sources serving several projects choose one from it. */
+  scope?: AgentScope;
 }
 
 export interface ToolSource {
   /** Stable id shown in diagnostics, e.g. `host`, `bridge`, `plugin:<id>`. */
   readonly id: string;
-  listTools(): readonly ToolDescriptor[];
+  /** `scope` is the asking agent's session; only sources serving several projects look at it. */
+  listTools(scope?: AgentScope): readonly ToolDescriptor[];
   callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome>;
   /** Fires whenever the result of listTools() may have changed. Returns an unsubscribe function. */
   onToolsChanged(listener: () => void): () => void;
+  /**
+   * Asked when no source publishes `name`: a better failure than ToolNotFound when the source knows why
+   * (a pinned project whose editor is closed publishes nothing, yet the agent should hear which project).
+   */
+  explainMissing?(name: string, scope?: AgentScope): ToolOutcome | undefined;
 }
 
 const ERROR_ENVELOPE_SCHEMA = {

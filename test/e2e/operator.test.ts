@@ -174,7 +174,7 @@ describe('operator console on the real stack', { skip }, () => {
     assert.match(await page.getByTestId('metric-p99').innerText(), /\d+(\.\d)? m?s/);
     assert.match(await page.getByTestId('metric-plugins').innerText(), /\b2\b/);
     assert.match(await page.getByTestId('metric-agents').innerText(), /\b1\b/);
-    assert.match((await page.getByTestId('metric-sessions').textContent()) ?? '', /sessions1$/i, 'one MCP session: the test agent');
+    assert.match((await page.getByTestId('metric-sessions').textContent()) ?? '', /connected1$/i, 'one connected agent: the test agent');
     assert.equal(await page.locator('.metrics svg.sparkline').count(), 4);
   });
 

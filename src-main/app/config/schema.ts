@@ -32,6 +32,17 @@ export const CONFIG_KEYS = {
   mode: { type: enumOf(...MODES), default: 'transactional', description: 'Host mode: what agents may do with workspaces.' },
   'tool-output-schema': { type: enumOf('publish', 'omit'), default: 'publish', description: 'Publish tool output schemas in tools/list, or omit them.' },
   'plugin-timeout': { type: int(100, 3_600_000), default: 10_000, description: 'Whole-call deadline for plugin tool calls, in milliseconds.' },
+  'project-routing': {
+    type: enumOf('single', 'multi'),
+    default: 'single',
+    description:
+      'single: one editor and one runtime plugin in all (newest wins). multi: editors of different projects side by side; agents choose with /p/{pin}/mcp, /p/{pin}/api/tools/{name}, or list_engine_instances / select_engine_instance.',
+  },
+  'project-pin': {
+    type: str,
+    default: undefined,
+    description: '`junction connect` only: relay to /p/{pin}/mcp, the project whose path hash starts with this pin (1-64 hex characters; needs project-routing=multi).',
+  },
   'plugin-reconnect-wait-seconds': { type: int(0, 3600), default: 20, description: 'How long a disconnected plugin is awaited before calls fall back or fail.' },
   'max-frame-bytes': { type: int(1024, 256 * 1024 * 1024), default: 1_048_576, description: 'Largest accepted hub frame.' },
   'max-body-bytes': { type: int(1024, 256 * 1024 * 1024), default: 4_194_304, description: 'Largest accepted HTTP request body on /mcp and /api.' },

@@ -24,7 +24,8 @@ import {
 } from '../../../plugins/sdk/src/protocol.js';
 import type { PluginView } from '../../control/api.js';
 import { JunctionError, type ErrorCode } from '../../shared/errors.js';
-import type { CallContext, ToolDescriptor, ToolOutcome, ToolSource } from '../../shared/tool-source.js';
+import type { AgentScope } from '../../shared/project-pin.js';
+import { errorOutcome, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource } from '../../shared/tool-source.js';
 import { TypedEmitter } from '../../shared/typed-emitter.js';
 import { guardedCall, InvokeFailure, invokeFailureOutcome, type GuardSettings, type ToolInvoker } from './call-guard.js';
 import { bridgeFailure, outcomeFromReply, type PluginReply } from './outcome.js';
@@ -36,7 +37,8 @@ import {
   resourceTemplateDescriptor,
   toolDescriptor,
 } from './catalogue.js';
-import type { DuplicateToolDiagnostic, ListDegradedDiagnostic, PluginRegistry } from './registry.js';
+import type { ProjectRegistry, ProjectResolution } from '../projects/index.js';
+import type { DuplicateToolDiagnostic, ListDegradedDiagnostic } from './registry.js';
 import { enabledPrompts, enabledResources, enabledTemplates, type PluginRecord } from './records.js';
 
 /** How the bridge reaches a plugin for prompts, resources and system tools (tools go through ToolInvoker). */
@@ -84,7 +86,7 @@ export class BridgeToolSource implements ToolSource {
   private expiryTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    readonly registry: PluginRegistry,
+    readonly registry: ProjectRegistry,
     private readonly port: PluginPort,
     private readonly settings: GuardSettings,
     private readonly disposers: ReadonlyArray<() => void> = [],
@@ -104,12 +106,27 @@ export class BridgeToolSource implements ToolSource {
     ];
   }
 
-  listTools(): readonly ToolDescriptor[] {
-    return this.registry.publishedTools().map(({ tool }) => toolDescriptor(tool));
+  /** Unscoped: every project's tools (the catalogue resolves names from it); scoped: the session's project. */
+  listTools(scope?: AgentScope): readonly ToolDescriptor[] {
+    if (scope === undefined || this.registry.mode === 'single') return this.registry.publishedTools().map(({ tool }) => toolDescriptor(tool));
+    const resolution = this.registry.resolveQuietly(scope);
+    return resolution.kind === 'resolved' ? resolution.project.registry.publishedTools().map(({ tool }) => toolDescriptor(tool)) : [];
   }
 
-  callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> {
-    return guardedCall(this.registry, this.port, this.settings, name, args, ctx);
+  /** A pinned agent whose project is not connected hears which project, not just "unknown tool". */
+  explainMissing(_name: string, scope?: AgentScope): ToolOutcome | undefined {
+    if (scope?.pin === undefined || this.registry.mode === 'single') return undefined;
+    const resolution = this.registry.resolveQuietly(scope);
+    return resolution.kind === 'resolved' ? undefined : this.unresolved(resolution);
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> {
+    const resolution = this.registry.resolve(ctx.scope);
+    if (resolution.kind !== 'resolved') return this.unresolved(resolution);
+    this.registry.touch(resolution.project);
+    const outcome = await guardedCall(resolution.project.registry, this.port, this.settings, name, args, ctx);
+    if (!resolution.note) return outcome;
+    return { ...outcome, result: { ...outcome.result, content: [...outcome.result.content, { type: 'text', text: resolution.note }] } };
   }
 
   onToolsChanged(listener: () => void): () => void {
@@ -125,11 +142,11 @@ export class BridgeToolSource implements ToolSource {
   }
 
   /**
-   * The plugin that runs system tools when the request names no project: the preferred live plugin
-   * (editor first, newest first), as McpPlugin.Server resolves its one connection.
+   * The plugin that runs system tools: the preferred live plugin (editor first, newest first) of the
+   * caller's project, as McpPlugin.Server resolves its one connection; none when a pin matches no project.
    */
-  systemToolTarget(): string | undefined {
-    return this.registry.active()[0]?.connectionId;
+  systemToolTarget(scope?: AgentScope): string | undefined {
+    return this.activeFor(scope)[0]?.connectionId;
   }
 
   /** RunListSystemTool on one plugin. System tools are never published to MCP. */
@@ -157,13 +174,13 @@ export class BridgeToolSource implements ToolSource {
   }
 
   /** Every prompt name once, from the preferred plugin (editor first, newest first). */
-  listPrompts(): ListPromptsResult {
-    return { prompts: firstBy(this.registry.active().flatMap((r) => enabledPrompts(r)), (p) => p.name).map(promptDescriptor) };
+  listPrompts(scope?: AgentScope): ListPromptsResult {
+    return { prompts: firstBy(this.activeFor(scope).flatMap((r) => enabledPrompts(r)), (p) => p.name).map(promptDescriptor) };
   }
 
   /** Throws JunctionError `PromptNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
-  async getPrompt(name: string, args: Record<string, string> = {}): Promise<GetPromptResult> {
-    const owner = this.registry.active().find((r) => enabledPrompts(r).some((p) => p.name === name));
+  async getPrompt(name: string, args: Record<string, string> = {}, scope?: AgentScope): Promise<GetPromptResult> {
+    const owner = this.activeFor(scope).find((r) => enabledPrompts(r).some((p) => p.name === name));
     if (!owner) throw new JunctionError('PromptNotFound', `No connected plugin publishes a prompt named '${name}'.`);
     const envelope = await this.ask(() => this.port.getPrompt(owner.connectionId, name, args, this.settings.timeoutMs), `prompt '${name}'`);
     const value = envelope.value;
@@ -173,18 +190,18 @@ export class BridgeToolSource implements ToolSource {
     return promptResult(value);
   }
 
-  listResources(): ListResourcesResult {
-    return { resources: firstBy(this.registry.active().flatMap((r) => enabledResources(r)), (r) => r.uri).map(resourceDescriptor) };
+  listResources(scope?: AgentScope): ListResourcesResult {
+    return { resources: firstBy(this.activeFor(scope).flatMap((r) => enabledResources(r)), (r) => r.uri).map(resourceDescriptor) };
   }
 
-  listResourceTemplates(): ListResourceTemplatesResult {
-    const templates = firstBy(this.registry.active().flatMap((r) => enabledTemplates(r)), (t) => t.uriTemplate);
+  listResourceTemplates(scope?: AgentScope): ListResourceTemplatesResult {
+    const templates = firstBy(this.activeFor(scope).flatMap((r) => enabledTemplates(r)), (t) => t.uriTemplate);
     return { resourceTemplates: templates.map(resourceTemplateDescriptor) };
   }
 
   /** Throws JunctionError `ResourceNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
-  async readResource(uri: string): Promise<ReadResourceResult> {
-    const owner = this.resourceOwner(uri);
+  async readResource(uri: string, scope?: AgentScope): Promise<ReadResourceResult> {
+    const owner = this.resourceOwner(uri, scope);
     if (!owner) throw new JunctionError('ResourceNotFound', `No connected plugin publishes the resource '${uri}'.`);
     const envelope = await this.ask(() => this.port.readResource(owner.connectionId, uri, this.settings.timeoutMs), `resource '${uri}'`);
     if (envelope.status === ResponseStatus.Error || !envelope.value) throw this.pluginError(envelope, 'ResourceNotFound', `resource '${uri}'`);
@@ -227,8 +244,23 @@ export class BridgeToolSource implements ToolSource {
     clearTimeout(this.expiryTimer);
   }
 
-  private resourceOwner(uri: string): PluginRecord | undefined {
-    const active = this.registry.active();
+  private unresolved(resolution: Exclude<ProjectResolution, { kind: 'resolved' }>): ToolOutcome {
+    if (resolution.kind === 'empty') return errorOutcome({ code: 'ProjectNotConnected', message: resolution.message }, 'unavailable');
+    return errorOutcome(
+      { code: 'ProjectNotConnected', message: resolution.message, next: { kind: 'resolveTargetAgain', tools: ['list_engine_instances'] }, details: { pin: resolution.pin } },
+      'notFound',
+    );
+  }
+
+  /** The plugins an agent's prompts and resources come from: its project's, as for tools. */
+  private activeFor(scope: AgentScope | undefined): PluginRecord[] {
+    if (scope === undefined || this.registry.mode === 'single') return this.registry.active();
+    const resolution = this.registry.resolveQuietly(scope);
+    return resolution.kind === 'resolved' ? resolution.project.registry.active() : [];
+  }
+
+  private resourceOwner(uri: string, scope: AgentScope | undefined): PluginRecord | undefined {
+    const active = this.activeFor(scope);
     return (
       active.find((r) => enabledResources(r).some((res) => res.uri === uri)) ??
       active.find((r) => enabledTemplates(r).some((t) => matchesUriTemplate(t.uriTemplate, uri)))

@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
-  API_VERSION,
   ClientMethod,
   DEFAULT_TIMEOUT_MS,
   MCP_PLUGIN_VERSION,
@@ -36,7 +35,7 @@ import { HubInvocationError, HubMethodError, type HubConnection, type HubServer 
 import { BridgeToolSource, type PluginPort } from './bridge-source.js';
 import { InvokeFailure } from './call-guard.js';
 import { replyFromEnvelope, type PluginReply } from './outcome.js';
-import { PluginRegistry } from './registry.js';
+import { ProjectRegistry } from '../projects/index.js';
 
 const optionsSchema = z.object({
   /** Whole-call deadline for 8.14+ plugins and the invoke timeout for older ones. */
@@ -46,6 +45,8 @@ const optionsSchema = z.object({
   /** How often a `notExecuted` call is re-sent while its plugin stays connected. */
   resendIntervalMs: z.number().int().positive().default(2_000),
   serverVersion: z.string().default(MCP_PLUGIN_VERSION),
+  /** `single`: one editor and one runtime in all (newest wins); `multi`: one of each per project. */
+  projectRouting: z.enum(['single', 'multi']).default('single'),
 });
 
 export type AttachPluginHubOptions = z.input<typeof optionsSchema> & { now?: () => number };
@@ -267,7 +268,7 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
   const settings = parsed.data;
   const now = options.now ?? Date.now;
   const waitMs = settings.pluginReconnectWaitSeconds * 1000;
-  const registry = new PluginRegistry(settings.serverVersion);
+  const registry = new ProjectRegistry(settings.serverVersion, settings.projectRouting, now);
   const disposers: Array<() => void> = [];
   const warn = (connectionId: string, message: string) => source.events.emit('log', { connectionId, origin: 'bridge', level: 'warning', message });
   const port = new HubPluginPort(now, warn);
@@ -366,8 +367,6 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
       source.events.emit('log', { connectionId: connection.id, origin: 'plugin', level: data.level, message: data.message, ...(data.requestId ? { requestId: data.requestId } : {}) });
       return acknowledged(data.requestId ?? '');
     }),
-    hub.on(ServerMethod.GetMcpClientData, () => []),
-    hub.on(ServerMethod.GetMcpServerData, () => ({ serverVersion: settings.serverVersion, apiVersion: API_VERSION })),
     hub.events.on('connected', (connection) => {
       port.connections.set(connection.id, connection);
       registry.connect({ connectionId: connection.id, query: connection.query, headers: connection.headers, connectedAt: connection.connectedAt });

@@ -21,6 +21,7 @@ function Stat({ label, value, children, testId, tone }: { label: string; value: 
 export function MetricsHeader() {
   const metrics = useConsole((s) => s.data.metrics);
   const plugins = useConsole((s) => s.data.plugins);
+  const agents = useConsole((s) => s.data.agents.length);
   const pending = useConsole((s) => pendingApprovals(s.data).length);
   const go = useUi((s) => s.go);
   const connected = plugins.filter((p) => p.state === 'connected').length;
@@ -43,7 +44,7 @@ export function MetricsHeader() {
       </Stat>
       <Stat label="in flight" value={metrics ? String(metrics.inFlight) : '—'} testId="metric-inflight" />
       <Stat label="plugins" value={awaited > 0 ? `${connected} (+${awaited} awaited)` : String(connected)} testId="metric-plugins" />
-      <Stat label="agent sessions" value={metrics?.agentSessions !== undefined ? String(metrics.agentSessions) : '—'} testId="metric-sessions" />
+      <Stat label="agents connected" value={String(agents)} testId="metric-sessions" />
       <Stat label="agents (1 min)" value={metrics ? String(metrics.activeAgents.length) : '—'} testId="metric-agents">
         {metrics && metrics.activeAgents.length > 0 && <span className="stat-sub" title={metrics.activeAgents.join(', ')}>{metrics.activeAgents.join(', ')}</span>}
       </Stat>

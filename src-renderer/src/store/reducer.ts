@@ -2,7 +2,7 @@
  * Pure console state: a snapshot replaces everything, then sequenced events apply in order.
  * Events at or below the applied sequence are ignored, so a resync or a replay never double-applies.
  */
-import type { ApprovalView, BridgeView, CallView, ControlEvent, ControlSnapshot, ControlWireFrame, MetricsView, PluginView, RecoveryView, WorkspaceView } from '../../../src-main/control/api.js';
+import type { AgentView, ApprovalView, BridgeView, CallView, ControlEvent, ControlSnapshot, ControlWireFrame, MetricsView, PluginView, RecoveryView, WorkspaceView } from '../../../src-main/control/api.js';
 
 export const MAX_CALLS = 10_000;
 
@@ -20,6 +20,8 @@ export interface ConsoleData {
   bridge: BridgeView | undefined;
   /** The server's last-minute call statistics (the renderer never recomputes them from history). */
   metrics: MetricsView | undefined;
+  /** Connected agents (sessions and direct API callers). */
+  agents: AgentView[];
   /** Sequence gaps seen (should stay 0; non-zero means a transport lost frames). */
   gaps: number;
 }
@@ -35,6 +37,7 @@ export const EMPTY_DATA: ConsoleData = {
   recovery: undefined,
   bridge: undefined,
   metrics: undefined,
+  agents: [],
   gaps: 0,
 };
 
@@ -51,6 +54,7 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     recovery: snapshot.recovery,
     bridge: snapshot.bridge,
     metrics: snapshot.metrics,
+    agents: snapshot.agents ?? [],
     gaps: 0,
   };
 }
@@ -118,6 +122,9 @@ function applyEvent(d: Draft, event: ControlEvent): void {
     case 'metrics.updated':
       data.metrics = event.metrics;
       return;
+    case 'agents.changed':
+      data.agents = event.agents;
+      return;
   }
 }
 
@@ -159,4 +166,51 @@ export function applyFrames(state: ConsoleData, frames: readonly ControlWireFram
 
 export function pendingApprovals(data: ConsoleData): ApprovalView[] {
   return data.approvals.filter((a) => a.state === 'pending');
+}
+
+export interface ProjectGroup {
+  key: string;
+  label: string;
+  engine?: string;
+  projectName?: string;
+  machineName?: string;
+  pin?: string;
+  editors: PluginView[];
+  runtimes: PluginView[];
+  agents: AgentView[];
+}
+
+/**
+ * Plugins grouped by project, newest project first as the core orders them. With single routing every
+ * agent uses the one project; with multi routing an agent counts under the project its calls go to.
+ */
+export function projectGroups(data: ConsoleData): ProjectGroup[] {
+  const groups = new Map<string, ProjectGroup>();
+  const single = data.bridge?.projectRouting !== 'multi';
+  for (const plugin of data.plugins) {
+    const project = plugin.project;
+    const key = single ? 'single' : (project?.key ?? plugin.connectionId);
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        key,
+        label: project?.label ?? plugin.name,
+        ...(project?.engine ? { engine: project.engine } : {}),
+        ...(project?.projectName ? { projectName: project.projectName } : {}),
+        ...(project?.machineName ? { machineName: project.machineName } : {}),
+        // Pins route only under multi-project routing; showing one otherwise would invite a 404.
+        ...(project?.pin && !single ? { pin: project.pin } : {}),
+        editors: [],
+        runtimes: [],
+        agents: [],
+      };
+      groups.set(key, group);
+    }
+    (plugin.role === 'editor' ? group.editors : group.runtimes).push(plugin);
+  }
+  for (const agent of data.agents) {
+    const group = single ? groups.get('single') : agent.projectKey === undefined ? undefined : groups.get(agent.projectKey);
+    group?.agents.push(agent);
+  }
+  return [...groups.values()];
 }

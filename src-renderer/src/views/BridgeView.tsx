@@ -30,6 +30,45 @@ export function BridgeView() {
         <dt>Agent transports</dt>
         <dd>{bridge.transports.join(', ')}</dd>
       </dl>
+      <h3>Projects</h3>
+      <p>
+        Routing: <span className="pill" data-testid="project-routing">{bridge.projectRouting === 'multi' ? 'multi-project' : 'single project'}</span>{' '}
+        {bridge.projectRouting === 'multi' ? (
+          <button type="button" onClick={() => void run('setProjectRouting', { mode: 'single' }, 'Single-project routing; plugins reconnect')}>
+            Use single-project routing
+          </button>
+        ) : (
+          <button type="button" onClick={() => void run('setProjectRouting', { mode: 'multi' }, 'Multi-project routing; plugins reconnect')}>
+            Use multi-project routing
+          </button>
+        )}
+      </p>
+      {bridge.projectRouting === 'multi' ? (
+        (bridge.projects ?? []).length === 0 ? (
+          <p className="empty">No connected project sends a project path hash, so there is no pinned URL yet.</p>
+        ) : (
+          (bridge.projects ?? []).map((p) => (
+            <figure key={p.key} className="snippet" data-testid="project-endpoint">
+              <figcaption>
+                {p.label} <span className="muted">(pin {p.pin})</span>
+              </figcaption>
+              <p>
+                <code>{p.mcpUrl}</code> <CopyButton text={p.mcpUrl} label={`${p.label} MCP URL`} />
+              </p>
+              <pre tabIndex={0} aria-label={`${p.label} configuration`}>{p.snippet}</pre>
+              <CopyButton text={p.snippet} label={`${p.label} configuration`} />
+              {p.stdioSnippet ? (
+                <>
+                  <pre tabIndex={0} aria-label={`${p.label} stdio configuration`}>{p.stdioSnippet}</pre>
+                  <CopyButton text={p.stdioSnippet} label={`${p.label} stdio configuration`} />
+                </>
+              ) : null}
+            </figure>
+          ))
+        )
+      ) : (
+        <p className="muted">One editor and one runtime plugin in all; switch to multi-project routing to connect editors of several projects side by side.</p>
+      )}
       <h3>Client configuration</h3>
       {bridge.snippets.map((s) => (
         <figure key={s.client} className="snippet">

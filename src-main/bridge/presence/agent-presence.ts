@@ -1,0 +1,136 @@
+/**
+ * Which agents are connected, in McpPlugin's `McpClientData` terms, so plugins can be told as agents
+ * come and go. An MCP session (HTTP, the stdio relay, in-process stdio) is present from its
+ * `initialized` notification until it closes; a direct HTTP API caller has no session, so it is
+ * present from its first call until it has been idle for `apiIdleMs`.
+ */
+import { createHash } from 'node:crypto';
+import type { AgentTransport } from '../../shared/tool-source.js';
+import { TypedEmitter } from '../../shared/typed-emitter.js';
+
+/** McpPlugin's `McpClientData`: explicit camelCase names on the wire; unset fields are left out. */
+export interface McpClientData {
+  isConnected: boolean;
+  sessionId?: string;
+  clientTitle?: string;
+  clientName?: string;
+  clientVersion?: string;
+  clientDescription?: string;
+  clientWebsiteUrl?: string;
+}
+
+/** McpPlugin's `McpServerData`, exactly these four fields. */
+export interface McpServerData {
+  serverVersion: string;
+  serverApiVersion: string;
+  serverTransport: 'stdio' | 'streamableHttp';
+  isAiAgentConnected: boolean;
+}
+
+export interface AgentClientInfo {
+  name?: string;
+  version?: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+}
+
+export interface AgentSession {
+  sessionId: string;
+  transport: AgentTransport;
+  pin?: string;
+  client: AgentClientInfo;
+}
+
+export interface PresenceEvents {
+  connected: { agent: McpClientData; all: McpClientData[] };
+  disconnected: { agent: McpClientData; remaining: McpClientData[] };
+}
+
+const MAX_TEXT = 256;
+const MAX_API_AGENTS = 1_000;
+
+/** Agents name themselves; what reaches plugins and the console is bounded and free of control characters. */
+function clean(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const text = value.replace(/\p{Cc}/gu, ' ').trim().slice(0, MAX_TEXT);
+  return text === '' ? undefined : text;
+}
+
+export function clientData(session: AgentSession, isConnected: boolean): McpClientData {
+  const fields: Array<[keyof McpClientData, string | undefined]> = [
+    ['clientTitle', clean(session.client.title)],
+    ['clientName', clean(session.client.name)],
+    ['clientVersion', clean(session.client.version)],
+    ['clientDescription', clean(session.client.description)],
+    ['clientWebsiteUrl', clean(session.client.websiteUrl)],
+  ];
+  return { isConnected, sessionId: session.sessionId, ...Object.fromEntries(fields.filter(([, v]) => v !== undefined)) };
+}
+
+export class AgentPresence {
+  readonly events = new TypedEmitter<PresenceEvents>();
+  private readonly sessions = new Map<string, AgentSession>();
+  private readonly apiLastSeen = new Map<string, number>();
+  private readonly sweep: NodeJS.Timeout;
+
+  constructor(private readonly options: { apiIdleMs: number; now?: () => number }) {
+    this.sweep = setInterval(() => this.expireApiAgents(), Math.max(250, Math.min(options.apiIdleMs / 2, 30_000)));
+    this.sweep.unref();
+  }
+
+  opened(session: AgentSession): void {
+    this.sessions.delete(session.sessionId);
+    this.sessions.set(session.sessionId, session);
+    this.events.emit('connected', { agent: clientData(session, true), all: this.clients() });
+  }
+
+  closed(sessionId: string): void {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    this.sessions.delete(sessionId);
+    this.apiLastSeen.delete(sessionId);
+    this.events.emit('disconnected', { agent: clientData(session, false), remaining: this.clients() });
+  }
+
+  /** A direct HTTP API call by `agent` (its label: address and user agent). */
+  apiCall(agent: string): void {
+    const sessionId = `api-${createHash('sha256').update(agent).digest('hex').slice(0, 16)}`;
+    const now = this.now();
+    const known = this.apiLastSeen.has(sessionId);
+    this.apiLastSeen.delete(sessionId);
+    this.apiLastSeen.set(sessionId, now);
+    if (known) return;
+    if (this.apiLastSeen.size > MAX_API_AGENTS) {
+      const oldest = this.apiLastSeen.keys().next().value;
+      if (oldest !== undefined) this.closed(oldest);
+    }
+    this.opened({ sessionId, transport: 'http-api', client: { name: agent, title: 'Direct HTTP API' } });
+  }
+
+  /** Ends the presence of API callers idle for longer than `apiIdleMs`. */
+  expireApiAgents(): void {
+    const cutoff = this.now() - this.options.apiIdleMs;
+    for (const [sessionId, seen] of [...this.apiLastSeen]) if (seen <= cutoff) this.closed(sessionId);
+  }
+
+  clients(): McpClientData[] {
+    return [...this.sessions.values()].map((s) => clientData(s, true));
+  }
+
+  agents(): AgentSession[] {
+    return [...this.sessions.values()];
+  }
+
+  serverData(base: Omit<McpServerData, 'isAiAgentConnected'>): McpServerData {
+    return { ...base, isAiAgentConnected: this.sessions.size > 0 };
+  }
+
+  dispose(): void {
+    clearInterval(this.sweep);
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+}

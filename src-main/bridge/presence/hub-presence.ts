@@ -1,0 +1,23 @@
+/**
+ * Tells plugins about agents the way McpPlugin.Server does: `OnInitialClientData(all)` right after a
+ * plugin connects, `OnMcpClientConnected(agent, all)` / `OnMcpClientDisconnected(agent, remaining)` to
+ * every plugin as agents come and go (one operator, so no account scoping: every plugin hears), and the
+ * answers to `GetMcpClientData` / `GetMcpServerData`.
+ */
+import { ClientMethod, ServerMethod } from '../../../plugins/sdk/src/protocol.js';
+import type { HubServer } from '../signalr/index.js';
+import type { AgentPresence, McpServerData } from './agent-presence.js';
+
+export function attachPresence(hub: HubServer, presence: AgentPresence, server: Omit<McpServerData, 'isAiAgentConnected'>): () => void {
+  const broadcast = (method: string, args: unknown[]) => {
+    for (const connection of hub.connections()) connection.send(method, args);
+  };
+  const disposers = [
+    hub.on(ServerMethod.GetMcpClientData, () => presence.clients()),
+    hub.on(ServerMethod.GetMcpServerData, () => presence.serverData(server)),
+    hub.events.on('connected', (connection) => connection.send(ClientMethod.OnInitialClientData, [presence.clients()])),
+    presence.events.on('connected', ({ agent, all }) => broadcast(ClientMethod.OnMcpClientConnected, [agent, all])),
+    presence.events.on('disconnected', ({ agent, remaining }) => broadcast(ClientMethod.OnMcpClientDisconnected, [agent, remaining])),
+  ];
+  return () => disposers.forEach((off) => off());
+}

@@ -8,9 +8,9 @@ import { useUi } from '../store/ui.js';
 import { formatLatency, formatPercent, formatRate } from '../lib/format.js';
 import { Sparkline } from './Sparkline.js';
 
-function Stat({ label, value, children, testId, tone }: { label: string; value: string; children?: React.ReactNode; testId: string; tone?: 'bad' | 'warn' }) {
+function Stat({ label, value, children, testId, tone, title }: { label: string; value: string; children?: React.ReactNode; testId: string; tone?: 'bad' | 'warn'; title?: string }) {
   return (
-    <div className={`stat${tone ? ` stat-${tone}` : ''}`} data-testid={testId}>
+    <div className={`stat${tone ? ` stat-${tone}` : ''}`} data-testid={testId} title={title}>
       <span className="stat-label">{label}</span>
       <span className="stat-value">{value}</span>
       {children}
@@ -37,17 +37,15 @@ export function MetricsHeader() {
         {series && <Sparkline points={errorRatios} label="Error ratio per second, last minute" tone="bad" />}
       </Stat>
       <Stat label="p50" value={formatLatency(metrics?.p50Ms)} testId="metric-p50">
-        {series && <Sparkline points={series.p50Ms} label="Median latency per second, last minute" />}
+        {series && <Sparkline points={series.p50Ms} label="Median latency per second, last minute" secondary />}
       </Stat>
       <Stat label="p99" value={formatLatency(metrics?.p99Ms)} testId="metric-p99">
-        {series && <Sparkline points={series.p99Ms} label="99th percentile latency per second, last minute" />}
+        {series && <Sparkline points={series.p99Ms} label="99th percentile latency per second, last minute" secondary />}
       </Stat>
       <Stat label="in flight" value={metrics ? String(metrics.inFlight) : '—'} testId="metric-inflight" />
       <Stat label="plugins" value={awaited > 0 ? `${connected} (+${awaited} awaited)` : String(connected)} testId="metric-plugins" />
-      <Stat label="agents connected" value={String(agents)} testId="metric-sessions" />
-      <Stat label="agents (1 min)" value={metrics ? String(metrics.activeAgents.length) : '—'} testId="metric-agents">
-        {metrics && metrics.activeAgents.length > 0 && <span className="stat-sub" title={metrics.activeAgents.join(', ')}>{metrics.activeAgents.join(', ')}</span>}
-      </Stat>
+      <Stat label="agents" value={String(agents)} testId="metric-sessions" />
+      <Stat label="active (1 min)" value={metrics ? String(metrics.activeAgents.length) : '—'} testId="metric-agents" {...(metrics && metrics.activeAgents.length > 0 ? { title: metrics.activeAgents.join(', ') } : {})} />
       <button type="button" className={`stat stat-button${pending > 0 ? ' stat-warn' : ''}`} data-testid="metric-approvals" onClick={() => go('approvals')} title="Open Approvals">
         <span className="stat-label">approvals</span>
         <span className="stat-value">{pending}</span>

@@ -1,10 +1,11 @@
 /** A tiny inline SVG line of the last minute, one point per second; gaps (null) break the line. */
 import { memo } from 'react';
 
-const WIDTH = 120;
+const WIDTH = 90;
 const HEIGHT = 26;
 
-export const Sparkline = memo(function Sparkline({ points, label, tone = 'accent' }: { points: ReadonlyArray<number | null>; label: string; tone?: 'accent' | 'bad' }) {
+/** `secondary` lines are the first to go in narrow windows. */
+export const Sparkline = memo(function Sparkline({ points, label, tone = 'accent', secondary = false }: { points: ReadonlyArray<number | null>; label: string; tone?: 'accent' | 'bad'; secondary?: boolean }) {
   const max = Math.max(1e-9, ...points.map((p) => p ?? 0));
   const step = points.length > 1 ? WIDTH / (points.length - 1) : WIDTH;
   let d = '';
@@ -21,7 +22,7 @@ export const Sparkline = memo(function Sparkline({ points, label, tone = 'accent
     pen = true;
   });
   return (
-    <svg className={`sparkline tone-${tone}`} width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-label={label}>
+    <svg className={`sparkline tone-${tone}${secondary ? ' secondary' : ''}`} width={WIDTH} height={HEIGHT} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-label={label}>
       <path d={d} fill="none" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   );

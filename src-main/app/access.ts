@@ -20,6 +20,8 @@ export interface AccessOptions {
 }
 
 const AGENT_PATHS = /^\/(mcp|api)(\/|$)/;
+/** The plugin hub (negotiate and WebSocket upgrade) follows the agent routes' origin policy. */
+const HUB_PATH = /^\/hub(\/|$)/;
 
 /** The route an agent path serves once its `/p/{pin}` prefix is off; a malformed pin still counts as an agent path. */
 function agentRoute(path: string): string | undefined {
@@ -30,10 +32,11 @@ function agentRoute(path: string): string | undefined {
 
 /**
  * A browser page on another loopback port (any local dev server) passes the general Origin check, but
- * must not drive agent endpoints: a form POST needs no CORS preflight. Agent routes accept no Origin
- * (non-browser clients) or our own origin only.
+ * must not drive agent endpoints or register tools on the hub: a form POST needs no CORS preflight and
+ * a WebSocket is never subject to CORS. These routes accept no Origin (non-browser clients) or our own
+ * origin only.
  */
-function foreignOriginOnAgentRoute(req: IncomingMessage, port: number): string | undefined {
+function foreignOriginOnBridgeRoute(req: IncomingMessage, port: number): string | undefined {
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
   const own = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
@@ -44,10 +47,13 @@ export function createAccessGate(options: AccessOptions): RequestGate {
   return async (req: IncomingMessage) => {
     const origin = checkOrigin(req, { port: options.port(), bindHost: options.bindHost });
     if (!origin.ok) return { ok: false, status: origin.status, error: { code: origin.code, message: origin.message } };
-    const path = agentRoute(new URL(req.url ?? '/', 'http://localhost').pathname);
+    const rawPath = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const path = agentRoute(rawPath);
+    if (path === undefined && !HUB_PATH.test(rawPath)) return { ok: true };
+    const foreign = foreignOriginOnBridgeRoute(req, options.port());
+    if (foreign) return { ok: false, status: 403, error: { code: 'Forbidden', message: `Browser origin ${foreign} may not call agent endpoints or the plugin hub.` } };
+    // Plugins authenticate at the hub itself.
     if (path === undefined) return { ok: true };
-    const foreign = foreignOriginOnAgentRoute(req, options.port());
-    if (foreign) return { ok: false, status: 403, error: { code: 'Forbidden', message: `Browser origin ${foreign} may not call agent endpoints.` } };
     const continuingSession = path === '/mcp' && req.headers['mcp-session-id'] !== undefined;
     const verdict = await (continuingSession ? options.tokenOnly : options.full).authenticate(req, 'agent');
     if (verdict.ok) return { ok: true };

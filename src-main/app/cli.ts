@@ -11,6 +11,7 @@ import { createLogger } from '../shared/log.js';
 import { CONFIG_KEYS, envNameOf, loadConfig, type LoadedConfig } from './config/index.js';
 import { startDemo } from './demo.js';
 import { findElectronBinary } from './electron-binary.js';
+import { runAuditCommand } from './audit-cli.js';
 import { startJunction, type Junction } from './junction.js';
 import { relayStdio, reserveStdoutForProtocol, serveStdioFor } from './stdio-mode.js';
 
@@ -20,6 +21,8 @@ Commands:
   start     Electron console if available, else headless with the console on loopback (demo on by default)
   serve     headless: hub, /mcp, /api and the console (client-transport=stdio also serves MCP on stdio)
   connect   stdio MCP for agents that spawn a process: relays to a running instance, or starts one in-process
+  audit export [--since ISO] [--until ISO] [--format jsonl|csv]
+            stream the audit trail (state-dir/audit/audit.db) to stdout, one call or event per line; works with Junction stopped
   help      this text
 
 Settings (command line wins over JUNCTION_* environment variables, which win over the settings file):
@@ -89,6 +92,10 @@ async function main(argv: string[]): Promise<void> {
     if (stdio) await serveStdioFor(junction);
     return;
   }
+  if (command === 'audit') {
+    await runAuditCommand(rest);
+    return;
+  }
   if (command === 'connect') {
     const { config } = loadConfig(rest);
     await relayStdio(config);
@@ -100,5 +107,5 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`junction: ${isJunctionError(error) ? error.message : (error as Error).stack ?? String(error)}\n`);
-  process.exit(isJunctionError(error) && error.code === 'ConfigInvalid' ? 2 : 1);
+  process.exit(isJunctionError(error) && (error.code === 'ConfigInvalid' || error.code === 'PolicyInvalid') ? 2 : 1);
 });

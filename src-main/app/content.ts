@@ -22,6 +22,11 @@ export function bridgeContentSource(bridge: ContentSource, analytics: AnalyticsW
     listResourceTemplates: (scope) => bridge.listResourceTemplates(scope),
     onPromptsChanged: (l) => bridge.onPromptsChanged(l),
     onResourcesChanged: (l) => bridge.onResourcesChanged(l),
+    complete: (params) => bridge.complete(params),
+    subscribe: (uri) => bridge.subscribe(uri),
+    unsubscribe: (uri) => bridge.unsubscribe(uri),
+    onResourceUpdated: (l) => bridge.onResourceUpdated(l),
+    onLog: (l) => bridge.onLog(l),
     getPrompt: (name, args, scope) =>
       timed(() => bridge.getPrompt(name, args, scope), (status, durationMs) => analytics.emit('prompt', 'prompt.get.completed', { promptName: name, status, durationMs })),
     readResource: (uri, scope) =>

@@ -4,9 +4,10 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { AuditTrail, compileRedaction } from '../audit/index.js';
 import { API_VERSION } from '../../plugins/sdk/src/protocol.js';
-import { attachPluginHub } from '../bridge/plugins/index.js';
+import { attachPluginHub, type BridgeToolSource } from '../bridge/plugins/index.js';
 import { AgentPresence, attachPresence } from '../bridge/presence/index.js';
 import { ProjectSelectionTools } from '../bridge/projects/index.js';
 import { createHubServer } from '../bridge/signalr/index.js';
@@ -15,6 +16,7 @@ import type { BridgeView, ProjectRouting } from '../control/api.js';
 import { createConsoleServer, createControlHub, type ToolEntryWithoutStats } from '../control/index.js';
 import { createHost } from '../host/index.js';
 import {
+  ConsoleElicitations,
   createCatalogue,
   createDirectToolApi,
   createDispatcher,
@@ -23,6 +25,7 @@ import {
   createSystemToolApi,
   type McpServerFactory,
 } from '../mcp/index.js';
+import { CallApprovals, loadPolicyFile, policyFilePersistence, PolicyStore } from '../policy/index.js';
 import { createJournal } from '../recovery/index.js';
 import { assertBindAllowed, createAuthenticator, loadOrCreateToken } from '../security/index.js';
 import { JunctionError } from '../shared/errors.js';
@@ -31,11 +34,14 @@ import { createLogger, type Logger } from '../shared/log.js';
 import { createAccessGate, pluginAuthorizer } from './access.js';
 import { createAdmission } from './admission.js';
 import { agentViews, bridgeView, pinnedProjects } from './bridge-views.js';
+import { gatedSystemTools } from './gated-system-tools.js';
 import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
 import { userStateDir, type Config, type ConfigOrigins } from './config/index.js';
 import { bridgeContentSource } from './content.js';
 import { bodyReader } from './http/read-body.js';
+import { healthRoutes, type StartupProgress } from './http/health.js';
 import { pinGate } from './http/pin-gate.js';
+import { explainStateDirInUse, removeInstanceRecord, writeInstanceRecord } from './instance-record.js';
 import { closeServer, createHttpServer, listen, sendJsonError, type RouteHandler } from './http/server.js';
 import { onceLogger } from './once-log.js';
 import { analyticsCallObserver, apiCallerLabel, consoleCallObserver } from './observers.js';
@@ -59,7 +65,7 @@ export interface Junction {
   readonly port: number;
   readonly host: string;
   readonly baseUrl: string;
-  /** The console URL with its one-time token, as printed at start. */
+  /** The console URL with its per-launch token (valid until this instance stops), as printed at start. */
   readonly consoleUrl: string;
   readonly consoleToken: string;
   /** The agent bearer token when auth=token. */
@@ -68,21 +74,37 @@ export interface Junction {
   readonly workspaceHost: ReturnType<typeof createHost>;
   readonly control: ReturnType<typeof createControlHub>;
   readonly mcpFactory: McpServerFactory;
+  /** The audit trail, absent when audit=false. */
+  readonly audit: AuditTrail | undefined;
+  /** The plugin bridge (MCP extension state is read from it in tests and the console). */
+  readonly bridge: BridgeToolSource;
   close(): Promise<void>;
 }
 
 export async function startJunction(options: JunctionOptions): Promise<Junction> {
   const { config } = options;
   const logger = options.logger ?? createLogger(config['log-level']);
-  assertBindAllowed({ host: config.host, mode: config.auth, token: config.token });
+  // An invalid policy stops Junction before it opens anything, naming the rule and field.
+  const policyPath = config['approval-policy'] ? resolve(config['approval-policy']) : null;
+  const policyDocument = policyPath ? await loadPolicyFile(policyPath) : { rules: [] };
 
   const stateDir = config['state-dir'] ?? userStateDir();
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  // Mode token without token= uses the one generated and stored in the state directory on first run;
+  // a refused bind (mode none off loopback) touches nothing on disk.
   const agentToken = config.auth === 'token' ? (config.token ?? (await loadOrCreateToken(stateDir))) : undefined;
+  assertBindAllowed({ host: config.host, mode: config.auth, token: agentToken });
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
 
   const journal = createJournal({ stateDir: join(stateDir, 'recovery'), instanceId: randomUUID() });
-  const recoveryReport = await journal.open();
+  const recoveryReport = await journal.open().catch((error: unknown) => {
+    throw explainStateDirInUse(error, stateDir);
+  });
   for (const entry of recoveryReport.entries) logger.warn(`recovery: ${entry.outcome} ${entry.manifestPath}: ${entry.detail}`);
+  // Opened only once the state-directory lock is held, so a refused second instance touches no audit file.
+  const redaction = compileRedaction(config.redact);
+  const audit = config.audit
+    ? new AuditTrail({ stateDir, rules: redaction, logger, retentionDays: config['audit-retention-days'], maxMb: config['audit-max-mb'] })
+    : undefined;
 
   const webhookCommon = { token: config['webhook-token'], headerName: config['webhook-header'], timeoutMs: config['webhook-timeout'], logger };
   const authorizationWebhook = config['webhook-authorization-url']
@@ -165,14 +187,20 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     source,
   });
 
+  const elicitations = new ConsoleElicitations(config['elicitation-answerer']);
   const control = createControlHub({
     version: JUNCTION_VERSION,
+    limits: { maxCalls: config['console-call-history'] },
     providers: {
+      elicitations: () => elicitations.view(),
       plugins: () => bridge.pluginViews(),
       workspaces: () => host.workspaces(),
       approvals: () => host.approvals.pending(),
       recovery: () => journal.status(),
       bridge: currentBridgeView,
+      callApprovals: () => callApprovals.views(),
+      policy: () => policy.view(),
+      ...(audit ? { history: audit.history } : {}),
       agents: currentAgentViews,
     },
     commands: {
@@ -208,10 +236,36 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         logger.info(`setting ${key} changed from the console`);
         return view;
       },
+      answerElicitation: async (id, answer) => elicitations.answer(id, answer),
+      setElicitationAnswerer: async (answerer) => elicitations.setAnswerer(answerer),
+      decideCall: (decision) => callApprovals.decide(decision),
+      savePolicy: (text, baseVersion) => policy.replace(text, baseVersion),
+      replay: async (callId) => {
+        if (!audit) throw new JunctionError('ReplayRefused', 'The audit trail is off (audit=false), so there is no recorded call to replay.');
+        return audit.replay(dispatcher, callId);
+      },
     },
   });
   const metricsTimer = setInterval(() => control.publishMetrics(), METRICS_INTERVAL_MS);
   metricsTimer.unref();
+  const policy = new PolicyStore({
+    path: policyPath,
+    document: policyDocument,
+    ...(policyPath ? { persistence: policyFilePersistence(policyPath) } : {}),
+  });
+  const stopPolicyEvents = policy.onChanged((view, change) => {
+    audit?.policyEdited(view, change);
+    control.publish({ type: 'policy.updated', policy: view, change });
+  });
+  const callApprovals = new CallApprovals({
+    store: policy,
+    timeoutMs: config['approval-timeout'] * 1000,
+    events: {
+      requested: (approval) => control.publish({ type: 'callApproval.requested', approval }),
+      decided: (approval) => control.publish({ type: 'callApproval.decided', approval }),
+    },
+  });
+
   const setBridgeRunning = async (running: boolean): Promise<BridgeView> => {
     if (bridgeRunning !== running) {
       bridgeRunning = running;
@@ -244,11 +298,13 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     }),
     bridge.events.on('pluginConnected', (plugin) => {
       control.publish({ type: 'plugin.connected', plugin });
+      audit?.plugin('plugin.connected', { connectionId: plugin.connectionId, role: plugin.role, name: plugin.name, pluginVersion: plugin.pluginVersion ?? null });
       analytics.emit('connection', 'connection.plugin.connected', { connectionId: plugin.connectionId, role: plugin.role, name: plugin.name });
     }),
     bridge.events.on('pluginUpdated', (plugin) => control.publish({ type: 'plugin.updated', plugin })),
     bridge.events.on('pluginDisconnected', ({ connectionId }) => {
       control.publish({ type: 'plugin.disconnected', connectionId });
+      audit?.plugin('plugin.disconnected', { connectionId });
       analytics.emit('connection', 'connection.plugin.disconnected', { connectionId });
     }),
     // An editor and a runtime publishing the same tool is the normal pairing, not an operator problem.
@@ -256,15 +312,29 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     bridge.events.on('listDegraded', (diagnostic) => logger.warn(`bridge: ${diagnostic.message}`)),
     // The bridge's own findings (malformed plugin payloads, failed tool lists) are logged once each; a plugin's own log lines stay at debug.
     bridge.events.on('log', (entry) => (entry.origin === 'bridge' ? logger.warn : logger.debug)(`plugin ${entry.connectionId}: ${entry.message}`)),
-    host.events.on('workspace.updated', (event) => control.publish(event)),
-    host.events.on('approval.requested', (event) => control.publish(event)),
-    host.events.on('approval.decided', (event) => control.publish(event)),
+    host.events.on('workspace.updated', (event) => {
+      audit?.workspaceUpdated(event.workspace);
+      control.publish(event);
+    }),
+    host.events.on('approval.requested', (event) => {
+      audit?.approval(event.type, event.approval);
+      control.publish(event);
+    }),
+    host.events.on('approval.decided', (event) => {
+      audit?.approval(event.type, event.approval);
+      control.publish(event);
+    }),
+    elicitations.events.on('pending', (elicitation) => control.publish({ type: 'elicitation.pending', elicitation })),
+    elicitations.events.on('resolved', (elicitationId) => control.publish({ type: 'elicitation.resolved', elicitationId })),
+    elicitations.events.on('answerer', (answerer) => control.publish({ type: 'elicitation.answerer', answerer })),
   ];
 
   const dispatcher = createDispatcher(
     catalogue,
-    [consoleCallObserver(control), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])],
+    [consoleCallObserver(control, redaction), ...(audit ? [audit.observer] : []), ...(analytics.enabled ? [analyticsCallObserver(analytics)] : [])],
     createAdmission({ ratePerSecond: config['rate-limit'], burst: config['rate-limit-burst'], maxInFlight: config['max-in-flight-per-agent'] }),
+    callApprovals,
+    { elicitations },
   );
   const mcpFactory = createMcpServerFactory({
     name: 'junction',
@@ -273,9 +343,10 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     catalogue,
     dispatcher,
     content: bridgeContentSource(bridge, analytics),
+    sessionClosed: (session) => callApprovals.endSession(session),
     sessions: { opened: (session) => presence.opened(session), closed: (session) => presence.closed(session.sessionId) },
   });
-  const readBody = bodyReader(config['max-body-bytes']);
+  const readBody = bodyReader({ maxBytes: config['max-body-bytes'], timeoutMs: config['body-timeout'] });
   const mcpHttp = createMcpHttpHandler({
     factory: mcpFactory,
     idleTimeoutMs: config['idle-timeout-seconds'] * 1000,
@@ -283,9 +354,17 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     readBody,
   });
   const directApi = createDirectToolApi({ catalogue, dispatcher, readBody, onCaller: (req) => presence.apiCall(apiCallerLabel(req)) });
-  const systemToolApi = createSystemToolApi({ provider: bridge, readBody });
+  const systemToolApi = createSystemToolApi({
+    provider: gatedSystemTools(bridge, callApprovals, (connectionId) => {
+      const record = bridge.registry.get(connectionId);
+      return record ? { source: 'bridge', plugin: record.name, role: record.role, ...(record.project ? { project: record.project } : {}) } : { source: 'bridge' };
+    }),
+    readBody,
+  });
   const consoleToken = randomBytes(24).toString('base64url');
-  const consoleServer = config.console ? createConsoleServer({ hub: control, token: consoleToken, staticDir: CONSOLE_BUNDLE_DIR }) : undefined;
+  const consoleServer = config.console
+    ? createConsoleServer({ hub: control, token: consoleToken, staticDir: CONSOLE_BUNDLE_DIR, ...(audit ? { exportAudit: (request, out) => audit.export(request, out) } : {}) })
+    : undefined;
 
   const whenBridgeRunning = (route: RouteHandler): RouteHandler => ({
     handleRequest(req, res) {
@@ -299,14 +378,9 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       return false;
     },
   });
-  const health: RouteHandler = {
-    handleRequest(req, res) {
-      if (new URL(req.url ?? '/', 'http://x').pathname !== '/healthz') return false;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ name: 'junction', version: JUNCTION_VERSION, pid: process.pid, bridge: bridgeRunning }));
-      return true;
-    },
-  };
+  // Recovery ran before the server listens; readiness waits for the configured workspaces too.
+  const startup: StartupProgress = { workspacesOpened: 0, workspacesTotal: config.workspace.length, ready: false };
+  const health = healthRoutes({ version: JUNCTION_VERSION, bridgeRunning: () => bridgeRunning, startup: () => startup });
   const pins = pinGate({ multi: () => projects.mode === 'multi', refused });
   const routes: RouteHandler[] = [
     health,
@@ -322,17 +396,24 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     boundPort = (await listen(server, config.port, config.host)).port;
   } catch (error) {
     await Promise.allSettled([hub.close(), journal.close()]);
+    audit?.close();
     const code = (error as NodeJS.ErrnoException).code;
     throw new JunctionError('ConfigInvalid', code === 'EADDRINUSE' ? `port: ${config.port} on ${config.host} is already in use; pass --port N (0 picks a free one).` : `cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
   control.publish({ type: 'bridge.state', bridge: currentBridgeView() });
+  logger.info(`listening on ${config.host}:${boundPort}`);
 
   for (const root of config.workspace) {
+    const swept = await journal.sweepTemps(root);
+    if (swept > 0) logger.warn(`recovery: removed ${swept} temp files a failed commit left in ${root}`);
     await host.openWorkspace(root, { trusted: true });
+    startup.workspacesOpened++;
   }
+  startup.ready = true;
 
   const displayHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const baseUrl = `http://${displayHost}:${boundPort}`;
+  await writeInstanceRecord(stateDir, { pid: process.pid, baseUrl });
   let closing: Promise<void> | undefined;
   return {
     port: boundPort,
@@ -345,10 +426,14 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     workspaceHost: host,
     control,
     mcpFactory,
+    audit,
+    bridge,
     close() {
       closing ??= (async () => {
         clearInterval(metricsTimer);
         for (const u of unsubscribe) u();
+        stopPolicyEvents();
+        callApprovals.close();
         await consoleServer?.close();
         await mcpHttp.close();
         mcpFactory.close();
@@ -360,7 +445,9 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         await closeServer(server);
         await host.close();
         await analytics.close();
+        await removeInstanceRecord(stateDir, process.pid);
         await journal.close();
+        audit?.close();
       })();
       return closing;
     },

@@ -1,10 +1,12 @@
 /** Call observers the composition root attaches to the dispatcher (the console's live view, analytics), and how API callers are named. */
 import type { IncomingMessage } from 'node:http';
+import { redactCall, type RedactionRules } from '../audit/index.js';
 import type { AnalyticsWebhooks } from '../bridge/webhooks/index.js';
 import type { ControlHub } from '../control/index.js';
 import type { CallObserver } from '../mcp/index.js';
 
-export function consoleCallObserver(control: ControlHub): CallObserver {
+/** Secrets are redacted before the console keeps a call's detail, exactly as in the audit trail. */
+export function consoleCallObserver(control: ControlHub, rules: RedactionRules): CallObserver {
   const args = new Map<string, unknown>();
   return {
     started(call, callArgs) {
@@ -16,8 +18,12 @@ export function consoleCallObserver(control: ControlHub): CallObserver {
     },
     finished(call, result) {
       control.publish({ type: 'call.finished', call });
-      control.recordCallDetail(call.callId, args.get(call.callId), result);
+      const redacted = redactCall({ arguments: args.get(call.callId), result }, rules).value;
+      control.recordCallDetail(call.callId, redacted.arguments, redacted.result);
       args.delete(call.callId);
+    },
+    nested(nested) {
+      control.publish({ type: 'call.nested', nested });
     },
   };
 }

@@ -3,9 +3,9 @@
  * otherwise start one in-process and serve its catalogue on stdio. Only protocol goes to stdout.
  */
 import { redirectConsoleToStderr } from '../host/plugins/index.js';
-import { proxyStdioToHttp, serveStdio } from '../mcp/index.js';
+import { proxyStdioToHttp, refuseStdio, serveStdio } from '../mcp/index.js';
 import { loadOrCreateToken } from '../security/index.js';
-import { JunctionError } from '../shared/errors.js';
+import { JunctionError, toStructuredError } from '../shared/errors.js';
 import { splitPinnedPath } from '../shared/project-pin.js';
 import { createLogger } from '../shared/log.js';
 import { userStateDir, type Config } from './config/index.js';
@@ -57,11 +57,21 @@ export async function relayStdio(config: Config): Promise<void> {
     const token = config.auth === 'token' ? (config.token ?? (await loadOrCreateToken(config['state-dir'] ?? userStateDir()))) : undefined;
     const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
     const proxy = await proxyStdioToHttp(new URL(mcpUrl), { ...(headers ? { headers } : {}), log: (m) => logger.warn(m) });
-    await Promise.race([proxy.closed, stdinEnded()]);
-    await proxy.close();
+    await proxy.closed;
     return;
   }
   if (pin && config['project-routing'] !== 'multi') throw new JunctionError('ConfigInvalid', 'project-pin: pins route only with project-routing=multi.');
   logger.info(`junction connect: no Junction answers at ${baseUrl}; starting one in this process`);
-  await serveStdioFor(await startJunction({ config, logger }), pin);
+  let junction: Junction;
+  try {
+    junction = await startJunction({ config, logger });
+  } catch (error) {
+    // The agent only sees stdout: answer its requests with the cause, and say it on stderr for its log.
+    const structured = toStructuredError(error);
+    process.stderr.write(`junction connect: no Junction answers at ${baseUrl}, and one could not be started in this process: ${structured.message}\n`);
+    process.exitCode = 1;
+    await refuseStdio({ ...structured, message: `Junction could not start: ${structured.message}` });
+    return;
+  }
+  await serveStdioFor(junction, pin);
 }

@@ -45,7 +45,7 @@ export interface PluginProjectView {
 /** An agent session (MCP over HTTP or stdio) or a direct HTTP API caller, as plugins are told about it. */
 export interface AgentView {
   sessionId: string;
-  transport: CallView['transport'];
+  transport: 'mcp-http' | 'mcp-stdio' | 'http-api' | 'console';
   clientName?: string;
   clientVersion?: string;
   /** The project pin of the route the agent uses. */
@@ -73,7 +73,7 @@ export type CallStatus = 'running' | 'ok' | 'error';
 export interface CallView {
   callId: string;
   agent: string;
-  /** `console` for calls the operator ran from the console. */
+  /** `console` for calls the operator ran or replayed from the console. */
   transport: 'mcp-http' | 'mcp-stdio' | 'http-api' | 'console';
   tool: string;
   /** `host`, `plugin:<id>` or `bridge:<role>` */
@@ -87,6 +87,51 @@ export interface CallView {
   responseBytes?: number;
   progress?: { progress: number; total?: number; message?: string };
   errorCode?: string;
+  /** Elicitation and sampling requests made while serving the call, oldest first (capped). */
+  nested?: NestedRequestView[];
+  /** How the approval policy decided this call; present on finished calls that reached the policy. */
+  policy?: PolicyDecisionView;
+  /** The recorded call this one replays. */
+  replayOf?: string;
+}
+
+/** A request a tool made of the calling agent while serving a call (elicitation, sampling), for the call trace. */
+export interface NestedRequestView {
+  callId: string;
+  nestedId: string;
+  kind: 'elicitation' | 'sampling';
+  status: 'pending' | 'ok' | 'error';
+  startedAt: number;
+  durationMs?: number;
+  /** The elicitation message or the last sampling message's text, capped. */
+  summary: string;
+  /** `accept`/`decline`/`cancel` for an elicitation, the model for sampling. */
+  outcome?: string;
+  errorCode?: string;
+}
+
+export type ElicitationAnswerer = 'agent' | 'console';
+
+/** An elicitation waiting for the operator (answerer `console`). */
+export interface PendingElicitationView {
+  elicitationId: string;
+  callId: string;
+  tool: string;
+  agent: string;
+  message: string;
+  /** The flat MCP form schema the answer must satisfy. */
+  requestedSchema: Record<string, unknown>;
+  createdAt: number;
+}
+
+export interface ElicitationsView {
+  answerer: ElicitationAnswerer;
+  pending: PendingElicitationView[];
+}
+
+export interface ElicitationAnswerInput {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
 }
 
 export interface ServedByView {
@@ -176,6 +221,53 @@ export interface CallDetail {
   result?: unknown;
   /** True when arguments or result exceeded the per-call cap and were replaced by a text preview. */
   truncated?: boolean;
+  /** JSON pointers into `{ arguments, result }` whose values were redacted (shown as `[redacted]`), when known. */
+  redacted?: string[];
+  /** The policy decision recorded with the call, when a policy decided it. */
+  policy?: unknown;
+}
+
+/** Server-side search over the audit trail: newest first, paged by the `nextBefore` cursor. */
+export interface HistoryQuery {
+  text?: string;
+  status?: CallStatus;
+  tool?: string;
+  agent?: string;
+  /** Epoch ms, inclusive. */
+  since?: number;
+  /** Epoch ms, exclusive. */
+  until?: number;
+  before?: number;
+  limit?: number;
+}
+
+export interface HistoryPage {
+  calls: CallView[];
+  nextBefore?: number;
+  /** False when the audit trail is off or unavailable; `reason` says why. */
+  available: boolean;
+  reason?: string;
+}
+
+/** A transaction that ended, as the audit trail remembers it. */
+export interface TransactionRecordView {
+  transactionId: string;
+  workspaceId: string | null;
+  workspaceName: string | null;
+  state: 'committed' | 'rolledBack';
+  endedAt: number;
+  revisions: RevisionView[];
+  /** What the commit returned: manifest id and per-file checksums; absent for rollbacks. */
+  commit?: unknown;
+  /** The review receipt the commit presented, when there was one. */
+  receipt?: string;
+  approvals: Array<{ revision: number; state: ApprovalView['state']; decidedAt?: number; reason?: string }>;
+}
+
+export interface ReplayResult {
+  replayOf: string;
+  isError: boolean;
+  result: unknown;
 }
 
 export interface FileDiffView {
@@ -235,6 +327,116 @@ export interface ApprovalView {
   state: 'pending' | 'approved' | 'denied' | 'expired';
   decidedAt?: number;
   reason?: string;
+  /** Compiler diagnostics the transaction adds or removes in its changed files and their importers, computed at review time. */
+  compile?: CompileCheckView;
+}
+
+export interface CompileCheckView {
+  /** Added diagnostics, at most `limit` of them; `addedCount` is the full number. */
+  added: DiagnosticView[];
+  addedCount: number;
+  removedCount: number;
+  /** Errors among the added diagnostics. */
+  errorsAdded: number;
+  /** Files checked: the changed files and the files that import them. */
+  checkedFiles: number;
+}
+
+export type PolicyAction = 'allow' | 'ask' | 'deny';
+
+/** Tests one argument, found by JSON pointer (RFC 6901); exactly one of equals, regex, exists. */
+export interface PolicyArgumentMatcher {
+  pointer: string;
+  equals?: unknown;
+  regex?: string;
+  exists?: boolean;
+}
+
+/** One rule of the approval policy: every given matcher must hold; the first matching rule decides. */
+export interface PolicyRule {
+  tool?: string;
+  source?: 'host' | 'plugin' | 'bridge';
+  plugin?: string;
+  project?: string;
+  role?: PluginRole;
+  agent?: string;
+  annotations?: { destructiveHint?: boolean; readOnlyHint?: boolean; openWorldHint?: boolean; idempotentHint?: boolean };
+  arguments?: PolicyArgumentMatcher[];
+  action: PolicyAction;
+  reason?: string;
+}
+
+export interface PolicyDocument {
+  rules: PolicyRule[];
+}
+
+export interface PolicyView {
+  /** The file named by `approval-policy`; null when none is configured (then everything is allowed and nothing can be saved). */
+  path: string | null;
+  /** Bumps on every change; decisions are bound to the version they were asked under. */
+  version: number;
+  document: PolicyDocument;
+  updatedAt: number;
+}
+
+export interface PolicyChangeView {
+  kind: 'edited' | 'always-allow';
+  by: 'operator';
+  previousVersion: number;
+  version: number;
+  at: number;
+  /** For always-allow: where the new rule was inserted. */
+  ruleIndex?: number;
+}
+
+export type PolicyDecisionKind = 'allow-once' | 'allow-session' | 'always' | 'deny';
+
+/** The policy's verdict on one call, as data for the console and the audit trail. */
+export interface PolicyDecisionView {
+  /** What the matching rule said (allow when none matched). */
+  action: PolicyAction;
+  ruleIndex: number | null;
+  /** Why the rule matched, in words. */
+  reason: string;
+  /** `cancelled`: the agent gave up (or its session closed) while the call waited. */
+  decidedBy: 'policy' | 'operator' | 'timeout' | 'cancelled';
+  decision: PolicyDecisionKind;
+  policyVersion: number;
+  /** Present when the call was held for the operator. */
+  askId?: string;
+  /** The operator's reason for a denial. */
+  operatorReason?: string;
+}
+
+/** A tool call held by an `ask` rule until the operator decides. */
+export interface CallApprovalView {
+  askId: string;
+  callId: string;
+  /** Binds a decision to agent session + tool + canonical arguments + policy version; a decision must quote it. */
+  digest: string;
+  policyVersion: number;
+  tool: string;
+  description?: string;
+  annotations?: Record<string, unknown>;
+  agent: string;
+  agentName: string;
+  transport: CallView['transport'];
+  /** Where the call goes: `host`, `plugin:<id>`, `bridge:<role> <name>`. */
+  target: string;
+  /** The complete arguments the call will run with. */
+  arguments: unknown;
+  /** UTF-8 bytes of the canonical arguments JSON. */
+  argumentBytes: number;
+  ruleIndex: number;
+  reason: string;
+  requestedAt: number;
+  expiresAt: number;
+  state: 'pending' | 'allowed' | 'denied' | 'timedOut' | 'cancelled';
+  decision?: PolicyDecisionKind;
+  /** Who ended the wait: the operator, the policy (changed while the call waited), the timeout, or the agent giving up. */
+  decidedBy?: PolicyDecisionView['decidedBy'];
+  decidedAt?: number;
+  operatorReason?: string;
 }
 
 export interface RecoveryEntryView {
@@ -282,6 +484,11 @@ export interface ControlSnapshot {
   recovery: RecoveryView;
   bridge: BridgeView;
   metrics?: MetricsView;
+  /** Absent when the composition has no elicitation queue (tests of other rooms). */
+  elicitations?: ElicitationsView;
+  /** Pending and recently decided call approvals (absent from servers without an approval policy room). */
+  callApprovals?: CallApprovalView[];
+  policy?: PolicyView;
   /** Connected agents; absent from older cores. */
   agents?: AgentView[];
 }
@@ -293,12 +500,19 @@ export type ControlEvent =
   | { type: 'call.started'; call: CallView }
   | { type: 'call.progress'; callId: string; progress: NonNullable<CallView['progress']> }
   | { type: 'call.finished'; call: CallView }
+  | { type: 'call.nested'; nested: NestedRequestView }
+  | { type: 'elicitation.pending'; elicitation: PendingElicitationView }
+  | { type: 'elicitation.resolved'; elicitationId: string }
+  | { type: 'elicitation.answerer'; answerer: ElicitationAnswerer }
   | { type: 'workspace.updated'; workspace: WorkspaceView }
   | { type: 'approval.requested'; approval: ApprovalView }
   | { type: 'approval.decided'; approval: ApprovalView }
   | { type: 'recovery.state'; recovery: RecoveryView }
   | { type: 'bridge.state'; bridge: BridgeView }
   | { type: 'metrics.updated'; metrics: MetricsView }
+  | { type: 'callApproval.requested'; approval: CallApprovalView }
+  | { type: 'callApproval.decided'; approval: CallApprovalView }
+  | { type: 'policy.updated'; policy: PolicyView; change: PolicyChangeView }
   | { type: 'agents.changed'; agents: AgentView[] };
 
 export type ControlResult<T> = { ok: true; value: T } | { ok: false; error: StructuredError };
@@ -321,8 +535,28 @@ export interface ControlApi {
   runTool(name: string, args: Record<string, unknown>): Promise<RunToolResult>;
   settings(): Promise<SettingsView>;
   updateSetting(key: string, value: string | number): Promise<SettingsView>;
+  /** Answers a pending elicitation from the console; the answer must satisfy its schema. */
+  answerElicitation(elicitationId: string, answer: ElicitationAnswerInput): Promise<ElicitationsView>;
+  /** Who answers elicitations from now on: the calling agent, or the operator in the console. */
+  setElicitationAnswerer(answerer: ElicitationAnswerer): Promise<ElicitationsView>;
+  /** Decides a held call; `digest` must be the one the operator was shown. */
+  decideCall(decision: CallDecisionRequest): Promise<CallApprovalView>;
+  /** Replaces the approval policy with `text` (JSON) when `baseVersion` is still current; saved atomically. */
+  savePolicy(text: string, baseVersion: number): Promise<PolicyView>;
+  history(query: HistoryQuery): Promise<HistoryPage>;
+  transactionHistory(limit: number): Promise<TransactionRecordView[]>;
+  /** Runs a recorded call again, through the current policy; it appears as a new call linked to the original. */
+  replay(callId: string): Promise<ReplayResult>;
   /** Subscribes to events after the snapshot; the adapter guarantees no gap between the two. */
   subscribe(listener: (event: ControlEvent) => void): () => void;
+}
+
+export interface CallDecisionRequest {
+  askId: string;
+  digest: string;
+  decision: PolicyDecisionKind;
+  /** Required for deny. */
+  reason?: string;
 }
 
 /** Every event carries a strictly increasing sequence number; a snapshot names the last sequence it includes. */
@@ -369,6 +603,13 @@ export interface ControlCommands {
   runTool: { args: { name: string; args: Record<string, unknown> }; result: RunToolResult };
   settings: { args: Record<string, never>; result: SettingsView };
   updateSetting: { args: { key: string; value: string | number }; result: SettingsView };
+  answerElicitation: { args: { elicitationId: string } & ElicitationAnswerInput; result: ElicitationsView };
+  setElicitationAnswerer: { args: { answerer: ElicitationAnswerer }; result: ElicitationsView };
+  decideCall: { args: CallDecisionRequest; result: CallApprovalView };
+  savePolicy: { args: { text: string; baseVersion: number }; result: PolicyView };
+  history: { args: HistoryQuery; result: HistoryPage };
+  transactionHistory: { args: { limit?: number }; result: TransactionRecordView[] };
+  replay: { args: { callId: string }; result: ReplayResult };
 }
 
 export type ControlCommandName = keyof ControlCommands;

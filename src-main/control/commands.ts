@@ -25,6 +25,34 @@ export const COMMAND_SCHEMAS = {
   runTool: z.object({ name: z.string().min(1).max(256), args: z.record(z.string(), z.unknown()) }).strict(),
   settings: none,
   updateSetting: z.object({ key: z.string().min(1).max(128), value: z.union([z.string().max(4096), z.number()]) }).strict(),
+  answerElicitation: z
+    .object({
+      elicitationId: id,
+      action: z.enum(['accept', 'decline', 'cancel']),
+      content: z.record(z.string().max(256), z.union([z.string().max(65_536), z.number(), z.boolean(), z.array(z.string().max(4096)).max(256)])).optional(),
+    })
+    .strict(),
+  setElicitationAnswerer: z.object({ answerer: z.enum(['agent', 'console']) }).strict(),
+  decideCall: z
+    .object({ askId: id, digest: z.string().regex(/^[0-9a-f]{64}$/), decision: z.enum(['allow-once', 'allow-session', 'always', 'deny']), reason: z.string().trim().min(1).max(4096).optional() })
+    .strict()
+    .refine((a) => a.decision !== 'deny' || a.reason !== undefined, { message: 'a denial needs a reason', path: ['reason'] }),
+  // Below the console socket's 1 MiB message cap, wrapper included.
+  savePolicy: z.object({ text: z.string().max(900_000), baseVersion: z.number().int().min(1) }).strict(),
+  history: z
+    .object({
+      text: z.string().max(256).optional(),
+      status: z.enum(['running', 'ok', 'error']).optional(),
+      tool: z.string().max(512).optional(),
+      agent: z.string().max(512).optional(),
+      since: z.number().int().optional(),
+      until: z.number().int().optional(),
+      before: z.number().int().min(0).optional(),
+      limit: z.number().int().min(0).max(1000).optional(),
+    })
+    .strict(),
+  transactionHistory: z.object({ limit: z.number().int().min(0).max(500).optional() }).strict(),
+  replay: z.object({ callId: id }).strict(),
 } satisfies Record<ControlCommandName, z.ZodType>;
 
 export const COMMAND_NAMES = Object.keys(COMMAND_SCHEMAS) as ControlCommandName[];
@@ -75,6 +103,26 @@ function run(api: ControlApi, command: ControlCommandName, args: unknown): Promi
       const a = COMMAND_SCHEMAS.updateSetting.parse(args);
       return api.updateSetting(a.key, a.value);
     }
+    case 'answerElicitation': {
+      const { elicitationId, ...answer } = COMMAND_SCHEMAS.answerElicitation.parse(args);
+      return api.answerElicitation(elicitationId, answer);
+    }
+    case 'setElicitationAnswerer':
+      return api.setElicitationAnswerer(COMMAND_SCHEMAS.setElicitationAnswerer.parse(args).answerer);
+    case 'decideCall': {
+      const a = COMMAND_SCHEMAS.decideCall.parse(args);
+      return api.decideCall({ askId: a.askId, digest: a.digest, decision: a.decision, ...(a.reason !== undefined ? { reason: a.reason } : {}) });
+    }
+    case 'savePolicy': {
+      const a = COMMAND_SCHEMAS.savePolicy.parse(args);
+      return api.savePolicy(a.text, a.baseVersion);
+    }
+    case 'history':
+      return api.history(COMMAND_SCHEMAS.history.parse(args));
+    case 'transactionHistory':
+      return api.transactionHistory(COMMAND_SCHEMAS.transactionHistory.parse(args).limit ?? 50);
+    case 'replay':
+      return api.replay(COMMAND_SCHEMAS.replay.parse(args).callId);
   }
 }
 

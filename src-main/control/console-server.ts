@@ -3,7 +3,7 @@
  * composition root's HTTP server, for token holders on the console's own loopback origin only.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Writable } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { ControlReplyMessage } from './api.js';
@@ -13,6 +13,16 @@ import type { ControlHub } from './hub.js';
 import { resolveStaticFile, securityHeaders, sendFile, sendPage } from './static-files.js';
 
 export const CONTROL_SOCKET_PATH = '/control';
+/** The console's Export button downloads from here (cookie-authenticated like the bundle). */
+export const AUDIT_EXPORT_PATH = '/audit/export';
+
+export interface AuditExportRequest {
+  format: 'jsonl' | 'csv';
+  /** Epoch ms, inclusive. */
+  since?: number;
+  /** Epoch ms, exclusive. */
+  until?: number;
+}
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
 export interface ConsoleServerOptions {
@@ -20,6 +30,8 @@ export interface ConsoleServerOptions {
   token: string;
   staticDir: string;
   limits?: Partial<FrameSenderLimits>;
+  /** Streams the audit trail; absent when the trail is off. */
+  exportAudit?: (request: AuditExportRequest, out: Writable) => Promise<number>;
 }
 
 export interface ConsoleServer {
@@ -39,12 +51,15 @@ const requestSchema = z.object({
   args: z.unknown().optional(),
 });
 
+const epochMs = z.coerce.number().int().optional();
+const exportQuery = z.object({ format: z.enum(['jsonl', 'csv']).default('jsonl'), since: epochMs, until: epochMs }).strict();
+
 function requestUrl(req: IncomingMessage): URL {
   return new URL(req.url ?? '/', 'http://console.invalid');
 }
 
 function isConsolePath(staticDir: string, pathname: string): boolean {
-  return pathname === '/' || pathname === '/index.html' || pathname.startsWith('/assets/') || resolveStaticFile(staticDir, pathname) !== undefined;
+  return pathname === '/' || pathname === AUDIT_EXPORT_PATH || pathname === '/index.html' || pathname.startsWith('/assets/') || resolveStaticFile(staticDir, pathname) !== undefined;
 }
 
 function refuseUpgrade(socket: Duplex, status: 401 | 403, reason: string): void {
@@ -68,7 +83,10 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
     const presented = presentedToken(req, url);
     if (presented.queryToken !== undefined) {
       if (!tokensEqual(token, presented.queryToken)) {
-        sendPage(res, 401, 'Unauthorized', 'This console link is not valid. Use the URL Junction printed at start.', headers);
+        sendPage(res, 401, 'This console link is not valid', [
+          "Its token is not this launch's: Junction makes a new console token every time it starts, so a link from an earlier run stops working.",
+          'Open the console URL Junction printed when it started (it ends in <code>/?token=…</code>).',
+        ], headers);
         return;
       }
       // The token leaves the address bar (and history) at once; from here on the cookie carries it.
@@ -77,7 +95,14 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
       return;
     }
     if (!tokensEqual(token, presented.cookieToken)) {
-      sendPage(res, 401, 'Unauthorized', 'Open the console with the URL Junction printed at start (it carries a one-time token).', headers);
+      sendPage(res, 401, 'Open the console with its link', [
+        'Open the console URL Junction printed when it started (it ends in <code>/?token=…</code>).',
+        'That token is made anew each launch and stays valid until Junction stops, so the link works in any number of tabs meanwhile; on first use it moves from the address bar into a cookie for this browser.',
+      ], headers);
+      return;
+    }
+    if (url.pathname === AUDIT_EXPORT_PATH) {
+      await serveExport(res, url, headers);
       return;
     }
     const file = resolveStaticFile(staticDir, url.pathname);
@@ -87,6 +112,27 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
       return;
     }
     await sendFile(res, file, headers, req.method === 'HEAD');
+  }
+
+  async function serveExport(res: ServerResponse, url: URL, headers: Record<string, string>): Promise<void> {
+    if (!options.exportAudit) {
+      sendPage(res, 404, 'No audit trail', 'The audit trail is off (audit=false).', headers);
+      return;
+    }
+    const parsed = exportQuery.safeParse(Object.fromEntries(url.searchParams));
+    if (!parsed.success) {
+      sendPage(res, 400, 'Bad export request', 'format is jsonl or csv; since and until are epoch milliseconds.', headers);
+      return;
+    }
+    const { format, since, until } = parsed.data;
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+      'Content-Disposition': `attachment; filename="junction-audit.${format}"`,
+      'Cache-Control': 'no-store',
+    });
+    await options.exportAudit({ format, ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) }, res);
+    res.end();
   }
 
   function attachClient(ws: WebSocket): void {

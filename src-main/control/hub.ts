@@ -7,8 +7,12 @@ import type {
   AgentView,
   ApprovalView,
   BridgeView,
+  CallApprovalView,
   CallDetail,
   ControlApi,
+  HistoryPage,
+  HistoryQuery,
+  TransactionRecordView,
   ControlEvent,
   ControlFrame,
   ControlResult,
@@ -16,7 +20,9 @@ import type {
   MetricsView,
   PluginDetailView,
   PluginTimelineEntry,
+  ElicitationsView,
   PluginView,
+  PolicyView,
   RecoveryView,
   SequencedEvent,
   SettingsView,
@@ -34,8 +40,13 @@ export interface ControlProviders {
   approvals(): ApprovalView[];
   recovery(): RecoveryView;
   bridge(): BridgeView;
+  elicitations?(): ElicitationsView;
+  callApprovals?(): CallApprovalView[];
+  policy?(): PolicyView;
   /** Connected agents; a core without agent tracking leaves it out. */
   agents?(): AgentView[];
+  /** The durable history (the audit trail); without it the console has only the calls kept in memory. */
+  history?: HistoryProvider;
 }
 
 export type ToolEntryWithoutStats = Omit<ToolCatalogueEntry, 'stats'>;
@@ -55,9 +66,19 @@ export interface ControlOperatorHandlers {
   updateSetting?(key: string, value: string | number): SettingsView;
 }
 
-/** The commands the composition root implements: the ControlApi minus what the hub answers itself. */
-export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover'> &
-  Partial<Pick<ControlApi, 'setProjectRouting'>> &
+export interface HistoryProvider {
+  query(query: HistoryQuery): HistoryPage;
+  /** A recorded call's redacted detail, for calls no longer (or never) in the in-memory log. */
+  detail(callId: string): CallDetail | undefined;
+  transactions(limit: number): TransactionRecordView[];
+}
+
+/**
+ * The commands the composition root implements: the ControlApi minus what the hub answers itself.
+ * Elicitation and project-routing commands are optional: without them the hub refuses with ActionUnsupported.
+ */
+export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover' | 'replay'> &
+  Partial<Pick<ControlApi, 'decideCall' | 'savePolicy' | 'setProjectRouting' | 'answerElicitation' | 'setElicitationAnswerer'>> &
   ControlOperatorHandlers;
 
 /** Connection events kept per plugin (by name and role, across reconnects). */
@@ -92,6 +113,10 @@ export interface ControlHub extends ControlApi {
   execute(command: unknown, args: unknown): Promise<ControlResult<unknown>>;
 }
 
+async function unsupported(): Promise<never> {
+  throw new JunctionError('ActionUnsupported', 'This Junction has no console elicitation queue.');
+}
+
 export function createControlHub(options: ControlHubOptions): ControlHub {
   const { providers, commands, version } = options;
   const now = options.now ?? Date.now;
@@ -111,6 +136,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       calls.upsert(event.call);
       metrics.observe(event.call, now());
     } else if (event.type === 'call.progress') calls.progress(event.callId, event.progress);
+    else if (event.type === 'call.nested') calls.nested(event.nested);
   }
 
   function note(key: string, entry: PluginTimelineEntry): void {
@@ -189,6 +215,9 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       recovery: providers.recovery(),
       bridge: providers.bridge(),
       metrics: metricsView(),
+      ...(providers.elicitations ? { elicitations: providers.elicitations() } : {}),
+      ...(providers.callApprovals ? { callApprovals: providers.callApprovals() } : {}),
+      ...(providers.policy ? { policy: providers.policy() } : {}),
       ...(providers.agents ? { agents: providers.agents() } : {}),
     };
   }
@@ -243,10 +272,21 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       return snapshot();
     },
     async callDetail(callId): Promise<CallDetail> {
-      const detail = calls.detail(callId);
-      if (!detail) throw new JunctionError('ResourceNotFound', `No recent call ${callId}; the console keeps the last ${limits.maxCalls} calls.`);
+      const recent = calls.detail(callId);
+      // A finished call's recorded detail carries what redaction replaced; a running one exists only in memory.
+      const recorded = recent?.call.status === 'running' ? undefined : providers.history?.detail(callId);
+      const detail = recorded ?? recent;
+      if (!detail) throw new JunctionError('ResourceNotFound', `No call ${callId} in the console's last ${limits.maxCalls} calls${providers.history ? ' or in the audit trail' : ''}.`);
       return detail;
     },
+    async history(query) {
+      if (!providers.history) return { calls: [], available: false, reason: 'The audit trail is off (audit=false); only calls kept in memory are shown.' };
+      return providers.history.query(query);
+    },
+    async transactionHistory(limit) {
+      return providers.history?.transactions(limit) ?? [];
+    },
+    replay: (callId) => commands.replay(callId),
     approve: (approvalId) => commands.approve(approvalId),
     deny: (approvalId, reason) => commands.deny(approvalId, reason),
     openWorkspace: (root, opts) => commands.openWorkspace(root, opts),
@@ -274,6 +314,16 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     },
     async updateSetting(key, value) {
       return (commands.updateSetting ?? (() => unavailable('settings changes')))(key, value);
+    },
+    answerElicitation: (elicitationId, answer) => (commands.answerElicitation ?? unsupported)(elicitationId, answer),
+    setElicitationAnswerer: (answerer) => (commands.setElicitationAnswerer ?? unsupported)(answerer),
+    async decideCall(decision) {
+      if (!commands.decideCall) throw new JunctionError('ApprovalNotFound', 'This server holds no calls for approval.');
+      return commands.decideCall(decision);
+    },
+    async savePolicy(text, baseVersion) {
+      if (!commands.savePolicy) throw new JunctionError('PolicyInvalid', 'This server has no approval policy to edit.');
+      return commands.savePolicy(text, baseVersion);
     },
   };
   return hub;

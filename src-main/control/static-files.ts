@@ -1,4 +1,5 @@
 /** Serves the built renderer bundle with a strict Content-Security-Policy; nothing outside staticDir is reachable. */
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
@@ -73,8 +74,31 @@ export async function sendFile(res: ServerResponse, file: string, headers: Recor
   res.end(headOnly ? undefined : body);
 }
 
-export function sendPage(res: ServerResponse, status: number, title: string, text: string, headers: Record<string, string>): void {
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
-  res.writeHead(status, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+/** The console's look (palette, type) for the pages Junction answers with itself: refusals and errors. */
+const PAGE_STYLE = [
+  ':root { color-scheme: light dark; --bg: #f7f7f9; --panel: #ffffff; --fg: #1b1d22; --muted: #5d6470; --border: #d5d8de; --accent: #2459c7; }',
+  '@media (prefers-color-scheme: dark) { :root { --bg: #15171b; --panel: #1e2127; --fg: #e6e8ec; --muted: #9aa2ae; --border: #363b44; --accent: #6f9bff; } }',
+  "body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: var(--bg); color: var(--fg); font: 15px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; }",
+  'main { max-width: 34rem; margin: 1.5rem; padding: 1.5rem 1.75rem; background: var(--panel); border: 1px solid var(--border); border-top: 4px solid var(--accent); border-radius: 8px; }',
+  'h1 { margin: 0 0 0.5rem; font-size: 1.25rem; } p { margin: 0.5rem 0 0; } .brand { color: var(--muted); font-size: 0.85rem; letter-spacing: 0.04em; text-transform: uppercase; }',
+  "code { font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace; font-size: 0.9em; white-space: nowrap; }",
+].join('\n');
+
+/**
+ * A page needs no script, image or connection: its CSP allows exactly its one stylesheet, by hash,
+ * whatever the bundle's policy says.
+ */
+const PAGE_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function sendPage(res: ServerResponse, status: number, title: string, paragraphs: string | readonly string[], headers: Record<string, string>): void {
+  const text = (typeof paragraphs === 'string' ? [paragraphs] : paragraphs).map((p) => `<p>${p}</p>`).join('');
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Junction</title><style>${PAGE_STYLE}</style></head><body><main><div class="brand">Junction console</div><h1>${title}</h1>${text}</main></body></html>`;
+  res.writeHead(status, { ...headers, 'Content-Security-Policy': PAGE_CSP, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }

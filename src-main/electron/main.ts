@@ -54,14 +54,18 @@ export async function runElectron(options: RunElectronOptions): Promise<void> {
 
   app.on('second-instance', show);
   app.on('activate', show);
-  const unsubscribe = junction.hub.subscribe((event) => {
-    if (event.type !== 'approval.requested' || !Notification.isSupported()) return;
-    const note = new Notification({
-      title: 'Junction: approval requested',
-      body: `Commit of ${event.approval.files.length} file(s) in ${event.approval.workspaceId} is waiting for you.`,
-    });
+  const notify = (title: string, body: string): void => {
+    if (!Notification.isSupported()) return;
+    const note = new Notification({ title, body });
     note.on('click', show);
     note.show();
+  };
+  const unsubscribe = junction.hub.subscribe((event) => {
+    if (event.type === 'approval.requested') {
+      notify('Junction: approval requested', `Commit of ${event.approval.files.length} file(s) in ${event.approval.workspaceId} is waiting for you.`);
+    } else if (event.type === 'callApproval.requested') {
+      notify('Junction: tool call waiting', `${event.approval.agentName} wants to call ${event.approval.tool} (${event.approval.target}).`);
+    }
   });
 
   // The tray keeps the core alive with the window closed; quitting is explicit.

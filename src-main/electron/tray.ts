@@ -6,7 +6,7 @@ const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9h
 
 export function statusLine(snapshot: ControlSnapshot): string {
   const connected = snapshot.plugins.filter((p) => p.state === 'connected').length;
-  const pending = snapshot.approvals.filter((a) => a.state === 'pending').length;
+  const pending = snapshot.approvals.filter((a) => a.state === 'pending').length + (snapshot.callApprovals ?? []).filter((a) => a.state === 'pending').length;
   const parts = [`${connected} plugin${connected === 1 ? '' : 's'} connected`, snapshot.bridge.running ? 'bridge running' : 'bridge stopped'];
   if (pending > 0) parts.push(`${pending} approval${pending === 1 ? '' : 's'} waiting`);
   return `Junction: ${parts.join(', ')}`;
@@ -29,7 +29,7 @@ export function createTray(hub: ControlHub, actions: { show(): void; quit(): voi
   refresh();
   tray.on('click', actions.show);
   const unsubscribe = hub.subscribe((event) => {
-    if (event.type.startsWith('plugin.') || event.type.startsWith('approval.') || event.type === 'bridge.state') refresh();
+    if (event.type.startsWith('plugin.') || event.type.startsWith('approval.') || event.type.startsWith('callApproval.') || event.type === 'bridge.state') refresh();
   });
   return () => {
     unsubscribe();

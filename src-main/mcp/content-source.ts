@@ -3,7 +3,16 @@
  * whoever provides them. Results use the MCP SDK's shapes so nothing is translated twice. Failures are
  * thrown as JunctionErrors (e.g. PromptNotFound) and become JSON-RPC errors carrying the code.
  */
-import type { GetPromptResult, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CompleteRequest,
+  CompleteResult,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  LoggingLevel,
+  ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { AgentScope } from '../shared/project-pin.js';
 
 type MaybePromise<T> = T | Promise<T>;
@@ -17,4 +26,12 @@ export interface ContentSource {
   readResource(uri: string, scope?: AgentScope): Promise<ReadResourceResult>;
   onPromptsChanged(listener: () => void): () => void;
   onResourcesChanged(listener: () => void): () => void;
+  /** Throws `CompletionRefNotFound` for a prompt or template nobody publishes. */
+  complete(params: CompleteRequest['params']): Promise<CompleteResult['completion']>;
+  /** Counted across sessions: the owner hears of the first subscription and the last unsubscription. */
+  subscribe(uri: string): Promise<void>;
+  unsubscribe(uri: string): void;
+  onResourceUpdated(listener: (uri: string) => void): () => void;
+  /** Plugin log lines not tied to a running call, for every agent session at or above its level. */
+  onLog(listener: (entry: { level: LoggingLevel; logger?: string; data: unknown }) => void): () => void;
 }

@@ -12,6 +12,7 @@ import type { Dispatcher } from './dispatcher.js';
 
 export const STATUS_BY_FAILURE: Readonly<Record<FailureKind, number>> = {
   binding: 400,
+  forbidden: 403,
   notFound: 404,
   conflict: 409,
   thrown: 422,
@@ -21,10 +22,17 @@ export const STATUS_BY_FAILURE: Readonly<Record<FailureKind, number>> = {
   timeout: 504,
 };
 
+/** HTTP status of a request refused while its body was read; anything else about the body is a 400. */
+export function bodyRefusalStatus(code: string | undefined): number {
+  if (code === 'PayloadTooLarge') return 413;
+  if (code === 'RequestTimeout') return 408;
+  return 400;
+}
+
 export interface DirectApiOptions {
   catalogue: Catalogue;
   dispatcher: Dispatcher;
-  readBody: (req: IncomingMessage) => Promise<Buffer>;
+  readBody: BodyReader;
   /** Identifies the caller for the console, e.g. from the remote address. */
   agentOf?: (req: IncomingMessage) => string;
   /** Told about every call request before it runs (agent presence: API callers have no session). */
@@ -48,9 +56,12 @@ function structuredErrorOf(result: ToolResult): StructuredError {
   return { code: 'ToolFailed', message: text && 'text' in text ? text.text : 'The tool reported an error without a message.' };
 }
 
-/** The request body as a tool's arguments object (an empty body is `{}`); throws InvalidArguments or PayloadTooLarge. */
-export async function readArguments(readBody: (req: IncomingMessage) => Promise<Buffer>, req: IncomingMessage): Promise<Record<string, unknown>> {
-  const raw = await readBody(req);
+/** Reads the request body within the configured cap and deadline, or throws a JunctionError (PayloadTooLarge, RequestTimeout, InvalidArguments). */
+export type BodyReader = (req: IncomingMessage, res: ServerResponse) => Promise<Buffer>;
+
+/** The request body as a tool's arguments object (an empty body is `{}`); throws InvalidArguments, PayloadTooLarge or RequestTimeout. */
+export async function readArguments(readBody: BodyReader, req: IncomingMessage, res: ServerResponse): Promise<Record<string, unknown>> {
+  const raw = await readBody(req, res);
   if (raw.length === 0) return {};
   let parsed: unknown;
   try {
@@ -67,7 +78,7 @@ export async function readArguments(readBody: (req: IncomingMessage) => Promise<
 /** Answers a body that could not be read as arguments. */
 export function sendArgumentsError(res: ServerResponse, error: unknown): void {
   const structured = toStructuredError(error);
-  sendError(res, structured.code === 'PayloadTooLarge' ? 413 : 400, structured);
+  sendError(res, bodyRefusalStatus(structured.code), structured);
 }
 
 /** A tool outcome as an HTTP answer: 200 with the result, or the failure's status and structured error. */
@@ -92,7 +103,7 @@ export function createDirectToolApi(options: DirectApiOptions) {
   const callTool = async (req: IncomingMessage, res: ServerResponse, name: string, scope: AgentScope) => {
     let args: Record<string, unknown>;
     try {
-      args = await readArguments(options.readBody, req);
+      args = await readArguments(options.readBody, req, res);
     } catch (error) {
       sendArgumentsError(res, error);
       return;
@@ -102,7 +113,9 @@ export function createDirectToolApi(options: DirectApiOptions) {
     res.on('close', () => {
       if (!res.writableEnded) abort.abort();
     });
-    const outcome = await options.dispatcher.call({ name, args, agent: agentOf(req), transport: 'http-api', signal: abort.signal, scope });
+    const agent = agentOf(req);
+    // Each request stands alone, so an "allow for this session" decision covers later requests from the same caller address.
+    const outcome = await options.dispatcher.call({ name, args, agent, agentName: 'http', session: `http-api:${agent}`, transport: 'http-api', signal: abort.signal, scope });
     sendOutcome(res, name, outcome);
   };
 

@@ -7,9 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { StructuredError } from '../shared/errors.js';
 import { splitPinnedPath } from '../shared/project-pin.js';
+import { bodyRefusalStatus, type BodyReader } from './direct-http.js';
 import type { McpServerFactory } from './server.js';
 
 export interface McpHttpOptions {
@@ -17,8 +18,8 @@ export interface McpHttpOptions {
   factory: McpServerFactory;
   idleTimeoutMs: number;
   maxSessions: number;
-  /** Reads the request body within the configured cap, or throws a JunctionError (PayloadTooLarge). */
-  readBody: (req: IncomingMessage) => Promise<Buffer>;
+  /** Reads the request body within the configured cap and deadline, or throws a JunctionError (PayloadTooLarge, RequestTimeout). */
+  readBody: BodyReader;
   /** Allowed Host header values, checked by the SDK as DNS-rebinding protection. */
   allowedHosts?: string[];
 }
@@ -27,6 +28,24 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   lastSeen: number;
   pin: string | undefined;
+  /** Negotiated at initialize; it decides whether the session may send JSON-RPC batches. */
+  protocolVersion: string;
+}
+
+/** The revision that removed JSON-RPC batching; sessions on it or later take one message per POST. */
+const FIRST_VERSION_WITHOUT_BATCHING = '2025-06-18';
+const batchingAllowed = (protocolVersion: string) => protocolVersion < FIRST_VERSION_WITHOUT_BATCHING;
+
+/** The version the SDK's Server answers initialize with: the requested one when supported, else its latest. */
+function negotiatedVersion(initialize: unknown): string {
+  const requested = isInitializeRequest(initialize) ? initialize.params.protocolVersion : undefined;
+  return requested !== undefined && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
+
+/** Valid JSON that is not a JSON-RPC message (or a batch of them) is an Invalid Request, not a parse error. */
+function isJsonRpcPayload(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.length > 0 && messages.every((m) => JSONRPCMessageSchema.safeParse(m).success);
 }
 
 export interface McpHttpHandler {
@@ -69,12 +88,18 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   };
 
   const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, pin: string | undefined) => {
+    const initialize = Array.isArray(body) ? body.find((m) => isInitializeRequest(m)) : body;
+    const protocolVersion = negotiatedVersion(initialize);
+    if (Array.isArray(body) && !batchingAllowed(protocolVersion)) {
+      jsonRpcError(res, 400, -32600, `Invalid Request: protocol version ${protocolVersion} has no JSON-RPC batching; send initialize as a single message.`);
+      return;
+    }
     evictForRoom();
     const label = `#${++sessionCounter}`;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, lastSeen: Date.now(), pin });
+        sessions.set(id, { transport, lastSeen: Date.now(), pin, protocolVersion });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -94,16 +119,20 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     if (req.method === 'POST') {
       let raw: Buffer;
       try {
-        raw = await options.readBody(req);
+        raw = await options.readBody(req, res);
       } catch (error) {
         const structured = (error as { toStructured?: () => StructuredError }).toStructured?.();
-        jsonRpcError(res, structured?.code === 'PayloadTooLarge' ? 413 : 400, -32600, (error as Error).message, structured);
+        jsonRpcError(res, bodyRefusalStatus(structured?.code), -32600, (error as Error).message, structured);
         return;
       }
       try {
         body = JSON.parse(raw.toString('utf8'));
       } catch {
         jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
+        return;
+      }
+      if (!isJsonRpcPayload(body)) {
+        jsonRpcError(res, 400, -32600, 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (jsonrpc "2.0" with a method, or a result or error with an id).');
         return;
       }
     }
@@ -118,6 +147,23 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       if (session.pin !== pin) {
         const opened = session.pin === undefined ? path : `/p/${session.pin}${path}`;
         jsonRpcError(res, 400, -32000, `Bad request: this session was opened at ${opened}; send its requests there.`);
+        return;
+      }
+      const versionHeader = req.headers['mcp-protocol-version'];
+      const version = Array.isArray(versionHeader) ? versionHeader[0] : versionHeader;
+      // The spec refuses only invalid or unsupported versions; the official conformance suite sends a
+      // supported older version on a newer session and expects it served, so a differing one is allowed.
+      if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+        jsonRpcError(
+          res,
+          400,
+          -32600,
+          `Bad Request: MCP-Protocol-Version ${version} is not supported (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}); this session negotiated ${session.protocolVersion}.`,
+        );
+        return;
+      }
+      if (Array.isArray(body) && !batchingAllowed(session.protocolVersion)) {
+        jsonRpcError(res, 400, -32600, `Invalid Request: this session negotiated protocol version ${session.protocolVersion}, which has no JSON-RPC batching; send one message per request.`);
         return;
       }
       session.lastSeen = Date.now();

@@ -2,9 +2,11 @@
  * Builds MCP servers (one per agent session, as the SDK's Server serves one transport) over the shared
  * catalogue, dispatcher and content source, and keeps every live one told about catalogue changes.
  */
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -13,10 +15,15 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isJunctionError } from '../shared/errors.js';
+import { z } from 'zod';
+import { isJunctionError, JunctionError, type StructuredError } from '../shared/errors.js';
 import type { AgentScope } from '../shared/project-pin.js';
 import type { AgentTransport } from '../shared/tool-source.js';
+import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -28,8 +35,21 @@ export interface McpServerDeps {
   catalogue: Catalogue;
   dispatcher: Dispatcher;
   content?: ContentSource;
+  /** Told when an agent session's server closes, so session-scoped approvals end with it. */
+  sessionClosed?: (session: string) => void;
   /** Told when an agent session completes its initialize handshake and when it closes. */
   sessions?: SessionObserver;
+  /** Resource subscriptions one agent session may hold; more are refused with SubscriptionLimit. */
+  maxSubscriptionsPerSession?: number;
+}
+
+const DEFAULT_MAX_SUBSCRIPTIONS = 100;
+
+/** What one live agent session holds of the MCP extension: its logging level and resource subscriptions. */
+interface SessionState {
+  server: Server;
+  logLevel: SessionLogLevel;
+  subscriptions: Set<string>;
 }
 
 /** An agent session as the rest of Junction sees it: who it is and which project pin its route carries. */
@@ -55,37 +75,74 @@ export interface McpServerFactory {
   /** A new, unconnected server; `agentLabel` names the session in the console. */
   create(transport: AgentTransport, agentLabel: () => string, session?: SessionBinding): Server;
   liveCount(): number;
+  /** Resource subscriptions held by live sessions, for leak checks and the console. */
+  subscriptionCount(): number;
   close(): void;
 }
 
-/** JSON-RPC errors for prompts/resources keep the structured code in `data`. */
-function toMcpError(error: unknown): McpError {
-  if (error instanceof McpError) return error;
-  if (isJunctionError(error)) {
-    const code = error.code.endsWith('NotFound') || error.code === 'InvalidArguments' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-    return new McpError(code, error.message, error.toStructured());
+/**
+ * What a request handler throws to answer with a JSON-RPC error. The SDK sends `code`, `message` and
+ * `data` of whatever is thrown; its own McpError puts "MCP error <code>: " into `message`, and the
+ * client adds that prefix again when it reads the answer, so agents would see it twice.
+ */
+class JsonRpcFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
   }
-  return new McpError(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
 }
+
+/** JSON-RPC errors for prompts/resources keep the structured code in `data`. */
+function toJsonRpcFailure(error: unknown): JsonRpcFailure {
+  if (error instanceof JsonRpcFailure) return error;
+  if (error instanceof McpError) return new JsonRpcFailure(error.code, error.message.replace(`MCP error ${error.code}: `, ''), error.data);
+  if (isJunctionError(error)) {
+    const invalidParams = error.code.endsWith('NotFound') || error.code === 'InvalidArguments' || error.code === 'SubscriptionLimit';
+    const code = invalidParams ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+    return new JsonRpcFailure(code, error.message, error.toStructured());
+  }
+  return new JsonRpcFailure(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * tools/call is registered with this loose shape: the SDK checks a request against the registered
+ * schema first and reports a mismatch as -32603 InternalError, while its own tools/call wrapper, which
+ * runs next, answers -32602 InvalidParams, which is what a non-string tool name is.
+ */
+const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
 async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw toMcpError(error);
+    throw toJsonRpcFailure(error);
   }
 }
 
 export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
-  const live = new Set<Server>();
-  const broadcast = (send: (server: Server) => Promise<void>) => {
-    for (const server of live) send(server).catch(() => undefined);
+  const live = new Map<Server, SessionState>();
+  const maxSubscriptions = deps.maxSubscriptionsPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS;
+  const broadcast = (send: (state: SessionState) => Promise<void> | undefined) => {
+    for (const state of live.values()) send(state)?.catch(() => undefined);
   };
   const unsubscribe = [
-    deps.catalogue.onChanged(() => broadcast((s) => s.sendToolListChanged())),
-    deps.content?.onPromptsChanged(() => broadcast((s) => s.sendPromptListChanged())),
-    deps.content?.onResourcesChanged(() => broadcast((s) => s.sendResourceListChanged())),
+    deps.catalogue.onChanged(() => broadcast((s) => s.server.sendToolListChanged())),
+    deps.content?.onPromptsChanged(() => broadcast((s) => s.server.sendPromptListChanged())),
+    deps.content?.onResourcesChanged(() => broadcast((s) => s.server.sendResourceListChanged())),
+    deps.content?.onResourceUpdated((uri) => broadcast((s) => (s.subscriptions.has(uri) ? s.server.sendResourceUpdated({ uri }) : undefined))),
+    deps.content?.onLog(({ level, logger, data }) =>
+      broadcast((s) => (s.logLevel.allows(level) ? s.server.notification({ method: 'notifications/message', params: { level, data, ...(logger ? { logger } : {}) } }) : undefined)),
+    ),
   ];
+  /** A session's subscriptions are released when it ends, so the owners' counts stay exact. */
+  const endSession = (state: SessionState) => {
+    if (!live.delete(state.server)) return;
+    for (const uri of state.subscriptions) deps.content?.unsubscribe(uri);
+    state.subscriptions.clear();
+  };
 
   return {
     create(transport, agentLabel, session) {
@@ -95,7 +152,8 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         {
           capabilities: {
             tools: { listChanged: true },
-            ...(content ? { prompts: { listChanged: true }, resources: { listChanged: true } } : {}),
+            logging: {},
+            ...(content ? { prompts: { listChanged: true }, resources: { listChanged: true, subscribe: true }, completions: {} } : {}),
           },
           ...(deps.instructions ? { instructions: deps.instructions } : {}),
         },
@@ -104,6 +162,8 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         const client = server.getClientVersion();
         return client ? `${client.name}/${client.version} ${agentLabel()}` : agentLabel();
       };
+      // The key an "allow for this session" decision is stored under; one per server, so per agent session.
+      const approvalSession = `${transport}:${randomUUID()}`;
 
       const scope = (): AgentScope => {
         const id = session?.id();
@@ -123,16 +183,28 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         deps.sessions?.opened(opened);
       };
 
+      const state: SessionState = { server, logLevel: new SessionLogLevel(), subscriptions: new Set() };
+      server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+        state.logLevel.set(request.params.level);
+        return {};
+      });
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools(scope()) }));
-      server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      server.setRequestHandler(LooseCallToolRequest, async (loose, extra) => {
+        // The SDK's wrapper has validated it against CallToolRequestSchema by now; this only types it.
+        const request = CallToolRequestSchema.parse(loose);
         const progressToken = request.params._meta?.progressToken;
+        // Only a name the catalogue lacks is an unknown tool; a tool may itself answer "not found" about its target.
+        const unknownTool = deps.catalogue.resolve(request.params.name) === undefined;
         const outcome = await deps.dispatcher.call({
           name: request.params.name,
           args: request.params.arguments ?? {},
           agent: agent(),
+          agentName: server.getClientVersion()?.name ?? 'unknown',
+          session: approvalSession,
           transport,
           signal: extra.signal,
           scope: scope(),
+          agentRequests: agentRequestsFor({ server, relatedRequestId: extra.requestId, sendNotification: extra.sendNotification, logLevel: state.logLevel }),
           ...(progressToken !== undefined
             ? {
                 progress: (update) => {
@@ -141,6 +213,9 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
               }
             : {}),
         });
+        // The spec makes an unknown tool a protocol error (-32602), not a tool result; /api keeps its 404.
+        const error = outcome.result.structuredContent?.['error'] as StructuredError | undefined;
+        if (unknownTool && error) throw new JsonRpcFailure(ErrorCode.InvalidParams, error.message, error);
         return outcome.result;
       });
       if (content) {
@@ -149,20 +224,46 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources(scope())));
         server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates(scope())));
         server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri, scope())));
+        server.setRequestHandler(CompleteRequestSchema, (request) => guarded(async () => ({ completion: await content.complete(request.params) })));
+        server.setRequestHandler(SubscribeRequestSchema, (request) =>
+          guarded(async () => {
+            const { uri } = request.params;
+            if (state.subscriptions.has(uri)) return {};
+            if (state.subscriptions.size >= maxSubscriptions) {
+              throw new JunctionError('SubscriptionLimit', `This session already holds ${maxSubscriptions} resource subscriptions; unsubscribe from one first.`, { details: { limit: maxSubscriptions } });
+            }
+            state.subscriptions.add(uri);
+            try {
+              await content.subscribe(uri);
+            } catch (error) {
+              state.subscriptions.delete(uri);
+              throw error;
+            }
+            return {};
+          }),
+        );
+        server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+          if (state.subscriptions.delete(request.params.uri)) content.unsubscribe(request.params.uri);
+          return {};
+        });
       }
-      live.add(server);
+      live.set(server, state);
       server.onclose = () => {
-        live.delete(server);
+        endSession(state);
+        deps.sessionClosed?.(approvalSession);
         if (opened) deps.sessions?.closed(opened);
         opened = undefined;
       };
       return server;
     },
     liveCount: () => live.size,
+    subscriptionCount: () => [...live.values()].reduce((n, s) => n + s.subscriptions.size, 0),
     close() {
       for (const u of unsubscribe) u?.();
-      for (const server of [...live]) server.close().catch(() => undefined);
-      live.clear();
+      for (const state of [...live.values()]) {
+        endSession(state);
+        state.server.close().catch(() => undefined);
+      }
     },
   };
 }

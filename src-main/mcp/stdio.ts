@@ -3,28 +3,36 @@
  * running instance's `/mcp`, or serve an in-process catalogue directly. stdout carries only protocol.
  */
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isInitializeRequest, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { StructuredError } from '../shared/errors.js';
 import type { McpServerFactory } from './server.js';
+import { StdioLineTransport, type StdioLineOptions } from './stdio-lines.js';
 
-export interface StdioStreams {
-  stdin?: NodeJS.ReadableStream;
-  stdout?: NodeJS.WritableStream;
-}
-
-function stdioTransport(streams: StdioStreams): StdioServerTransport {
-  return new StdioServerTransport(
-    (streams.stdin ?? process.stdin) as ConstructorParameters<typeof StdioServerTransport>[0],
-    (streams.stdout ?? process.stdout) as ConstructorParameters<typeof StdioServerTransport>[1],
-  );
-}
+export type StdioStreams = Pick<StdioLineOptions, 'stdin' | 'stdout'>;
 
 /** Serves the in-process catalogue over stdio until stdin ends; `pin` holds the session to one project. */
 export async function serveStdio(factory: McpServerFactory, streams: StdioStreams = {}, pin?: string): Promise<Transport> {
-  const transport = stdioTransport(streams);
+  const transport = new StdioLineTransport(streams);
   const server = factory.create('mcp-stdio', () => 'stdio', { id: () => 'stdio', ...(pin ? { pin } : {}) });
   await server.connect(transport);
   return transport;
+}
+
+/**
+ * When no MCP server can be offered (the in-process instance could not start), answers every request
+ * with `error` until stdin ends, so the agent shows the cause instead of "Connection closed".
+ */
+export async function refuseStdio(error: StructuredError, streams: StdioStreams = {}): Promise<void> {
+  const transport = new StdioLineTransport(streams);
+  const ended = new Promise<void>((resolve) => (transport.onclose = resolve));
+  transport.onmessage = (message) => {
+    if (isJSONRPCRequest(message)) {
+      transport.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: error.message, data: error } }).catch(() => undefined);
+    }
+  };
+  await transport.start();
+  await ended;
 }
 
 export interface StdioProxy {
@@ -32,16 +40,19 @@ export interface StdioProxy {
   close(): Promise<void>;
 }
 
+const isAnswerTo = (message: JSONRPCMessage, id: RequestId) => 'id' in message && message.id === id && ('result' in message || 'error' in message);
+
 /**
  * Relays stdio to `url` message by message. The HTTP side owns the session id and its notification
- * stream, so list_changed and progress reach the agent exactly as over HTTP.
+ * stream, so list_changed and progress reach the agent exactly as over HTTP. When stdin ends the
+ * session is ended on the server too (HTTP DELETE), rather than left to expire.
  */
 export async function proxyStdioToHttp(
   url: URL,
   options: StdioStreams & { headers?: Record<string, string>; log?: (message: string) => void } = {},
 ): Promise<StdioProxy> {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const local = stdioTransport(options);
+  const local = new StdioLineTransport(options);
   const remote = new StreamableHTTPClientTransport(url, options.headers ? { requestInit: { headers: options.headers } } : undefined);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -55,20 +66,49 @@ export async function proxyStdioToHttp(
     resolveClosed();
   };
 
-  local.onmessage = (message) => {
+  // Until initialize is answered there is no session id (nor protocol version) to send with anything
+  // else, so what the agent sends meanwhile waits here and goes out, in order, right after the answer.
+  let initializing: RequestId | undefined;
+  let held: JSONRPCMessage[] = [];
+  const releaseHeld = () => {
+    initializing = undefined;
+    const queued = held;
+    held = [];
+    for (const message of queued) forward(message);
+  };
+
+  function forward(message: JSONRPCMessage): void {
     remote.send(message).catch((error: unknown) => {
       log(`junction connect: could not forward to ${url.href}: ${(error as Error).message}`);
-      if ('id' in message && 'method' in message && message.id !== undefined) {
+      if (isJSONRPCRequest(message)) {
         local
           .send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: `Junction at ${url.href} is unreachable: ${(error as Error).message}` } })
           .catch(() => undefined);
       }
+      if (initializing !== undefined && isInitializeRequest(message)) releaseHeld();
     });
+  }
+
+  local.onmessage = (message) => {
+    if (initializing !== undefined) {
+      held.push(message);
+      return;
+    }
+    if (isJSONRPCRequest(message) && isInitializeRequest(message)) initializing = message.id;
+    forward(message);
   };
   remote.onmessage = (message) => {
     local.send(message).catch(() => undefined);
+    if (initializing === undefined || !isAnswerTo(message, initializing)) return;
+    // Every request after initialize must carry the negotiated MCP-Protocol-Version header.
+    const version = 'result' in message ? (message.result as { protocolVersion?: unknown }).protocolVersion : undefined;
+    if (typeof version === 'string') remote.setProtocolVersion(version);
+    releaseHeld();
   };
-  remote.onerror = (error) => log(`junction connect: ${error.message}`);
+  // Closing aborts the notification stream on purpose; only errors before that are worth a line.
+  remote.onerror = (error) => {
+    if (!closing) log(`junction connect: ${error.message}`);
+  };
   local.onclose = () => void close();
   remote.onclose = () => void close();
   await remote.start();

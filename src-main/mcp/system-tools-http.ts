@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { splitPinnedPath, type AgentScope } from '../shared/project-pin.js';
 import type { ToolDescriptor, ToolOutcome } from '../shared/tool-source.js';
-import { readArguments, sendArgumentsError, sendError, sendJson, sendOutcome } from './direct-http.js';
+import { readArguments, sendArgumentsError, sendError, sendJson, sendOutcome, type BodyReader } from './direct-http.js';
 
 export interface SystemToolProvider {
   /** The plugin that serves a request with this scope (pin), or undefined when none is connected. */
@@ -20,7 +20,7 @@ export interface SystemToolProvider {
 
 export interface SystemToolApiOptions {
   provider: SystemToolProvider;
-  readBody: (req: IncomingMessage) => Promise<Buffer>;
+  readBody: BodyReader;
 }
 
 const PREFIX = '/api/system-tools';
@@ -31,7 +31,7 @@ export function createSystemToolApi(options: SystemToolApiOptions) {
   async function call(req: IncomingMessage, res: ServerResponse, connectionId: string, name: string): Promise<void> {
     let args: Record<string, unknown>;
     try {
-      args = await readArguments(options.readBody, req);
+      args = await readArguments(options.readBody, req, res);
     } catch (error) {
       sendArgumentsError(res, error);
       return;

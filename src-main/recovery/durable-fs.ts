@@ -20,10 +20,28 @@ export async function fsyncDirectory(dir: string): Promise<void> {
   }
 }
 
+/**
+ * Fault-injection seam for tests: asked before every write with the path; an error it returns is
+ * raised after half the data is written, as a full disk (ENOSPC) fails a write part-way. It may take
+ * its time answering, as a slow disk would.
+ */
+export type WriteFault = (path: string) => NodeJS.ErrnoException | undefined | Promise<NodeJS.ErrnoException | undefined>;
+let writeFault: WriteFault | undefined;
+
+export function injectWriteFault(fault: WriteFault | undefined): void {
+  writeFault = fault;
+}
+
 /** Creates or truncates `path`, writes `data` and fsyncs the file (not its directory). */
 export async function writeSynced(path: string, data: string | Uint8Array): Promise<void> {
   const handle = await open(path, 'w');
   try {
+    const fault = await writeFault?.(path);
+    if (fault) {
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      await handle.writeFile(bytes.subarray(0, Math.floor(bytes.length / 2)));
+      throw fault;
+    }
     await handle.writeFile(data);
     await handle.sync();
   } finally {
@@ -31,10 +49,19 @@ export async function writeSynced(path: string, data: string | Uint8Array): Prom
   }
 }
 
-/** Replaces `target` atomically: write to `tempPath` (same directory) + fsync + rename + fsync of the directory. */
+/**
+ * Replaces `target` atomically: write to `tempPath` (same directory) + fsync + rename + fsync of the
+ * directory. A failed write removes its partial temp file, which on a full disk holds the space the
+ * next attempt needs.
+ */
 export async function replaceDurably(target: string, data: string | Uint8Array, tempPath: string): Promise<void> {
-  await writeSynced(tempPath, data);
-  await rename(tempPath, target);
+  try {
+    await writeSynced(tempPath, data);
+    await rename(tempPath, target);
+  } catch (error) {
+    await removeIfPresent(tempPath).catch(() => undefined);
+    throw error;
+  }
   await fsyncDirectory(dirname(target));
 }
 
@@ -87,6 +114,11 @@ export async function ensureDirectoryDurably(dir: string): Promise<void> {
     current = parent;
   }
   for (const made of created) await fsyncDirectory(dirname(made));
+}
+
+/** True for the errors a full disk or an exhausted quota raises. */
+export function isDiskFull(error: unknown): boolean {
+  return isCode(error, 'ENOSPC') || isCode(error, 'EDQUOT');
 }
 
 export { isCode };

@@ -5,3 +5,4 @@ export type { CommitRequest, CommitReceipt, FileChange } from './contract.js';
 export type { StaleLock } from './state-dir/lock.js';
 export { CURRENT_FORMAT_VERSION, SUPPORTED_FORMAT_VERSIONS, probeFormatVersion } from './persisted/index.js';
 export { sha256 } from './checksum.js';
+export { replaceDurably } from './durable-fs.js';

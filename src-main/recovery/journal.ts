@@ -15,14 +15,14 @@ import { JunctionError, next, type ErrorCode } from '../shared/errors.js';
 import { commitTransaction, type JournalHooks } from './commit-transaction.js';
 import { validateCommitRequest } from './commit-request.js';
 import type { CommitReceipt, CommitRequest } from './contract.js';
-import { ensureDirectoryDurably, removeIfPresent, replaceDurably } from './durable-fs.js';
-import { listManifests, readProgress } from './manifest-store.js';
+import { ensureDirectoryDurably, isDiskFull, removeIfPresent, replaceDurably } from './durable-fs.js';
+import { listManifests, readProgress, type ManifestListing } from './manifest-store.js';
 import type { JournalManifest, OwnerRecord } from './model.js';
 import { CURRENT_FORMAT_VERSION, SUPPORTED_FORMAT_VERSIONS, decodeManifest, encodeOwner } from './persisted/index.js';
 import { resolveManifest, type ResolveResult } from './resolve-manifest.js';
 import { stateLayout, MANIFEST_SUFFIX, type StateLayout } from './state-dir/layout.js';
 import { acquireStateLock, type StaleLock, type StateLock } from './state-dir/lock.js';
-import { assertWorkspaceRoot } from './workspace-files.js';
+import { assertWorkspaceRoot, removeCommitTemps } from './workspace-files.js';
 
 export interface JournalOptions {
   stateDir: string;
@@ -59,6 +59,11 @@ export interface Journal {
   blockedWorkspaces(): BlockedWorkspace[];
   /** The stale lock open() took over, or null when the state directory was free. */
   lockTakeover(): StaleLock | null;
+  /**
+   * Removes commit temp files (`.jx-<manifest>-<n>.tmp`) a failed or interrupted commit left in a
+   * workspace; skipped while a commit to it runs. Returns how many were removed.
+   */
+  sweepTemps(workspaceRoot: string): Promise<number>;
   /** Waits for running commits, then releases the lock. */
   close(): Promise<void>;
 }
@@ -91,6 +96,7 @@ function describeConflict(result: Extract<ResolveResult, { kind: 'conflict' }>):
 
 export function createJournal(options: JournalOptions): Journal {
   const layout: StateLayout = stateLayout(options.stateDir);
+  const ownerTemp = `${layout.ownerFile}.tmp`;
   const now = options.now ?? Date.now;
   let lock: StateLock | null = null;
   let owner: OwnerRecord | null = null;
@@ -174,13 +180,29 @@ export function createJournal(options: JournalOptions): Journal {
     try {
       entries = [];
       blocked = [];
-      const listing = await listManifests(layout);
-      for (const temp of listing.staleTemps) await removeIfPresent(join(layout.manifestsDir, temp));
+      const listing = await removeStaleTemps();
       for (const name of listing.manifests) await recoverOne(name);
       return report();
     } finally {
       recovering = false;
     }
+  }
+
+  /** Partial manifest and owner writes: never evidence (their rename never happened), and on a full disk they hold the space. */
+  async function removeStaleTemps(): Promise<ManifestListing> {
+    const listing = await listManifests(layout);
+    for (const temp of listing.staleTemps) await removeIfPresent(join(layout.manifestsDir, temp));
+    await removeIfPresent(ownerTemp);
+    return listing;
+  }
+
+  function diskFull(error: unknown, doing: string): unknown {
+    if (!isDiskFull(error)) return error;
+    return new JunctionError('DiskFull', `No space left on the device ${doing}; free some space and try again.`, {
+      next: next('retryLater'),
+      details: { stateDir: layout.root },
+      cause: error,
+    });
   }
 
   function notOpen(): JunctionError {
@@ -227,7 +249,11 @@ export function createJournal(options: JournalOptions): Journal {
     }
     const work = (async () => {
       await assertWorkspaceRoot(root);
-      return commitTransaction({ layout, hooks: options.hooks, now, onRollbackFailed }, request);
+      try {
+        return await commitTransaction({ layout, hooks: options.hooks, now, onRollbackFailed }, request);
+      } catch (error) {
+        throw diskFull(error, `while committing to ${root} (the commit was rolled back; recovery-status lists anything kept)`);
+      }
     })();
     active.set(root, work);
     try {
@@ -239,11 +265,18 @@ export function createJournal(options: JournalOptions): Journal {
 
   async function open(): Promise<RecoveryReport> {
     if (lock) return report();
-    for (const dir of [layout.root, layout.manifestsDir, layout.backupsDir]) await ensureDirectoryDurably(dir);
     const record: OwnerRecord = { instanceId: options.instanceId, pid: process.pid, startedAt: now() };
-    const acquired = await acquireStateLock(layout, record);
+    let acquired: StateLock;
     try {
-      await replaceDurably(layout.ownerFile, encodeOwner(record), `${layout.ownerFile}.tmp`);
+      for (const dir of [layout.root, layout.manifestsDir, layout.backupsDir]) await ensureDirectoryDurably(dir);
+      acquired = await acquireStateLock(layout, record);
+    } catch (error) {
+      throw diskFull(error, `in the state directory ${layout.root}`);
+    }
+    try {
+      // Only the lock holder may remove temps; before anything new is written, so a crash's partial writes free their space.
+      await removeStaleTemps();
+      await replaceDurably(layout.ownerFile, encodeOwner(record), ownerTemp);
       lock = acquired;
       owner = record;
       return await recover();
@@ -251,8 +284,13 @@ export function createJournal(options: JournalOptions): Journal {
       lock = null;
       owner = null;
       await acquired.release();
-      throw error;
+      throw diskFull(error, `in the state directory ${layout.root}`);
     }
+  }
+
+  async function sweepTemps(workspaceRoot: string): Promise<number> {
+    if ([...active.keys()].some((r) => overlaps(r, workspaceRoot))) return 0;
+    return removeCommitTemps(workspaceRoot);
   }
 
   async function close(): Promise<void> {
@@ -271,6 +309,7 @@ export function createJournal(options: JournalOptions): Journal {
     status: report,
     blockedWorkspaces: () => blocked.map((b) => ({ ...b })),
     lockTakeover: () => (lock?.takenOver ? { ...lock.takenOver } : null),
+    sweepTemps,
     close,
   };
 }

@@ -1,8 +1,8 @@
 /** Reading and locating workspace files for the journal: refuses anything that would escape the root. */
-import { lstat, readFile, realpath } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JunctionError } from '../shared/errors.js';
-import { isCode } from './durable-fs.js';
+import { isCode, removeIfPresent } from './durable-fs.js';
 
 export function absolutePath(root: string, relative: string): string {
   return join(root, ...relative.split('/'));
@@ -59,4 +59,23 @@ export async function readRegularFile(absolute: string, relative: string): Promi
   }
   if (!info.isFile()) throw new JunctionError('ValidationFailed', `${relative} is not a regular file; the journal only replaces regular files`, { details: { path: relative } });
   return readFile(absolute);
+}
+
+/** The name `tempPathFor` gives a commit's temp file. */
+const COMMIT_TEMP = /^\.jx-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-\d+\.tmp$/;
+/** Large trees no commit writes into (transactions may not touch them). */
+const NOT_SWEPT = new Set(['node_modules', '.git']);
+
+/** Removes every commit temp file under `root`, without following symbolic links; returns how many. */
+export async function removeCommitTemps(root: string): Promise<number> {
+  let removed = 0;
+  const entries = await readdir(root, { withFileTypes: true }).catch((error: unknown) => {
+    if (isCode(error, 'ENOENT') || isCode(error, 'ENOTDIR')) return [];
+    throw error;
+  });
+  for (const entry of entries) {
+    if (entry.isDirectory() && !NOT_SWEPT.has(entry.name)) removed += await removeCommitTemps(join(root, entry.name));
+    else if (entry.isFile() && COMMIT_TEMP.test(entry.name) && (await removeIfPresent(join(root, entry.name)))) removed++;
+  }
+  return removed;
 }

@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'DocumentExists',
   'RangeInvalid',
   'PathOutsideWorkspace',
+  'PathNotAllowed',
   'ConflictOnDisk',
   'ModeForbidsMutation',
   'RevisionNotFound',
@@ -27,6 +28,7 @@ export const ERROR_CODES = [
   'RecoveryPending',
   'RecoveryVersionUnsupported',
   'StateDirectoryLocked',
+  'DiskFull',
   // bridge / MCP
   'PluginUnavailable',
   'PluginReloading',
@@ -40,10 +42,20 @@ export const ERROR_CODES = [
   'Conflict',
   'Overloaded',
   'PayloadTooLarge',
+  'RequestTimeout',
   'Unauthorized',
   'Forbidden',
   'InternalError',
   'ConfigInvalid',
+  'Starting',
+  // MCP extension: nested agent requests, completion, subscriptions
+  'CapabilityUnavailable',
+  'CallNotActive',
+  'InvalidRequest',
+  'AgentRequestFailed',
+  'TooManyRequests',
+  'CompletionRefNotFound',
+  'SubscriptionLimit',
   // bridge / SignalR hub transport
   'ConnectionNotFound',
   'TransportUnsupported',
@@ -51,6 +63,12 @@ export const ERROR_CODES = [
   'ServerClosing',
   // host / approvals
   'ApprovalNotFound',
+  // approval policy for every tool call
+  'ApprovalDenied',
+  'ApprovalTimedOut',
+  'PolicyInvalid',
+  // audit
+  'ReplayRefused',
   // host / code actions
   'ChangeLimitExceeded',
   'ActionUnsupported',
@@ -107,9 +125,27 @@ export function isJunctionError(value: unknown): value is JunctionError {
   return value instanceof JunctionError;
 }
 
+/**
+ * File-system failures that are not Junction's fault: a full disk or quota, or a path the caller chose
+ * that the file system cannot hold (too long, through a file, a symlink loop).
+ */
+const CODE_BY_ERRNO: Readonly<Record<string, { code: ErrorCode; next: NextAction }>> = {
+  ENOSPC: { code: 'DiskFull', next: next('retryLater') },
+  EDQUOT: { code: 'DiskFull', next: next('retryLater') },
+  ENAMETOOLONG: { code: 'InvalidArguments', next: next('fixArguments') },
+  ENOTDIR: { code: 'InvalidArguments', next: next('fixArguments') },
+  ELOOP: { code: 'InvalidArguments', next: next('fixArguments') },
+};
+
+export function errnoOf(value: unknown): string | undefined {
+  return value instanceof Error && 'code' in value && typeof value.code === 'string' ? value.code : undefined;
+}
+
 /** Any thrown value as a structured error; unknown faults become `InternalError` without leaking stacks. */
 export function toStructuredError(value: unknown): StructuredError {
   if (value instanceof JunctionError) return value.toStructured();
   const message = value instanceof Error ? value.message : String(value);
+  const known = CODE_BY_ERRNO[errnoOf(value) ?? ''];
+  if (known) return { code: known.code, message, next: known.next };
   return { code: 'InternalError', message };
 }

@@ -11,9 +11,9 @@ export type ToolResult = CallToolResult;
 
 /**
  * Why a call failed, independent of transport. The direct HTTP API maps it to a status:
- * binding 400, notFound 404, conflict 409, thrown 422, rateLimited 429, internal 500, unavailable 503, timeout 504.
+ * binding 400, forbidden 403, notFound 404, conflict 409, thrown 422, rateLimited 429, internal 500, unavailable 503, timeout 504.
  */
-export type FailureKind = 'binding' | 'notFound' | 'conflict' | 'thrown' | 'rateLimited' | 'internal' | 'unavailable' | 'timeout';
+export type FailureKind = 'binding' | 'forbidden' | 'notFound' | 'conflict' | 'thrown' | 'rateLimited' | 'internal' | 'unavailable' | 'timeout';
 
 export interface ToolOutcome {
   result: ToolResult;
@@ -28,7 +28,7 @@ export interface ToolOutcome {
   httpStatus?: number;
 }
 
-/** `console`: the operator ran the tool from the console. */
+/** `console`: the operator ran the tool, or replayed a recorded call, from the console. */
 export type AgentTransport = 'mcp-http' | 'mcp-stdio' | 'http-api' | 'console';
 
 export interface CallContext {
@@ -39,9 +39,36 @@ export interface CallContext {
   transport: AgentTransport;
   signal: AbortSignal;
   progress?: (update: { progress: number; total?: number; message?: string }) => void;
+  /** Requests to the agent session that made the call (MCP related-request semantics); absent on /api. */
+  agentRequests?: AgentRequests;
   /** The agent's session and route pin; sources serving several projects choose one from it. */
   scope?: AgentScope;
 }
+
+export type AgentLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+export interface ElicitationAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+/**
+ * What a tool may ask of the agent while serving its call. Failures reject with a JunctionError:
+ * `CapabilityUnavailable` (the agent did not declare the capability), `InvalidRequest` (outside the
+ * MCP schema), `CallNotActive` (the call ended), `AgentRequestFailed` (the agent refused or errored).
+ */
+export interface AgentRequests {
+  elicit(params: { message: string; requestedSchema: Record<string, unknown> }, signal: AbortSignal): Promise<ElicitationAnswer>;
+  /** `params` are `sampling/createMessage` params; resolves to the agent's CreateMessageResult. */
+  sample(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** A `notifications/message` on the call's stream, dropped below the session's logging/setLevel. */
+  log(level: AgentLogLevel, data: unknown, logger?: string): void;
+}
+/** Who would serve a call, as far as its source can tell before running it (the approval policy matches on it). */
+export type ToolTarget =
+  | { source: 'host' }
+  | { source: 'plugin'; plugin: string }
+  | { source: 'bridge'; plugin?: string; project?: string; role?: 'editor' | 'runtime' };
 
 export interface ToolSource {
   /** Stable id shown in diagnostics, e.g. `host`, `bridge`, `plugin:<id>`. */
@@ -49,6 +76,8 @@ export interface ToolSource {
   /** `scope` is the asking agent's session; only sources serving several projects look at it. */
   listTools(scope?: AgentScope): readonly ToolDescriptor[];
   callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome>;
+  /** Where a call of `name` would go right now; sources that serve everything themselves may omit it (`host`). */
+  targetOf?(name: string): ToolTarget;
   /** Fires whenever the result of listTools() may have changed. Returns an unsubscribe function. */
   onToolsChanged(listener: () => void): () => void;
   /**

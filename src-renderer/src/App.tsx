@@ -1,6 +1,6 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useConsole } from './store/store.js';
-import { pendingApprovals } from './store/reducer.js';
+import { pendingApprovals, pendingCallApprovals } from './store/reducer.js';
 import { useUi, type ViewId } from './store/ui.js';
 import { useTheme } from './lib/theme.js';
 import { MetricsHeader } from './components/MetricsHeader.js';
@@ -12,6 +12,7 @@ import { TransactionsView } from './views/TransactionsView.js';
 import { ApprovalsView } from './views/ApprovalsView.js';
 import { RecoveryView } from './views/RecoveryView.js';
 import { BridgeView } from './views/BridgeView.js';
+import { PolicyView } from './views/PolicyView.js';
 import { SettingsView } from './views/SettingsView.js';
 
 const VIEWS: ReadonlyArray<{ id: ViewId; label: string; key: string; render: () => React.ReactNode }> = [
@@ -22,7 +23,8 @@ const VIEWS: ReadonlyArray<{ id: ViewId; label: string; key: string; render: () 
   { id: 'approvals', label: 'Approvals', key: '5', render: () => <ApprovalsView /> },
   { id: 'recovery', label: 'Recovery', key: '6', render: () => <RecoveryView /> },
   { id: 'bridge', label: 'Bridge', key: '7', render: () => <BridgeView /> },
-  { id: 'settings', label: 'Settings', key: '8', render: () => <SettingsView /> },
+  { id: 'policy', label: 'Policy', key: '8', render: () => <PolicyView /> },
+  { id: 'settings', label: 'Settings', key: '9', render: () => <SettingsView /> },
 ];
 
 const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -44,6 +46,11 @@ function Notices() {
   );
 }
 
+function bannerText(commits: number, calls: number): string {
+  const parts = [commits > 0 ? `${commits} commit${commits === 1 ? '' : 's'}` : '', calls > 0 ? `${calls} tool call${calls === 1 ? '' : 's'}` : ''].filter(Boolean);
+  return `${parts.join(' and ')} ${commits + calls === 1 ? 'is' : 'are'} waiting for your approval.`;
+}
+
 export function App() {
   const view = useUi((s) => s.view);
   const setView = useUi((s) => s.go);
@@ -51,7 +58,9 @@ export function App() {
   const status = useConsole((s) => s.status);
   const version = useConsole((s) => s.data.version);
   const gaps = useConsole((s) => s.data.gaps);
-  const pending = useConsole((s) => pendingApprovals(s.data).length);
+  const pendingCommits = useConsole((s) => pendingApprovals(s.data).length);
+  const heldCalls = useConsole((s) => pendingCallApprovals(s.data).length);
+  const pending = pendingCommits + heldCalls;
   const [theme, cycleTheme] = useTheme();
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
 
@@ -112,7 +121,7 @@ export function App() {
       <MetricsHeader />
       {pending > 0 && view !== 'approvals' && (
         <div className="banner" role="alert" data-testid="approval-banner">
-          {pending === 1 ? 'An agent is waiting for your approval to commit.' : `${pending} commits are waiting for your approval.`}{' '}
+          {bannerText(pendingCommits, heldCalls)}{' '}
           <button type="button" className="primary" onClick={() => setView('approvals')}>
             Review now
           </button>

@@ -21,6 +21,7 @@ const VIEWS = [
   { tab: 'Transactions', heading: 'Transactions', probe: 'fix type error' },
   { tab: 'Approvals', heading: 'Approvals', probe: 'Nothing is waiting' },
   { tab: 'Recovery', heading: 'Recovery', probe: 'RecoveryVersionUnsupported' },
+  { tab: 'Policy', heading: 'Approval policy', probe: 'reports no approval policy' },
   { tab: 'Bridge', heading: 'Bridge', probe: 'Claude Desktop' },
 ] as const;
 
@@ -186,11 +187,22 @@ describe('console in Chromium', { skip: chromiumAvailable() ? false : 'chromium 
     const stranger = await browser.newContext();
     try {
       const page = await stranger.newPage();
+      const errors = watchErrors(page);
       const response = await page.goto(`${h.origin}/?token=wrong`);
       assert.equal(response?.status(), 401);
       assert.equal(await page.locator('#root').count(), 0);
       const bare = await page.goto(`${h.origin}/`);
       assert.equal(bare?.status(), 401);
+      // The refusal page wears the console's look: its stylesheet passes the page's CSP and applies.
+      const card = await page.locator('main').evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { borderTopWidth: style.borderTopWidth, fontFamily: getComputedStyle(document.body).fontFamily };
+      });
+      assert.equal(card.borderTopWidth, '4px');
+      assert.match(card.fontFamily, /system-ui/);
+      await page.getByRole('heading', { name: 'Open the console with its link' }).waitFor();
+      await page.screenshot({ path: `${SCREENSHOTS}unauthorized.png` });
+      assert.deepEqual(errors.filter((e) => /Content Security Policy|Refused to apply/i.test(e)), []);
     } finally {
       await stranger.close();
     }

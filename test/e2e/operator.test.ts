@@ -26,7 +26,7 @@ const SIZES = [
   { width: 1440, height: 900 },
   { width: 1024, height: 700 },
 ] as const;
-const VIEWS = ['Plugins', 'Live calls', 'Run a tool', 'Transactions', 'Approvals', 'Recovery', 'Bridge', 'Settings'] as const;
+const VIEWS = ['Plugins', 'Live calls', 'Run a tool', 'Transactions', 'Approvals', 'Recovery', 'Bridge', 'Policy', 'Settings'] as const;
 const SECRET = 'webhook-secret-never-shown';
 const TIME_WITH_MS = /\b\d{2}:\d{2}:\d{2}[.,:]\d{3}\b/;
 

@@ -16,6 +16,8 @@ export interface LoopbackProxy {
   /** Destroys every open connection (both legs) without a goodbye; new connections are still accepted. */
   dropAll(): void;
   openConnections(): number;
+  /** Every HTTP request head seen so far (request line and headers), in arrival order. */
+  requestHeads(): string[];
   close(): Promise<void>;
 }
 
@@ -23,10 +25,15 @@ export async function startLoopbackProxy(targetPort: number): Promise<LoopbackPr
   let mode: ProxyMode = { kind: 'pass' };
   const pairs = new Set<[Socket, Socket]>();
   const timers = new Set<NodeJS.Timeout>();
+  const heads: string[] = [];
 
   const requestHead = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \//;
-  const retarget = (chunk: Buffer): Buffer =>
-    requestHead.test(chunk.toString('latin1', 0, 9)) ? Buffer.from(chunk.toString('latin1').replace(/^(host:[^\r\n:]+):\d+/im, `$1:${targetPort}`), 'latin1') : chunk;
+  const retarget = (chunk: Buffer): Buffer => {
+    if (!requestHead.test(chunk.toString('latin1', 0, 9))) return chunk;
+    const text = chunk.toString('latin1');
+    heads.push(text.split('\r\n\r\n', 1)[0]!);
+    return Buffer.from(text.replace(/^(host:[^\r\n:]+):\d+/im, `$1:${targetPort}`), 'latin1');
+  };
 
   const forward = (from: Socket, to: Socket, rewrite: (chunk: Buffer) => Buffer) => {
     from.on('data', (raw: Buffer) => {
@@ -77,6 +84,7 @@ export async function startLoopbackProxy(targetPort: number): Promise<LoopbackPr
     },
     dropAll,
     openConnections: () => pairs.size,
+    requestHeads: () => [...heads],
     async close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();

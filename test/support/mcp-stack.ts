@@ -10,7 +10,7 @@ export async function startMcpStack(sources: ToolSource[], options: { maxBodyByt
   const catalogue = createCatalogue(sources);
   const dispatcher = createDispatcher(catalogue, options.observers ?? [], options.admission);
   const factory = createMcpServerFactory({ name: 'junction-test', version: '0.0.0', catalogue, dispatcher });
-  const readBody = bodyReader(options.maxBodyBytes ?? 1_048_576);
+  const readBody = bodyReader({ maxBytes: options.maxBodyBytes ?? 1_048_576, timeoutMs: 30_000 });
   const mcp = createMcpHttpHandler({ factory, idleTimeoutMs: 60_000, maxSessions: 10, readBody });
   const api = createDirectToolApi({ catalogue, dispatcher, readBody });
   const server = createHttpServer([mcp, api]);

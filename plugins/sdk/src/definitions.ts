@@ -1,8 +1,11 @@
 /** What a plugin author declares: tools, prompts and resources, and their wire descriptors. */
 import { z } from 'zod';
 import type {
+  CompletionRef,
   ContentBlock,
   LogLevel,
+  ResponseElicitation,
+  ResponseSampling,
   ResponseListResource,
   ResponseListTool,
   ResponsePrompt,
@@ -21,11 +24,40 @@ export type ArgsOf<S extends ToolSchema> = S extends z.ZodObject ? z.output<S> :
 export interface ToolContext {
   /** Reports progress to the bridge (and on to the agent when it asked for progress). */
   progress(progress: number, total?: number, message?: string): void;
-  log(level: LogLevel, message: string): void;
+  /** A log line; during a call from an MCP agent it reaches that agent as notifications/message. */
+  log(level: LogLevel, message: string, options?: { logger?: string; data?: unknown }): void;
+  /**
+   * Asks the user of the agent that made this call (MCP elicitation). `requestedSchema` is a flat
+   * object schema of primitive properties, as MCP requires. Rejects with AgentRequestError.
+   */
+  elicit(message: string, requestedSchema: JsonObjectSchema, options?: AgentRequestOptions): Promise<ResponseElicitation>;
+  /** Asks the model of the agent that made this call (MCP sampling/createMessage params). Rejects with AgentRequestError. */
+  sample(params: SamplingParams, options?: AgentRequestOptions): Promise<ResponseSampling>;
   /** Aborted when the bridge cancels the call (deadline, agent gone) or the connection drops. */
   signal: AbortSignal;
   requestId: string;
 }
+
+export interface AgentRequestOptions {
+  /** Withdraws the request (the agent receives notifications/cancelled); the call's own cancellation always does. */
+  signal?: AbortSignal;
+}
+
+export interface SamplingParams {
+  messages: Array<{ role: 'user' | 'assistant'; content: ContentBlock }>;
+  maxTokens: number;
+  systemPrompt?: string;
+  temperature?: number;
+  [key: string]: unknown;
+}
+
+export interface CompletionRequest {
+  ref: CompletionRef;
+  argument: { name: string; value: string };
+  context?: { arguments?: Record<string, string> };
+}
+export type CompletionReturn = string[] | { values: string[]; total?: number; hasMore?: boolean };
+export type CompletionHandler = (request: CompletionRequest) => CompletionReturn | Promise<CompletionReturn>;
 
 /** What a handler may return: text, a structured value, or an MCP-style result with explicit content. */
 export type ToolReturn =
@@ -58,10 +90,8 @@ export interface ToolDefinition<S extends ToolSchema = ToolSchema> {
   handler: (args: ArgsOf<S>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
 }
 
-export interface PromptMessageInput {
-  role: 'user' | 'assistant';
-  text: string;
-}
+/** A prompt message: text, or any MCP content block (image, audio, embedded resource). */
+export type PromptMessageInput = { role: 'user' | 'assistant'; text: string } | { role: 'user' | 'assistant'; content: ContentBlock };
 
 export interface PromptDefinition {
   name: string;

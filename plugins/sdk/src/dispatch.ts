@@ -113,7 +113,7 @@ export async function runPrompt(prompt: PromptDefinition, requestId: string, arg
       requestId,
       status: ResponseStatus.Success,
       description: prompt.description,
-      messages: messages.map((m) => ({ role: m.role === 'assistant' ? Role.Assistant : Role.User, content: { type: 'text', text: m.text } })),
+      messages: messages.map((m) => ({ role: m.role === 'assistant' ? Role.Assistant : Role.User, content: 'content' in m ? m.content : { type: 'text', text: m.text } })),
     });
   } catch (error) {
     return errorData(requestId, error instanceof Error ? error.message : String(error), ResponseErrorKind.Internal, 500);

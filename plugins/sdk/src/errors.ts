@@ -12,3 +12,18 @@ export class ToolUnavailableError extends Error {
     this.notExecuted = options.notExecuted ?? false;
   }
 }
+
+/**
+ * A request to the agent (ctx.elicit, ctx.sample) that did not get an answer. `code` is stable:
+ * `CapabilityUnavailable` (the agent, or a bridge without the MCP extension, cannot do it),
+ * `CallNotActive`, `InvalidRequest`, `AgentRequestFailed`, `TooManyRequests`.
+ */
+export class AgentRequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AgentRequestError';
+  }
+}

@@ -7,15 +7,20 @@
  *   await plugin.connect();
  */
 export { createPlugin, McpPlugin, type PluginEvents, type PluginOptions, type PluginState } from './plugin.js';
-export { ToolUnavailableError } from './errors.js';
+export { AgentRequestError, ToolUnavailableError } from './errors.js';
 export type {
+  AgentRequestOptions,
   ArgsOf,
+  CompletionHandler,
+  CompletionRequest,
+  CompletionReturn,
   JsonObjectSchema,
   PluginRole,
   PromptDefinition,
   PromptMessageInput,
   ResourceDefinition,
   ResourceReadResult,
+  SamplingParams,
   ToolAnnotations,
   ToolContext,
   ToolDefinition,
@@ -23,4 +28,4 @@ export type {
   ToolSchema,
   ToolTarget,
 } from './definitions.js';
-export { DEFAULT_ENDPOINT, HUB_PATH, MCP_PLUGIN_VERSION } from './protocol.js';
+export { DEFAULT_ENDPOINT, HUB_PATH, MCP_PLUGIN_VERSION, type LogLevel, type ResponseElicitation as ElicitationResult, type ResponseSampling as SamplingResult } from './protocol.js';

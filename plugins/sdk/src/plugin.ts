@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { z } from 'zod';
+import { elicit, sample, type AgentRequestChannel } from './agent-requests.js';
 import {
   isTemplate,
   promptDescriptor,
@@ -13,6 +14,7 @@ import {
   resourceDescriptor,
   templateDescriptor,
   toolDescriptor,
+  type CompletionHandler,
   type PluginRole,
   type PromptDefinition,
   type ResourceDefinition,
@@ -21,18 +23,25 @@ import {
   type ToolSchema,
 } from './definitions.js';
 import { readResource, runPrompt, runTool, unknownTool } from './dispatch.js';
+import { AgentRequestError } from './errors.js';
 import {
   API_VERSION,
   CancelToolRequestSchema,
   ClientMethod,
   DEFAULT_ENDPOINT,
+  EXTENSION_FEATURES,
+  EXTENSIONS_VERSION,
   HubQuery,
   MCP_PLUGIN_VERSION,
   RequestCallToolSchema,
+  RequestCompletionSchema,
   RequestGetPromptSchema,
   RequestIdOnlySchema,
   RequestResourceContentSchema,
+  RequestResourceSubscriptionSchema,
   ResponseErrorKind,
+  COMPLETION_MAX_VALUES,
+  ExtensionErrorCode,
   ServerMethod,
   VersionHandshakeResponseSchema,
   errorData,
@@ -74,6 +83,8 @@ export interface PluginEvents {
   /** The bridge refused the handshake or forced the plugin off; the plugin stops reconnecting. */
   stopped: { reason: string };
   error: Error;
+  /** An agent subscribed to a resource of this plugin (first subscriber) or the last one left. */
+  subscription: { uri: string; subscribed: boolean };
 }
 
 type Listener<T> = (payload: T) => void;
@@ -114,6 +125,9 @@ export class McpPlugin {
   private loop: Promise<void> | undefined;
   private wakeLoop: (() => void) | undefined;
   private connectionId: string | undefined;
+  private completer: CompletionHandler | undefined;
+  /** Whether the bridge accepted MCP extension 1 in the last handshake. */
+  private extended = false;
 
   constructor(options: PluginOptions) {
     const parsed = optionsSchema.safeParse(options);
@@ -169,6 +183,17 @@ export class McpPlugin {
     this.resources.set(definition.uri, definition);
     this.announce(ServerMethod.NotifyAboutUpdatedResources);
     return this;
+  }
+
+  /** Answers agents' completion/complete for this plugin's prompt and resource-template arguments. */
+  completion(handler: CompletionHandler): this {
+    this.completer = handler;
+    return this;
+  }
+
+  /** Tells subscribed agents (notifications/resources/updated) that a resource changed. */
+  notifyResourceUpdated(uri: string): void {
+    if (this.currentState === 'connected' && this.extended) this.hub.send(ServerMethod.NotifyResourceUpdated, { requestId: randomUUID(), uri }).catch(() => undefined);
   }
 
   /** Resolves once connected and handshaken; keeps retrying with the reconnect delays until then. */
@@ -278,6 +303,7 @@ export class McpPlugin {
       pluginVersion: this.options.version,
       environment: this.options.environment ?? `${this.options.name} (${this.options.role})`,
       mcpPluginVersion: MCP_PLUGIN_VERSION,
+      extensions: { version: EXTENSIONS_VERSION, features: [...EXTENSION_FEATURES] },
     });
     const parsed = HandshakeReplySchema.safeParse(raw);
     if (!parsed.success) throw new Error(`The bridge answered the handshake with malformed data: ${parsed.error.message}`);
@@ -286,6 +312,7 @@ export class McpPlugin {
       throw new Error(parsed.data.message);
     }
     this.connectionId = this.hub.connectionId ?? undefined;
+    this.extended = parsed.data.extensions !== undefined;
     this.setState('connected');
     this.emit('connected', { connectionId: this.connectionId ?? '', handshake: parsed.data });
     // McpPlugin servers read the catalogue when told it changed; Junction also reads it at the handshake and ignores repeats.
@@ -355,6 +382,26 @@ export class McpPlugin {
       const parsed = CancelToolRequestSchema.safeParse(raw);
       if (parsed.success) this.running.get(parsed.data.requestId)?.abort(new Error(parsed.data.reason ?? 'Cancelled by the bridge.'));
     });
+    this.hub.on(ClientMethod.RunCompletion, async (raw: unknown) => {
+      const parsed = RequestCompletionSchema.safeParse(raw);
+      if (!parsed.success) return errorData('', `Malformed RunCompletion request: ${parsed.error.message}`, ResponseErrorKind.BadRequest, 400);
+      const { requestId, ...request } = parsed.data;
+      try {
+        const produced = this.completer ? await this.completer(request) : [];
+        const result = Array.isArray(produced) ? { values: produced } : produced;
+        return successData(requestId, { values: result.values.slice(0, COMPLETION_MAX_VALUES), total: result.total, hasMore: result.hasMore });
+      } catch (error) {
+        return errorData(requestId, error instanceof Error ? error.message : String(error), ResponseErrorKind.Internal, 500);
+      }
+    });
+    for (const [method, subscribed] of [[ClientMethod.RunSubscribeResource, true], [ClientMethod.RunUnsubscribeResource, false]] as const) {
+      this.hub.on(method, (raw: unknown) => {
+        const parsed = RequestResourceSubscriptionSchema.safeParse(raw);
+        if (!parsed.success) return errorData('', `Malformed ${method} request: ${parsed.error.message}`, ResponseErrorKind.BadRequest, 400);
+        this.emit('subscription', { uri: parsed.data.uri, subscribed });
+        return successData(parsed.data.requestId);
+      });
+    }
     this.hub.on(ClientMethod.ForceDisconnect, (reason: unknown) => {
       this.stop(typeof reason === 'string' && reason ? reason : 'The bridge disconnected this plugin.');
     });
@@ -366,11 +413,22 @@ export class McpPlugin {
     const send = (method: string, payload: Record<string, unknown>) => {
       if (this.currentState === 'connected') this.hub.send(method, payload).catch(() => undefined);
     };
+    const channel: AgentRequestChannel = {
+      supported: () => this.extended,
+      invoke: async (method, payload) => {
+        if (this.currentState !== 'connected') throw new AgentRequestError(ExtensionErrorCode.CallNotActive, 'The plugin is not connected to the bridge.');
+        return this.hub.invoke(method, payload);
+      },
+      send,
+    };
     return {
       requestId,
       signal,
       progress: (progress, total, message) => send(ServerMethod.NotifyToolProgress, { requestId, progress, total, message }),
-      log: (level: PluginLogLevel, message: string) => send(ServerMethod.NotifyLog, { requestId, level, message }),
+      log: (level: PluginLogLevel, message: string, options = {}) =>
+        send(ServerMethod.NotifyLog, { requestId, level, message, ...(this.extended ? { logger: options.logger, data: options.data } : {}) }),
+      elicit: (message, requestedSchema, options) => elicit(channel, requestId, signal, message, requestedSchema, options?.signal),
+      sample: (params, options) => sample(channel, requestId, signal, params, options?.signal),
     };
   }
 }

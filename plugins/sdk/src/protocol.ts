@@ -18,6 +18,10 @@
  * Junction extensions (not in McpPlugin; a .NET server ignores unknown methods a plugin never calls,
  * and a .NET plugin never calls them): `NotifyToolProgress`, `NotifyLog` (plugin → server) and
  * `CancelToolRequest` (server → plugin), plus the optional `notExecuted` on ResponseCallTool.
+ *
+ * MCP extension 1 (the end of this file): elicitation, sampling, completion and resource subscriptions.
+ * A plugin opts in by sending `extensions` in its handshake; the server never invokes an extension
+ * method on a plugin that did not, so McpPlugin 8.x clients see exactly the 8.x wire.
  */
 import { z } from 'zod';
 
@@ -56,6 +60,14 @@ export const ServerMethod = {
   NotifyToolProgress: 'NotifyToolProgress',
   /** Junction extension: a log line from the plugin, optionally tied to a tool call. */
   NotifyLog: 'NotifyLog',
+  /** MCP extension 1: ask the user of the agent that made a running call (`elicitation/create`). */
+  RequestElicitation: 'RequestElicitation',
+  /** MCP extension 1: ask the model of the agent that made a running call (`sampling/createMessage`). */
+  RequestSampling: 'RequestSampling',
+  /** MCP extension 1: the plugin gives up on one of its own pending elicitation or sampling requests. */
+  CancelAgentRequest: 'CancelAgentRequest',
+  /** MCP extension 1: a resource changed (`notifications/resources/updated` to subscribed agents). */
+  NotifyResourceUpdated: 'NotifyResourceUpdated',
 } as const;
 export type ServerMethod = (typeof ServerMethod)[keyof typeof ServerMethod];
 
@@ -76,6 +88,12 @@ export const ClientMethod = {
   OnMcpClientDisconnected: 'OnMcpClientDisconnected',
   /** Junction extension: the bridge gave up on a call (deadline, agent cancelled); no result expected. */
   CancelToolRequest: 'CancelToolRequest',
+  /** MCP extension 1 (`completion` feature): argument completion for a prompt or resource template. */
+  RunCompletion: 'RunCompletion',
+  /** MCP extension 1 (`subscriptions` feature): the first agent subscribed to a resource. */
+  RunSubscribeResource: 'RunSubscribeResource',
+  /** MCP extension 1 (`subscriptions` feature): the last agent unsubscribed from a resource. */
+  RunUnsubscribeResource: 'RunUnsubscribeResource',
 } as const;
 export type ClientMethod = (typeof ClientMethod)[keyof typeof ClientMethod];
 
@@ -189,6 +207,8 @@ export const RequestVersionHandshakeSchema = dto({
   environment: z.string().default(''),
   /** Since McpPlugin 8.14; absent for older plugins, which keep the 8.0-era behaviour. */
   mcpPluginVersion: optionalString,
+  /** Junction MCP extension (see the end of this file); absent for every McpPlugin client. */
+  extensions: z.lazy(() => ExtensionsSchema).optional(),
 });
 export type RequestVersionHandshake = z.output<typeof RequestVersionHandshakeSchema>;
 
@@ -197,6 +217,8 @@ export const VersionHandshakeResponseSchema = dto({
   serverVersion: z.string(),
   compatible: z.boolean(),
   message: z.string().nullish().transform((v) => v ?? ''),
+  /** What the server supports of the extension; sent only to plugins that declared `extensions`. */
+  extensions: z.lazy(() => ExtensionsSchema).optional(),
 });
 export type VersionHandshakeResponse = z.output<typeof VersionHandshakeResponseSchema>;
 
@@ -254,12 +276,16 @@ export const NotifyToolProgressSchema = dto({
 });
 export type NotifyToolProgress = z.output<typeof NotifyToolProgressSchema>;
 
-export const LOG_LEVELS = ['debug', 'info', 'warning', 'error'] as const;
+/** The MCP (RFC 5424) levels, least severe first; McpPlugin-era plugins send only the first, second, fourth and fifth. */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const NotifyLogSchema = dto({
   requestId: optionalString,
   level: z.enum(LOG_LEVELS),
   message: z.string(),
+  /** MCP extension 1: the logger name and a structured payload forwarded to agents instead of `message`. */
+  logger: optionalString,
+  data: z.unknown().optional(),
 });
 export type NotifyLog = z.output<typeof NotifyLogSchema>;
 
@@ -389,4 +415,121 @@ export function toDotNetWire(value: unknown): unknown {
     else out[name] = toDotNetWire(field);
   }
   return out;
+}
+
+// ---- MCP extension 1 ---------------------------------------------------------------------------
+//
+// Handshake: the plugin sends `extensions: { version: 1, features: [...] }` in RequestVersionHandshake;
+// the server answers with the features it supports in VersionHandshakeResponse.extensions.
+// Plugin → server (invocations answered with a ResponseData envelope; failures carry a stable `code`):
+//   RequestElicitation { requestId, elicitationId, message, requestedSchema }   → value { action, content? }
+//   RequestSampling    { requestId, samplingId, params: CreateMessageRequest params } → value: CreateMessageResult
+//   CancelAgentRequest { requestId, nestedId }                                     → empty envelope
+//   NotifyResourceUpdated { uri }                                                  → empty envelope
+//   NotifyLog gains `logger` and `data` and the eight MCP levels.
+// Server → plugin, only when the plugin declared the feature:
+//   RunCompletion { requestId, ref: { type: 'ref/prompt', name } | { type: 'ref/resource', uri }, argument: { name, value }, context? }
+//     → value { values: string[], total?, hasMore? }                               (feature `completion`)
+//   RunSubscribeResource / RunUnsubscribeResource { requestId, uri } → empty envelope (feature `subscriptions`)
+
+export const EXTENSIONS_VERSION = 1;
+/** `completion` and `subscriptions` gate server → plugin methods; the others say what the plugin may ask for. */
+export const EXTENSION_FEATURES = ['elicitation', 'sampling', 'logging', 'completion', 'subscriptions'] as const;
+export type ExtensionFeature = (typeof EXTENSION_FEATURES)[number];
+
+/** Unknown feature names (a newer peer) are dropped rather than refused. */
+export const ExtensionsSchema = dto({
+  version: z.number().int().min(1),
+  features: z
+    .array(z.string())
+    .max(64)
+    .transform((names) => names.filter((n): n is ExtensionFeature => (EXTENSION_FEATURES as readonly string[]).includes(n))),
+});
+export type Extensions = z.output<typeof ExtensionsSchema>;
+
+/** Stable codes of extension failures, in `code` of the envelope. */
+export const ExtensionErrorCode = {
+  /** The agent that made the call did not declare the MCP client capability (elicitation, sampling). */
+  CapabilityUnavailable: 'CapabilityUnavailable',
+  /** No running call of this connection has that requestId (never started, already ended, agent gone). */
+  CallNotActive: 'CallNotActive',
+  /** The request does not satisfy the MCP specification (e.g. a requestedSchema with nested objects). */
+  InvalidRequest: 'InvalidRequest',
+  /** The agent answered with an error, or cancelled. */
+  AgentRequestFailed: 'AgentRequestFailed',
+  /** Too many nested requests pending for one call. */
+  TooManyRequests: 'TooManyRequests',
+} as const;
+export type ExtensionErrorCode = (typeof ExtensionErrorCode)[keyof typeof ExtensionErrorCode];
+
+/** An extension result envelope: ResponseData plus the stable `code` of a failure. */
+export function extensionDataSchema<T extends z.ZodType>(value: T) {
+  return dto({ ...responseDataFields, value: value.nullish(), code: optionalString });
+}
+
+export const RequestElicitationSchema = dto({
+  requestId: z.string().min(1),
+  elicitationId: z.string().min(1),
+  message: z.string(),
+  /** Checked against the MCP rules (flat object of primitive properties) by the server. */
+  requestedSchema: jsonObject,
+});
+export type RequestElicitation = z.output<typeof RequestElicitationSchema>;
+
+export const ElicitationActionSchema = z.enum(['accept', 'decline', 'cancel']);
+export const ResponseElicitationSchema = dto({
+  action: z.string().transform((v, ctx) => {
+    const parsed = ElicitationActionSchema.safeParse(v.toLowerCase());
+    if (parsed.success) return parsed.data;
+    ctx.addIssue({ code: 'custom', message: 'expected accept, decline or cancel' });
+    return z.NEVER;
+  }),
+  content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).nullish().transform((v) => v ?? undefined),
+});
+export type ResponseElicitation = z.output<typeof ResponseElicitationSchema>;
+export const ResponseElicitationDataSchema = extensionDataSchema(ResponseElicitationSchema);
+
+export const RequestSamplingSchema = dto({
+  requestId: z.string().min(1),
+  samplingId: z.string().min(1),
+  /** `sampling/createMessage` params (messages, maxTokens, …), validated by the server against the MCP schema. */
+  params: jsonObject,
+});
+export type RequestSampling = z.output<typeof RequestSamplingSchema>;
+/** `CreateMessageResult`: role, content, model, stopReason…; fields pass through. */
+export const ResponseSamplingSchema = looseDto({ role: z.string(), content: z.unknown(), model: z.string() });
+export type ResponseSampling = z.output<typeof ResponseSamplingSchema>;
+export const ResponseSamplingDataSchema = extensionDataSchema(ResponseSamplingSchema);
+
+export const CancelAgentRequestSchema = dto({ requestId: z.string().min(1), nestedId: z.string().min(1), reason: optionalString });
+export type CancelAgentRequest = z.output<typeof CancelAgentRequestSchema>;
+
+export const NotifyResourceUpdatedSchema = dto({ requestId: z.string().default(''), uri: z.string().min(1).max(4096) });
+export type NotifyResourceUpdated = z.output<typeof NotifyResourceUpdatedSchema>;
+
+export const CompletionRefSchema = z.union([dto({ type: z.literal('ref/prompt'), name: z.string() }), dto({ type: z.literal('ref/resource'), uri: z.string() })]);
+export type CompletionRef = z.output<typeof CompletionRefSchema>;
+export const RequestCompletionSchema = dto({
+  requestId: z.string(),
+  ref: CompletionRefSchema,
+  argument: dto({ name: z.string(), value: z.string() }),
+  context: dto({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
+});
+export type RequestCompletion = z.output<typeof RequestCompletionSchema>;
+/** MCP caps a completion at 100 values. */
+export const COMPLETION_MAX_VALUES = 100;
+export const ResponseCompletionSchema = dto({
+  values: z.array(z.string()).transform((v) => v.slice(0, COMPLETION_MAX_VALUES)),
+  total: optionalInt,
+  hasMore: optionalBoolean,
+});
+export type ResponseCompletion = z.output<typeof ResponseCompletionSchema>;
+export const ResponseCompletionDataSchema = extensionDataSchema(ResponseCompletionSchema);
+
+export const RequestResourceSubscriptionSchema = dto({ requestId: z.string(), uri: z.string() });
+export type RequestResourceSubscription = z.output<typeof RequestResourceSubscriptionSchema>;
+
+/** A failed extension envelope with its stable code. */
+export function extensionError(requestId: string, code: ExtensionErrorCode, message: string, errorKind: ResponseErrorKind): ResponseData<never> & { code: string } {
+  return { ...errorData(requestId, message, errorKind), code };
 }

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { JunctionError } from '../../shared/errors.js';
 import { parseArgv, readEnv, readSettings, resolveConfigWithOrigins, type ConfigOrigins } from './resolve.js';
+import { strayArgumentProblems } from './stray-args.js';
 import type { Config } from './schema.js';
 
 export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -34,10 +35,10 @@ function readSettingsFile(path: string, explicit: boolean): unknown {
 export interface LoadedConfig {
   config: Config;
   origins: ConfigOrigins;
-  positionals: string[];
   settingsPath: string;
 }
 
+/** `argv` holds settings only (the command already taken off); anything else is refused, never ignored. */
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const cli = parseArgv(argv);
   const fromEnv = readEnv(env);
@@ -45,6 +46,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     cli.parsed.values.find((v) => v.key === 'settings')?.value ?? fromEnv.values.find((v) => v.key === 'settings')?.value;
   const settingsPath = typeof explicitPath === 'string' ? explicitPath : join(userConfigDir(env), 'settings.json');
   const settings = readSettings(readSettingsFile(settingsPath, typeof explicitPath === 'string'), settingsPath);
-  const { config, origins } = resolveConfigWithOrigins([{ values: cli.parsed.values, problems: cli.problems }, fromEnv, settings]);
-  return { config, origins, positionals: cli.parsed.positionals, settingsPath };
+  const problems = [...cli.problems, ...strayArgumentProblems(cli.parsed.positionals, env)];
+  const { config, origins } = resolveConfigWithOrigins([{ values: cli.parsed.values, problems }, fromEnv, settings]);
+  return { config, origins, settingsPath };
 }

@@ -3,6 +3,7 @@
  * Every problem is collected and reported together, each naming its key and where it came from.
  */
 import { JunctionError } from '../../shared/errors.js';
+import { closestNames, didYouMean } from '../../shared/suggest.js';
 import { CONFIG_KEYS, envNameOf, type Config, type ConfigKey, type KeySpec } from './schema.js';
 
 export type Origin = 'command line' | 'environment' | 'settings file';
@@ -68,7 +69,9 @@ export function readEnv(env: Readonly<Record<string, string | undefined>>): { va
     if (!name.startsWith('JUNCTION_') || value === undefined) continue;
     const key = byEnvName.get(name);
     if (!key) {
-      problems.push(`${name}: unknown setting (known: ${[...byEnvName.keys()].join(', ')})`);
+      // Compared without the shared prefix, which would otherwise make every name look alike.
+      const asKey = name.slice('JUNCTION_'.length).toLowerCase().replace(/_/g, '-');
+      problems.push(`${name}: unknown setting.${didYouMean(closestNames(asKey, Object.keys(CONFIG_KEYS)).map(envNameOf))} (known: ${[...byEnvName.keys()].join(', ')})`);
       continue;
     }
     values.push({ key, value, origin: 'environment', source: name });
@@ -137,7 +140,7 @@ export function resolveConfigWithOrigins(layers: ReadonlyArray<{ values: RawValu
   for (const layer of layers) {
     for (const raw of layer.values) {
       if (!isKnownKey(raw.key)) {
-        problems.push(`${raw.source} (${raw.origin}): unknown setting '${raw.key}'`);
+        problems.push(`${raw.source} (${raw.origin}): unknown setting '${raw.key}'.${didYouMean(closestNames(raw.key, Object.keys(CONFIG_KEYS)))}`);
         continue;
       }
       const result = coerce(CONFIG_KEYS[raw.key] as KeySpec, raw);

@@ -32,7 +32,14 @@ function validatorFor(tool: ResponseListTool): ValidateFunction | null {
 function describe(error: ErrorObject): ArgumentProblem {
   const missing = error.keyword === 'required' ? `/${String(error.params['missingProperty'])}` : '';
   const path = `${error.instancePath}${missing}` || '/';
-  return { path, message: error.message ?? error.keyword };
+  return { path, message: `${error.message ?? error.keyword}${allowedValues(error)}` };
+}
+
+/** ajv says only "must be equal to one of the allowed values"; an agent needs to see them to fix its call. */
+function allowedValues(error: ErrorObject): string {
+  if (error.keyword === 'enum') return `: ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  if (error.keyword === 'const') return ` ${JSON.stringify(error.params['allowedValue'])}`;
+  return '';
 }
 
 /** Problems with `args` for `tool`, empty when they satisfy its input schema. */

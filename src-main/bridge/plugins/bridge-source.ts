@@ -4,6 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type {
+  CompleteRequest,
+  CompleteResult,
   GetPromptResult,
   ListPromptsResult,
   Prompt,
@@ -16,6 +18,9 @@ import {
   ResponseErrorKind,
   ResponseStatus,
   matchesUriTemplate,
+  type LogLevel,
+  type RequestCompletion,
+  type ResponseCompletion,
   type RequestCallTool,
   type ResponseData,
   type ResponseGetPrompt,
@@ -25,7 +30,8 @@ import {
 import type { PluginView } from '../../control/api.js';
 import { JunctionError, type ErrorCode } from '../../shared/errors.js';
 import type { AgentScope } from '../../shared/project-pin.js';
-import { errorOutcome, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource } from '../../shared/tool-source.js';
+import { errorOutcome, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource, type ToolTarget } from '../../shared/tool-source.js';
+import { routeTool } from './routing.js';
 import { TypedEmitter } from '../../shared/typed-emitter.js';
 import { guardedCall, InvokeFailure, invokeFailureOutcome, type GuardSettings, type ToolInvoker } from './call-guard.js';
 import { bridgeFailure, outcomeFromReply, type PluginReply } from './outcome.js';
@@ -45,6 +51,10 @@ import { enabledPrompts, enabledResources, enabledTemplates, type PluginRecord }
 export interface PluginPort extends ToolInvoker {
   getPrompt(connectionId: string, name: string, args: Record<string, string>, timeoutMs: number): Promise<ResponseData<ResponseGetPrompt>>;
   readResource(connectionId: string, uri: string, timeoutMs: number): Promise<ResponseData<ResponseResourceContent[]>>;
+  complete(connectionId: string, request: Omit<RequestCompletion, 'requestId'>, timeoutMs: number): Promise<ResponseData<ResponseCompletion>>;
+  setSubscription(connectionId: string, uri: string, subscribed: boolean, timeoutMs: number): Promise<void>;
+  /** Calls in flight and their pending agent requests. */
+  activeCounts(): { calls: number; nested: number };
   listSystemTools(connectionId: string, timeoutMs: number): Promise<ResponseListTool[]>;
   invokeSystemTool(connectionId: string, request: RequestCallTool, options: { timeoutMs: number; signal: AbortSignal }): Promise<PluginReply>;
 }
@@ -57,8 +67,15 @@ export interface PluginLogEntry {
   /** `bridge`: the bridge's own finding about the plugin (a malformed payload, a failed list); `plugin`: the plugin's NotifyLog. */
   origin: 'bridge' | 'plugin';
   requestId?: string;
-  level: 'debug' | 'info' | 'warning' | 'error';
+  level: LogLevel;
   message: string;
+}
+
+/** A plugin log line not tied to a running call, for every agent session. */
+export interface AgentLogEntry {
+  level: LogLevel;
+  logger?: string;
+  data: unknown;
 }
 
 export interface BridgeEvents {
@@ -70,6 +87,9 @@ export interface BridgeEvents {
   diagnostic: DuplicateToolDiagnostic;
   listDegraded: ListDegradedDiagnostic;
   log: PluginLogEntry;
+  agentLog: AgentLogEntry;
+  /** A plugin said a resource changed (MCP extension). */
+  resourceUpdated: string;
 }
 
 /** The first item per key; callers pass items in preference order (editor first, newest first). */
@@ -82,7 +102,9 @@ function firstBy<T>(items: readonly T[], key: (item: T) => string): T[] {
 export class BridgeToolSource implements ToolSource {
   readonly id = 'bridge';
   readonly events = new TypedEmitter<BridgeEvents>();
-  private readonly unsubscribe: Array<() => void>;
+  private readonly offRegistry: Array<() => void>;
+  /** Agent sessions subscribed, per resource URI, across sessions. */
+  private readonly subscribers = new Map<string, number>();
   private expiryTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -92,7 +114,7 @@ export class BridgeToolSource implements ToolSource {
     private readonly disposers: ReadonlyArray<() => void> = [],
   ) {
     const e = registry.events;
-    this.unsubscribe = [
+    this.offRegistry = [
       e.on('pluginConnected', (view) => this.events.emit('pluginConnected', view)),
       e.on('pluginUpdated', (view) => this.events.emit('pluginUpdated', view)),
       e.on('pluginDisconnected', (gone) => this.events.emit('pluginDisconnected', gone)),
@@ -127,6 +149,15 @@ export class BridgeToolSource implements ToolSource {
     const outcome = await guardedCall(resolution.project.registry, this.port, this.settings, name, args, ctx);
     if (!resolution.note) return outcome;
     return { ...outcome, result: { ...outcome.result, content: [...outcome.result.content, { type: 'text', text: resolution.note }] } };
+  }
+
+  /** The plugin the router would pick now; a call that must wait for a plugin names only the awaited role. */
+  targetOf(name: string): ToolTarget {
+    const decision = routeTool(name, this.registry.active(), this.registry.awaited(Date.now()), Date.now());
+    if (decision.kind === 'notFound') return { source: 'bridge' };
+    if (decision.kind === 'wait') return { source: 'bridge', role: decision.role };
+    const record = this.registry.active().find((r) => r.connectionId === decision.connectionId);
+    return { source: 'bridge', role: decision.role, ...(record?.name ? { plugin: record.name } : {}), ...(record?.project ? { project: record.project } : {}) };
   }
 
   onToolsChanged(listener: () => void): () => void {
@@ -224,6 +255,71 @@ export class BridgeToolSource implements ToolSource {
     this.settings.timeoutMs = timeoutMs;
   }
 
+  /**
+   * Completion for a prompt or resource-template argument by the plugin publishing it; a plugin that
+   * did not declare the `completion` feature offers no values. Throws `CompletionRefNotFound`.
+   */
+  async complete(params: CompleteRequest['params']): Promise<CompleteResult['completion']> {
+    const { ref } = params;
+    const active = this.registry.active();
+    const owner =
+      ref.type === 'ref/prompt'
+        ? active.find((r) => r.catalogue.prompts.some((p) => p.name === ref.name))
+        : active.find((r) => r.catalogue.templates.some((t) => t.uriTemplate === ref.uri) || r.catalogue.resources.some((res) => res.uri === ref.uri));
+    const what = ref.type === 'ref/prompt' ? `prompt '${ref.name}'` : `resource template '${ref.uri}'`;
+    if (!owner) throw new JunctionError('CompletionRefNotFound', `No connected plugin publishes the ${what}.`);
+    if (!owner.handshake?.features.includes('completion')) return { values: [] };
+    const request: Omit<RequestCompletion, 'requestId'> = {
+      ref: ref.type === 'ref/prompt' ? { type: ref.type, name: ref.name } : { type: ref.type, uri: ref.uri },
+      argument: { name: params.argument.name, value: params.argument.value },
+      ...(params.context?.arguments ? { context: { arguments: params.context.arguments } } : {}),
+    };
+    const envelope = await this.ask(() => this.port.complete(owner.connectionId, request, this.settings.timeoutMs), `completion of ${what}`);
+    if (envelope.status === ResponseStatus.Error || !envelope.value) throw this.pluginError(envelope, 'CompletionRefNotFound', `completion of ${what}`);
+    const { values, total, hasMore } = envelope.value;
+    return { values, ...(total === undefined ? {} : { total }), ...(hasMore === undefined ? {} : { hasMore }) };
+  }
+
+  /** Counts one more subscribed session; the owner hears of the first. Throws `ResourceNotFound`. */
+  async subscribe(uri: string): Promise<void> {
+    const owner = this.resourceOwner(uri, undefined);
+    if (!owner) throw new JunctionError('ResourceNotFound', `No connected plugin publishes the resource '${uri}'.`);
+    const count = (this.subscribers.get(uri) ?? 0) + 1;
+    this.subscribers.set(uri, count);
+    if (count > 1 || !owner.handshake?.features.includes('subscriptions')) return;
+    try {
+      await this.ask(() => this.port.setSubscription(owner.connectionId, uri, true, this.settings.timeoutMs), `subscription to '${uri}'`);
+    } catch (error) {
+      this.unsubscribe(uri);
+      throw error;
+    }
+  }
+
+  /** Counts one session fewer; the owner hears when none is left. */
+  unsubscribe(uri: string): void {
+    const count = (this.subscribers.get(uri) ?? 0) - 1;
+    if (count > 0) {
+      this.subscribers.set(uri, count);
+      return;
+    }
+    this.subscribers.delete(uri);
+    const owner = this.resourceOwner(uri, undefined);
+    if (owner?.handshake?.features.includes('subscriptions')) this.port.setSubscription(owner.connectionId, uri, false, this.settings.timeoutMs).catch(() => undefined);
+  }
+
+  /** What the MCP extension holds right now, for leak checks: calls, pending agent requests, subscribed URIs. */
+  extensionCounts(): { calls: number; nested: number; subscribedResources: number } {
+    return { ...this.port.activeCounts(), subscribedResources: this.subscribers.size };
+  }
+
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    return this.events.on('resourceUpdated', listener);
+  }
+
+  onLog(listener: (entry: AgentLogEntry) => void): () => void {
+    return this.events.on('agentLog', listener);
+  }
+
   /** Connected and awaited plugins for the console. */
   pluginViews(): PluginView[] {
     return this.registry.views(this.settings.now());
@@ -240,7 +336,7 @@ export class BridgeToolSource implements ToolSource {
 
   /** Stops listening to the registry and the hub and clears timers. */
   dispose(): void {
-    for (const off of [...this.unsubscribe, ...this.disposers]) off();
+    for (const off of [...this.offRegistry, ...this.disposers]) off();
     clearTimeout(this.expiryTimer);
   }
 

@@ -37,7 +37,7 @@ export interface ToolInvoker {
   invokeTool(
     connectionId: string,
     request: RequestCallTool,
-    options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress'] },
+    options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress']; agentRequests?: CallContext['agentRequests'] },
   ): Promise<PluginReply>;
 }
 
@@ -152,7 +152,7 @@ export async function guardedCall(
       reply = await invoker.invokeTool(
         record.connectionId,
         { requestId: randomUUID(), name: tool, arguments: args },
-        { timeoutMs: remaining, signal: ctx.signal, ...(ctx.progress ? { onProgress: ctx.progress } : {}) },
+        { timeoutMs: remaining, signal: ctx.signal, ...(ctx.progress ? { onProgress: ctx.progress } : {}), ...(ctx.agentRequests ? { agentRequests: ctx.agentRequests } : {}) },
       );
     } catch (error) {
       if (!(error instanceof InvokeFailure)) throw error;

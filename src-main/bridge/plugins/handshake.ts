@@ -1,6 +1,6 @@
 /** The version handshake decision: a plugin is compatible when its hub API major version equals ours. */
 import semver from 'semver';
-import { API_VERSION, type RequestVersionHandshake, type VersionHandshakeResponse } from '../../../plugins/sdk/src/protocol.js';
+import { API_VERSION, EXTENSION_FEATURES, EXTENSIONS_VERSION, type RequestVersionHandshake, type VersionHandshakeResponse } from '../../../plugins/sdk/src/protocol.js';
 
 export function evaluateHandshake(request: RequestVersionHandshake, serverVersion: string, serverApiVersion = API_VERSION): VersionHandshakeResponse {
   const base = { apiVersion: serverApiVersion, serverVersion };
@@ -15,5 +15,7 @@ export function evaluateHandshake(request: RequestVersionHandshake, serverVersio
       message: `The plugin speaks hub API ${request.apiVersion}, this server speaks ${serverApiVersion}; update the ${semver.lt(theirs, serverApiVersion) ? 'plugin' : 'server'} so the major versions match.`,
     };
   }
-  return { ...base, compatible: true, message: 'Version handshake successful.' };
+  // The extension answer goes only to plugins that asked, so McpPlugin clients see the 8.x response unchanged.
+  const extensions = request.extensions ? { extensions: { version: EXTENSIONS_VERSION, features: [...EXTENSION_FEATURES] } } : {};
+  return { ...base, compatible: true, message: 'Version handshake successful.', ...extensions };
 }

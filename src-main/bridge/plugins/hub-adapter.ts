@@ -8,13 +8,13 @@ import {
   ClientMethod,
   DEFAULT_TIMEOUT_MS,
   MCP_PLUGIN_VERSION,
-  NotifyLogSchema,
   NotifyToolProgressSchema,
   RequestIdOnlySchema,
   RequestToolCompletedDataSchema,
   RequestVersionHandshakeSchema,
   ResponseCallToolDataSchema,
   ResponseCallToolSchema,
+  ResponseCompletionDataSchema,
   ResponseGetPromptDataSchema,
   ResponseListPromptsDataSchema,
   ResponseListResourcesDataSchema,
@@ -26,12 +26,14 @@ import {
   successData,
   toDotNetWire,
   type RequestCallTool,
+  type RequestCompletion,
   type ResponseCallTool,
   type ResponseListTool,
 } from '../../../plugins/sdk/src/protocol.js';
 import { JunctionError } from '../../shared/errors.js';
 import type { CallContext } from '../../shared/tool-source.js';
 import { HubInvocationError, HubMethodError, type HubConnection, type HubServer } from '../signalr/index.js';
+import { ActiveCalls, attachAgentBridge } from './agent-bridge.js';
 import { BridgeToolSource, type PluginPort } from './bridge-source.js';
 import { InvokeFailure } from './call-guard.js';
 import { replyFromEnvelope, type PluginReply } from './outcome.js';
@@ -95,6 +97,7 @@ class HubPluginPort implements PluginPort {
   readonly connections = new Map<string, HubConnection>();
   readonly completions = new Map<string, PendingCompletion>();
   readonly progress = new Map<string, NonNullable<CallContext['progress']>>();
+  readonly calls = new ActiveCalls();
   /** Calls in flight, and a completion that arrived before its `Processing` reply was read. */
   private readonly inFlight = new Map<string, ResponseCallTool | undefined>();
 
@@ -107,7 +110,7 @@ class HubPluginPort implements PluginPort {
   async invokeTool(
     connectionId: string,
     request: RequestCallTool,
-    options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress'] },
+    options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress']; agentRequests?: CallContext['agentRequests'] },
   ): Promise<PluginReply> {
     return this.runTool(connectionId, ClientMethod.RunCallTool, request, options);
   }
@@ -115,6 +118,16 @@ class HubPluginPort implements PluginPort {
   /** A system tool call (RunSystemTool): the same reply shapes and deadline as a tool call. */
   invokeSystemTool(connectionId: string, request: RequestCallTool, options: { timeoutMs: number; signal: AbortSignal }): Promise<PluginReply> {
     return this.runTool(connectionId, ClientMethod.RunSystemTool, request, options);
+  }
+
+  async complete(connectionId: string, request: Omit<RequestCompletion, 'requestId'>, timeoutMs: number) {
+    const raw = await this.invoke(this.connection(connectionId), ClientMethod.RunCompletion, [{ requestId: randomUUID(), ...request }], timeoutMs);
+    return this.parse(connectionId, ClientMethod.RunCompletion, ResponseCompletionDataSchema, raw);
+  }
+
+  async setSubscription(connectionId: string, uri: string, subscribed: boolean, timeoutMs: number): Promise<void> {
+    const method = subscribed ? ClientMethod.RunSubscribeResource : ClientMethod.RunUnsubscribeResource;
+    await this.invoke(this.connection(connectionId), method, [{ requestId: randomUUID(), uri }], timeoutMs);
   }
 
   async getPrompt(connectionId: string, name: string, args: Record<string, string>, timeoutMs: number) {
@@ -141,6 +154,10 @@ class HubPluginPort implements PluginPort {
     const data = this.parse(undefined, method, schema, await this.invoke(connection, method, [{ requestId: randomUUID() }], timeoutMs));
     if (data.status === ResponseStatus.Error) throw new InvokeFailure('clientError', data.message || `The plugin answered ${method} with an error.`);
     return data;
+  }
+
+  activeCounts() {
+    return this.calls.counts();
   }
 
   async listSystemTools(connectionId: string, timeoutMs: number): Promise<ResponseListTool[]> {
@@ -174,13 +191,14 @@ class HubPluginPort implements PluginPort {
     connectionId: string,
     method: string,
     request: RequestCallTool,
-    options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress'] },
+    options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress']; agentRequests?: CallContext['agentRequests'] },
   ): Promise<PluginReply> {
     const connection = this.connection(connectionId);
     const started = this.now();
     const { requestId } = request;
     if (options.onProgress) this.progress.set(requestId, options.onProgress);
     this.inFlight.set(requestId, undefined);
+    this.calls.begin(requestId, connectionId, options.agentRequests);
     try {
       const raw = await this.invoke(connection, method, [request], options.timeoutMs, options.signal);
       const reply = this.decodeCallReply(connectionId, method, raw);
@@ -196,6 +214,7 @@ class HubPluginPort implements PluginPort {
     } finally {
       this.progress.delete(requestId);
       this.inFlight.delete(requestId);
+      this.calls.end(requestId);
     }
   }
 
@@ -362,11 +381,7 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
       });
       return acknowledged(data.requestId);
     }),
-    hub.on(ServerMethod.NotifyLog, (connection, raw) => {
-      const data = read(connection, ServerMethod.NotifyLog, NotifyLogSchema, raw);
-      source.events.emit('log', { connectionId: connection.id, origin: 'plugin', level: data.level, message: data.message, ...(data.requestId ? { requestId: data.requestId } : {}) });
-      return acknowledged(data.requestId ?? '');
-    }),
+    ...attachAgentBridge(hub, port.calls, source, { read, acknowledged }),
     hub.events.on('connected', (connection) => {
       port.connections.set(connection.id, connection);
       registry.connect({ connectionId: connection.id, query: connection.query, headers: connection.headers, connectedAt: connection.connectedAt });

@@ -106,6 +106,7 @@ export function dotNetHttpStatus(errorKind: ResponseErrorKind, httpStatusCode: n
 
 export const CODE_BY_FAILURE: Record<FailureKind, ErrorCode> = {
   binding: 'InvalidArguments',
+  forbidden: 'Forbidden',
   notFound: 'ToolNotFound',
   conflict: 'Conflict',
   thrown: 'ToolFailed',

@@ -1,5 +1,6 @@
 /** The state the bridge keeps per plugin connection and per awaited (recently departed) plugin. */
 import type {
+  ExtensionFeature,
   ResponseListResource,
   ResponseListTool,
   ResponsePrompt,
@@ -19,12 +20,16 @@ export interface PluginHandshake {
   pluginVersion: string;
   environment: string;
   mcpPluginVersion?: string;
+  /** MCP extension features the plugin declared; empty for every McpPlugin client. */
+  features: readonly ExtensionFeature[];
 }
 
 export interface PluginRecord {
   readonly connectionId: string;
   /** From the `project_name` (or `instance_id`) query, else the handshake environment. */
   name: string;
+  /** The `project_name` query, when the plugin sent one (approval rules match on it). */
+  readonly project?: string;
   readonly declaredRole: PluginRole | undefined;
   readonly connectedAt: number;
   role: PluginRole;

@@ -75,10 +75,12 @@ export class PluginRegistry {
   constructor(private readonly serverVersion: string) {}
 
   connect(info: PluginConnectionInfo): void {
-    const name = info.query.get(HubQuery.projectName)?.trim() || info.query.get(HubQuery.instanceId)?.trim() || '';
+    const project = info.query.get(HubQuery.projectName)?.trim() || undefined;
+    const name = project || info.query.get(HubQuery.instanceId)?.trim() || '';
     this.records.set(info.connectionId, {
       connectionId: info.connectionId,
       name,
+      ...(project ? { project } : {}),
       declaredRole: declaredRole(info.query, info.headers),
       connectedAt: info.connectedAt,
       role: 'editor',
@@ -103,6 +105,7 @@ export class PluginRegistry {
       pluginVersion: request.pluginVersion,
       environment: request.environment,
       ...(request.mcpPluginVersion ? { mcpPluginVersion: request.mcpPluginVersion } : {}),
+      features: request.extensions?.features ?? [],
     };
     record.guarded = isGuardedVersion(request.mcpPluginVersion);
     record.role = resolveRole(record.declaredRole, request.environment, record.guarded);

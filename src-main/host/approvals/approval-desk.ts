@@ -3,7 +3,7 @@
  * record decisions in a bounded log, and hand out single-use signed receipts.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApprovalView, FileDiffView } from '../../control/api.js';
+import type { ApprovalView, CompileCheckView, FileDiffView } from '../../control/api.js';
 import { JunctionError } from '../../shared/index.js';
 import { ReceiptSigner, receiptInvalid, type ReceiptBinding } from './receipts.js';
 
@@ -41,8 +41,11 @@ export class ApprovalDesk {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Raises a request, or returns the pending (or approved, not yet used) one for exactly the same binding. */
-  request(binding: Omit<ReceiptBinding, 'approvalId'>, files: FileDiffView[]): ApprovalView {
+  /**
+   * Raises a request, or returns the pending (or approved, not yet used) one for exactly the same binding.
+   * `compile` runs only for a new request: the same content always compiles the same way.
+   */
+  request(binding: Omit<ReceiptBinding, 'approvalId'>, files: FileDiffView[], compile?: () => CompileCheckView): ApprovalView {
     for (const entry of this.entries.values()) {
       const b = entry.binding;
       const reusable = entry.view.state === 'pending' || (entry.view.state === 'approved' && !this.used.has(b.approvalId));
@@ -51,7 +54,17 @@ export class ApprovalDesk {
       }
     }
     const approvalId = randomUUID();
-    const view: ApprovalView = { approvalId, workspaceId: binding.workspaceId, transactionId: binding.transactionId, revision: binding.revision, requestedAt: this.now(), files, state: 'pending' };
+    const check = compile?.();
+    const view: ApprovalView = {
+      approvalId,
+      workspaceId: binding.workspaceId,
+      transactionId: binding.transactionId,
+      revision: binding.revision,
+      requestedAt: this.now(),
+      files,
+      state: 'pending',
+      ...(check ? { compile: check } : {}),
+    };
     this.entries.set(approvalId, { view, binding: { ...binding, approvalId }, waiters: new Set() });
     this.events.requested(view);
     return view;

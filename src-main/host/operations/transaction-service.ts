@@ -4,14 +4,15 @@
  * fails with a structured error before anything changes.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApprovalView, DiagnosticView, FileDiffView, RevisionView, TransactionView } from '../../control/api.js';
+import { join, relative, sep } from 'node:path';
+import type { ApprovalView, CompileCheckView, DiagnosticView, FileDiffView, RevisionView, TransactionView } from '../../control/api.js';
 import type { FileChange } from '../../recovery/contract.js';
 import { JunctionError, isJunctionError, next } from '../../shared/index.js';
 import type { ApprovalDesk } from '../approvals/index.js';
 import type { HostJournal } from '../journal.js';
 import type { ModePolicy } from '../modes.js';
 import { applyCandidate, diagnosticsDelta, revisionView, toFileDiffView, Transaction, type CandidateChange, type DiagnosticsDelta } from '../transactions/index.js';
-import { collectDiagnostics, guardWorkspacePath, isWithin, readInside, sha256, type Snapshot, type SnapshotIdentity, type Workspace, type WorkspaceRegistry } from '../workspace/index.js';
+import { assertTransactionPath, collectDiagnostics, guardWorkspacePath, isWithin, readInside, sha256, type Snapshot, type SnapshotIdentity, type Workspace, type WorkspaceRegistry } from '../workspace/index.js';
 import { boundCounted, type Bounded } from './bounded.js';
 import { assertMutable, assertSnapshot, requireActive } from './guards.js';
 
@@ -115,7 +116,8 @@ export class TransactionService {
     const tx = requireActive(this.transactionOf(workspace.workspaceId), workspace);
     assertSnapshot(workspace, expected);
     const files = tx.preview().map((f) => toFileDiffView(f, DEFAULT_MAX_DIFF_CHARS));
-    const request = this.deps.desk.request({ workspaceId: workspace.workspaceId, transactionId: tx.transactionId, revision: tx.revision, contentHash: tx.contentHash() }, files);
+    const binding = { workspaceId: workspace.workspaceId, transactionId: tx.transactionId, revision: tx.revision, contentHash: tx.contentHash() };
+    const request = this.deps.desk.request(binding, files, () => this.compileCheck(workspace, tx));
     const decided = await this.deps.desk.wait(request.approvalId, { timeoutMs: wait.timeoutMs, tickMs: 1000, ...(wait.signal ? { signal: wait.signal } : {}), ...(wait.onTick ? { onTick: wait.onTick } : {}) });
     const receipt = this.deps.desk.receiptFor(decided.approvalId);
     if (decided.state === 'approved' && receipt) return { approval: decided, receipt };
@@ -127,7 +129,12 @@ export class TransactionService {
           : `The approval request expired${decided.reason ? ` (${decided.reason})` : ''}; review the current revision.`;
     throw new JunctionError('ReviewRequired', message, {
       next: next('requestReview', 'transaction-review'),
-      details: { approvalId: decided.approvalId, state: decided.state, ...(decided.reason !== undefined ? { reason: decided.reason } : {}) },
+      details: {
+        approvalId: decided.approvalId,
+        state: decided.state,
+        ...(decided.reason !== undefined ? { reason: decided.reason } : {}),
+        ...(decided.compile ? { compile: decided.compile } : {}),
+      },
     });
   }
 
@@ -210,7 +217,11 @@ export class TransactionService {
   }
 
   private async guardChanges(workspace: Workspace, changes: readonly CandidateChange[]): Promise<CandidateChange[]> {
-    const guard = (path: string): Promise<string> => guardWorkspacePath(workspace.realRoot, path);
+    const guard = async (path: string): Promise<string> => {
+      const relative = await guardWorkspacePath(workspace.realRoot, path);
+      assertTransactionPath(relative);
+      return relative;
+    };
     return Promise.all(
       changes.map(async (change): Promise<CandidateChange> => {
         const path = await guard(change.path);
@@ -270,6 +281,37 @@ export class TransactionService {
 
   private errors(workspace: Workspace, snapshot: Snapshot, query: { paths?: string[]; syntacticOnly?: boolean } = {}): DiagnosticView[] {
     return collectDiagnostics(workspace.languageService(snapshot), snapshot, workspace.realRoot, { errorsOnly: true, ...query });
+  }
+
+  /**
+   * What the operator must know before approving: the diagnostics the whole transaction adds in the files
+   * it changes and in the files that import them (where a changed signature breaks its callers).
+   */
+  private compileCheck(workspace: Workspace, tx: Transaction): CompileCheckView {
+    const base = tx.base;
+    const head = tx.head();
+    const changed = [...new Set([...base.paths(), ...head.paths()])].filter((p) => base.get(p)?.sha256 !== head.get(p)?.sha256);
+    const checked = new Set(changed);
+    // The service is retargeted per snapshot, so each snapshot's importers are read before moving on.
+    for (const snapshot of [base, head]) {
+      const service = workspace.languageService(snapshot);
+      for (const path of changed) {
+        if (!snapshot.has(path)) continue;
+        for (const reference of service.getFileReferences(join(workspace.realRoot, path))) {
+          const importer = relative(workspace.realRoot, reference.fileName).split(sep).join('/');
+          if (snapshot.has(importer)) checked.add(importer);
+        }
+      }
+    }
+    const paths = [...checked].sort();
+    const delta = diagnosticsDelta(collectDiagnostics(workspace.languageService(base), base, workspace.realRoot, { paths }), collectDiagnostics(workspace.languageService(head), head, workspace.realRoot, { paths }));
+    return {
+      added: delta.added.slice(0, MAX_REPORTED_DIAGNOSTICS),
+      addedCount: delta.added.length,
+      removedCount: delta.removed.length,
+      errorsAdded: delta.added.filter((d) => d.category === 'error').length,
+      checkedFiles: paths.length,
+    };
   }
 
   /** Whole-program check: a change may break files it never touched. */

@@ -6,6 +6,7 @@ const KIND_BY_CODE: Partial<Record<ErrorCode, FailureKind>> = {
   InvalidArguments: 'binding',
   RangeInvalid: 'binding',
   PathOutsideWorkspace: 'binding',
+  PathNotAllowed: 'binding',
   WorkspaceSelectorRequired: 'binding',
   WorkspaceNotFound: 'notFound',
   DocumentNotFound: 'notFound',
@@ -26,6 +27,7 @@ const KIND_BY_CODE: Partial<Record<ErrorCode, FailureKind>> = {
   PluginUnavailable: 'unavailable',
   Overloaded: 'unavailable',
   ToolTimeout: 'timeout',
+  DiskFull: 'unavailable',
   InternalError: 'internal',
 };
 

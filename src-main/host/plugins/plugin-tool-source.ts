@@ -175,6 +175,10 @@ export function createPluginToolSource(options: PluginToolSourceOptions): Plugin
         return failed(error, tool);
       }
     },
+    targetOf(name) {
+      const owner = options.catalogue.plugins.find((p) => p.tools.some((t) => t.name === name));
+      return { source: 'plugin', plugin: owner?.id ?? 'unknown' };
+    },
     onToolsChanged(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

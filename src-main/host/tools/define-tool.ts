@@ -66,6 +66,7 @@ const FAILURE_BY_CODE: Partial<Record<ErrorCode, FailureKind>> = {
   InvalidArguments: 'binding',
   RangeInvalid: 'binding',
   PathOutsideWorkspace: 'binding',
+  PathNotAllowed: 'binding',
   WorkspaceSelectorRequired: 'binding',
   ToolNotFound: 'notFound',
   WorkspaceNotFound: 'notFound',
@@ -79,12 +80,18 @@ const FAILURE_BY_CODE: Partial<Record<ErrorCode, FailureKind>> = {
   DocumentExists: 'conflict',
   RecoveryPending: 'conflict',
   Conflict: 'conflict',
+  DiskFull: 'unavailable',
   InternalError: 'internal',
 };
 
-function failureOf(error: unknown): ToolOutcome {
+/**
+ * The failure of a call to `tool`. Operations deep in the host know that arguments were wrong but not
+ * which tool carried them; the tool being called is the one to call again with fixed arguments.
+ */
+function failureOf(tool: string, error: unknown): ToolOutcome {
   const structured = toStructuredError(error);
-  return errorOutcome(structured, FAILURE_BY_CODE[structured.code] ?? (error instanceof JunctionError ? 'thrown' : 'internal'));
+  const fix = structured.next?.kind === 'fixArguments' && structured.next.tools.length === 0 ? { next: next('fixArguments', tool) } : {};
+  return errorOutcome({ ...structured, ...fix }, FAILURE_BY_CODE[structured.code] ?? (error instanceof JunctionError ? 'thrown' : 'internal'));
 }
 
 function invalidArguments(issues: z.core.$ZodIssue[]): JunctionError {
@@ -102,14 +109,14 @@ export function createToolSource(id: string, tools: readonly HostTool[], outputS
     listTools: () => descriptors,
     async callTool(name, args, ctx) {
       const tool = byName.get(name);
-      if (!tool) return failureOf(new JunctionError('ToolNotFound', `No host tool '${name}' in this mode.`, { next: next('inspectStatus', 'server-status'), details: { name } }));
+      if (!tool) return failureOf(name, new JunctionError('ToolNotFound', `No host tool '${name}' in this mode.`, { next: next('inspectStatus', 'server-status'), details: { name } }));
       const parsed = tool.input.safeParse(args);
-      if (!parsed.success) return failureOf(invalidArguments(parsed.error.issues));
+      if (!parsed.success) return failureOf(name, invalidArguments(parsed.error.issues));
       let value: unknown;
       try {
         value = await tool.handler(parsed.data, ctx);
       } catch (error) {
-        return failureOf(error);
+        return failureOf(name, error);
       }
       const admitted = tool.output.safeParse(value);
       if (!admitted.success) return thrownOutcome(new JunctionError('InternalError', `Tool '${name}' produced a result outside its contract.`), 'internal');

@@ -75,6 +75,16 @@ export const approvalView = z.object({
   state: z.enum(['pending', 'approved', 'denied', 'expired']),
   decidedAt: z.number().optional(),
   reason: z.string().optional(),
+  compile: z
+    .object({
+      added: z.array(diagnosticView),
+      addedCount: count,
+      removedCount: count,
+      errorsAdded: count,
+      checkedFiles: count,
+    })
+    .optional()
+    .describe('Compiler diagnostics the transaction adds in its changed files and their importers, computed at review time.'),
 });
 
 export const recoveryView = z.object({

@@ -105,7 +105,7 @@ export function transactionTools(core: HostCore): HostTool[] {
       defineTool({
         name: 'transaction-review',
         title: 'Request review',
-        description: 'Asks the operator to approve the current revision and waits for the decision (progress is reported while waiting). Approval returns a single-use receipt for transaction-commit; denial fails with ReviewRequired and the reason.',
+        description: 'Asks the operator to approve the current revision and waits for the decision (progress is reported while waiting). Approval returns a single-use receipt for transaction-commit; denial fails with ReviewRequired and the reason. The approval\'s compile field (also in the error details) lists the compiler diagnostics the transaction adds in its changed files and their importers.',
         readOnly: false,
         input: z.object({
           workspace: workspaceSelector,

@@ -4,6 +4,9 @@
  */
 import { useState, type KeyboardEvent } from 'react';
 
+/** What the audit trail and the console's call log put in place of a secret. */
+const REDACTED = '[redacted]';
+
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function isContainer(value: unknown): value is Json[] | Record<string, Json> {
@@ -16,6 +19,13 @@ function entries(value: Json[] | Record<string, Json>): Array<[string, unknown]>
 
 function Leaf({ value }: { value: unknown }) {
   if (value === null) return <span className="jt-null">null</span>;
+  if (value === REDACTED) {
+    return (
+      <mark className="redacted" title="Redacted before it was recorded or shown">
+        {JSON.stringify(value)}
+      </mark>
+    );
+  }
   if (typeof value === 'string') return <span className="jt-string">{JSON.stringify(value)}</span>;
   if (typeof value === 'number') return <span className="jt-number">{String(value)}</span>;
   if (typeof value === 'boolean') return <span className="jt-bool">{String(value)}</span>;

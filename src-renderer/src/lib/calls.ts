@@ -20,6 +20,17 @@ export function filterCalls(calls: ReadonlyMap<string, CallView>, ids: readonly 
   return out;
 }
 
+/**
+ * Live calls first (they may still be running), then recorded ones the live log no longer or never held,
+ * newest first. A call in both keeps its live view.
+ */
+export function mergeHistory(live: readonly CallView[], recorded: readonly CallView[]): CallView[] {
+  if (recorded.length === 0) return live as CallView[];
+  const seen = new Set(live.map((c) => c.callId));
+  const older = recorded.filter((c) => !seen.has(c.callId));
+  return [...live, ...older].sort((a, b) => b.startedAt - a.startedAt);
+}
+
 export interface RowWindow {
   first: number;
   /** Exclusive. */

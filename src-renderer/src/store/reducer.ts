@@ -2,9 +2,26 @@
  * Pure console state: a snapshot replaces everything, then sequenced events apply in order.
  * Events at or below the applied sequence are ignored, so a resync or a replay never double-applies.
  */
-import type { AgentView, ApprovalView, BridgeView, CallView, ControlEvent, ControlSnapshot, ControlWireFrame, MetricsView, PluginView, RecoveryView, WorkspaceView } from '../../../src-main/control/api.js';
+import type {
+  AgentView,
+  ApprovalView,
+  BridgeView,
+  CallApprovalView,
+  CallView,
+  ControlEvent,
+  ControlSnapshot,
+  ControlWireFrame,
+  ElicitationsView,
+  MetricsView,
+  PluginView,
+  PolicyView,
+  RecoveryView,
+  WorkspaceView,
+} from '../../../src-main/control/api.js';
 
 export const MAX_CALLS = 10_000;
+/** Held tool calls kept for display: every pending one plus the most recent decisions. */
+export const MAX_CALL_APPROVALS = 500;
 
 export interface ConsoleData {
   /** Last applied sequence; -1 before the first snapshot. */
@@ -16,10 +33,15 @@ export interface ConsoleData {
   callIds: string[];
   workspaces: WorkspaceView[];
   approvals: ApprovalView[];
+  /** Tool calls held by the approval policy, pending and decided, oldest first. */
+  callApprovals: CallApprovalView[];
+  policy: PolicyView | undefined;
   recovery: RecoveryView | undefined;
   bridge: BridgeView | undefined;
   /** The server's last-minute call statistics (the renderer never recomputes them from history). */
   metrics: MetricsView | undefined;
+  /** Who answers elicitations and those waiting for the operator; undefined when the server has no queue. */
+  elicitations: ElicitationsView | undefined;
   /** Connected agents (sessions and direct API callers). */
   agents: AgentView[];
   /** Sequence gaps seen (should stay 0; non-zero means a transport lost frames). */
@@ -34,9 +56,12 @@ export const EMPTY_DATA: ConsoleData = {
   callIds: [],
   workspaces: [],
   approvals: [],
+  callApprovals: [],
+  policy: undefined,
   recovery: undefined,
   bridge: undefined,
   metrics: undefined,
+  elicitations: undefined,
   agents: [],
   gaps: 0,
 };
@@ -51,9 +76,12 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     callIds: recent.map((c) => c.callId),
     workspaces: snapshot.workspaces,
     approvals: snapshot.approvals,
+    callApprovals: (snapshot.callApprovals ?? []).slice(-MAX_CALL_APPROVALS),
+    policy: snapshot.policy,
     recovery: snapshot.recovery,
     bridge: snapshot.bridge,
     metrics: snapshot.metrics,
+    elicitations: snapshot.elicitations,
     agents: snapshot.agents ?? [],
     gaps: 0,
   };
@@ -96,8 +124,10 @@ function applyEvent(d: Draft, event: ControlEvent): void {
     case 'call.started':
     case 'call.finished': {
       const calls = draftCalls(d);
-      if (!calls.has(event.call.callId)) d.addedIds.push(event.call.callId);
-      calls.set(event.call.callId, event.call);
+      const known = calls.get(event.call.callId);
+      if (!known) d.addedIds.push(event.call.callId);
+      // Call events do not carry the nested requests that 'call.nested' recorded; keep them.
+      calls.set(event.call.callId, known?.nested && !event.call.nested ? { ...event.call, nested: known.nested } : event.call);
       return;
     }
     case 'call.progress': {
@@ -106,12 +136,42 @@ function applyEvent(d: Draft, event: ControlEvent): void {
       if (call) calls.set(event.callId, { ...call, progress: event.progress });
       return;
     }
+    case 'call.nested': {
+      const calls = draftCalls(d);
+      const call = calls.get(event.nested.callId);
+      if (call) calls.set(call.callId, { ...call, nested: upsertBy(call.nested ?? [], event.nested, (n) => n.nestedId) });
+      return;
+    }
+    case 'elicitation.pending':
+      if (data.elicitations) data.elicitations = { ...data.elicitations, pending: upsertBy(data.elicitations.pending, event.elicitation, (e) => e.elicitationId) };
+      return;
+    case 'elicitation.resolved':
+      if (data.elicitations) data.elicitations = { ...data.elicitations, pending: data.elicitations.pending.filter((e) => e.elicitationId !== event.elicitationId) };
+      return;
+    case 'elicitation.answerer':
+      data.elicitations = { pending: data.elicitations?.pending ?? [], answerer: event.answerer };
+      return;
     case 'workspace.updated':
       data.workspaces = upsertBy(data.workspaces, event.workspace, (w) => w.workspaceId);
       return;
     case 'approval.requested':
     case 'approval.decided':
       data.approvals = upsertBy(data.approvals, event.approval, (a) => a.approvalId);
+      return;
+    case 'callApproval.requested':
+    case 'callApproval.decided': {
+      const next = upsertBy(data.callApprovals, event.approval, (a) => a.askId);
+      // Drop the oldest decided entries first; a pending call never leaves the list.
+      while (next.length > MAX_CALL_APPROVALS) {
+        const oldest = next.findIndex((a) => a.state !== 'pending');
+        if (oldest === -1) break;
+        next.splice(oldest, 1);
+      }
+      data.callApprovals = next;
+      return;
+    }
+    case 'policy.updated':
+      data.policy = event.policy;
       return;
     case 'recovery.state':
       data.recovery = event.recovery;
@@ -166,6 +226,10 @@ export function applyFrames(state: ConsoleData, frames: readonly ControlWireFram
 
 export function pendingApprovals(data: ConsoleData): ApprovalView[] {
   return data.approvals.filter((a) => a.state === 'pending');
+}
+
+export function pendingCallApprovals(data: ConsoleData): CallApprovalView[] {
+  return data.callApprovals.filter((a) => a.state === 'pending');
 }
 
 export interface ProjectGroup {

@@ -5,7 +5,7 @@
  */
 import { create } from 'zustand';
 
-export const VIEW_IDS = ['plugins', 'calls', 'run', 'transactions', 'approvals', 'recovery', 'bridge', 'settings'] as const;
+export const VIEW_IDS = ['plugins', 'calls', 'run', 'transactions', 'approvals', 'recovery', 'bridge', 'policy', 'settings'] as const;
 export type ViewId = (typeof VIEW_IDS)[number];
 
 function initialView(): ViewId {

@@ -2,14 +2,16 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type Keybo
 import type { BridgeView, CallDetail, CallStatus, CallView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { useUi } from '../store/ui.js';
-import { filterCalls, rowWindow } from '../lib/calls.js';
+import { filterCalls, mergeHistory, rowWindow } from '../lib/calls.js';
 import { curlCommand, jsonRpcRequest } from '../lib/call-export.js';
 import { formatBytes, formatDuration, formatTime } from '../lib/format.js';
 import { useNow } from '../lib/use-now.js';
+import { useHistory } from '../lib/use-history.js';
 import { CallResult } from '../components/CallResult.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { JsonTree } from '../components/JsonTree.js';
 import { ResizablePanel } from '../components/ResizablePanel.js';
+import { ElicitationsPanel, NestedTrace } from './Elicitations.js';
 
 /** Must match `.call-row { height }` in styles.css. */
 export const ROW_HEIGHT = 28;
@@ -52,6 +54,11 @@ const Row = memo(function Row({ call, now, selected, onSelect }: { call: CallVie
       <span role="cell" className="c-target" title={call.servedBy ? `${served} (connection ${call.servedBy.connectionId})` : served}>{served}</span>
       <span role="cell" className="c-status">
         <span className={`pill status-${call.status}`}>{call.status === 'error' && call.errorCode ? call.errorCode : call.status}</span>
+        {call.nested && call.nested.length > 0 && (
+          <span className="muted" title="Requests to the agent (elicitation, sampling)" data-testid="nested-count">
+            {' '}⤷{call.nested.length}
+          </span>
+        )}
         {call.status === 'running' && <Progress call={call} withMessage={false} />}
       </span>
       <span role="cell" className="c-num">{formatDuration(duration)}</span>
@@ -67,6 +74,7 @@ function needsToken(bridge: BridgeView | undefined): boolean {
 
 function Detail({ call, onClose }: { call: CallView; onClose: () => void }) {
   const channel = useConsole((s) => s.channel);
+  const run = useConsole((s) => s.run);
   const bridge = useConsole((s) => s.data.bridge);
   const openTool = useUi((s) => s.openTool);
   const [detail, setDetail] = useState<CallDetail | undefined>(undefined);
@@ -99,6 +107,11 @@ function Detail({ call, onClose }: { call: CallView; onClose: () => void }) {
               <button type="button" className="secondary" onClick={() => openTool(call.tool, args)}>Run again…</button>
             </>
           )}
+          {call.status !== 'running' && (
+            <button type="button" onClick={() => void run('replay', { callId: call.callId }, `Replayed ${call.tool}; the new call is at the top.`)}>
+              Replay
+            </button>
+          )}
           <button type="button" onClick={onClose} aria-label="Close call details">
             Close
           </button>
@@ -106,7 +119,10 @@ function Detail({ call, onClose }: { call: CallView; onClose: () => void }) {
       </header>
       <dl className="facts compact">
         <dt>Call</dt>
-        <dd><code>{call.callId}</code></dd>
+        <dd>
+          <code>{call.callId}</code>
+          {call.replayOf && <> · replay of <code>{call.replayOf}</code></>}
+        </dd>
         <dt>Agent</dt>
         <dd>{call.agent} <span className="muted">via {call.transport}</span></dd>
         <dt>Served by</dt>
@@ -125,9 +141,23 @@ function Detail({ call, onClose }: { call: CallView; onClose: () => void }) {
         <dt>Duration</dt>
         <dd>{formatDuration(call.durationMs)} · request {formatBytes(call.requestBytes)} · response {formatBytes(call.responseBytes)}</dd>
       </dl>
+      {call.policy && (
+        <p className="muted" data-testid="call-policy">
+          Policy: {call.policy.decision} by {call.policy.decidedBy} — {call.policy.reason}
+          {call.policy.operatorReason ? ` (operator: ${call.policy.operatorReason})` : ''}
+        </p>
+      )}
       <Progress call={call} withMessage />
+      <NestedTrace nested={call.nested ?? []} />
       {error && <p className="callout bad">{error}</p>}
       {detail?.truncated && <p className="callout warn">Arguments or result exceeded the console's per-call limit and are shown truncated.</p>}
+      {detail?.redacted && detail.redacted.length > 0 && <p className="callout">Redacted: {detail.redacted.join(', ')}</p>}
+      {detail?.policy !== undefined && (
+        <>
+          <h4>Policy decision</h4>
+          <JsonTree value={detail.policy} label="Policy decision" />
+        </>
+      )}
       <h4>Arguments</h4>
       {detail ? <JsonTree value={detail.arguments} label="Call arguments" /> : <p className="muted">Loading…</p>}
       {detail ? (detail.result === undefined ? <p className="muted">No result yet.</p> : <CallResult result={detail.result} label="Result" />) : null}
@@ -171,9 +201,12 @@ export function CallsView() {
   const scroller = useRef<HTMLDivElement>(null);
   const container = useRef<HTMLDivElement>(null);
   const now = useNow();
-  const rows = useMemo(() => filterCalls(calls, callIds, { status, text }), [calls, callIds, status, text]);
+  const history = useHistory({ status, text });
+  const live = useMemo(() => filterCalls(calls, callIds, { status, text }), [calls, callIds, status, text]);
+  const rows = useMemo(() => mergeHistory(live, history.calls), [live, history.calls]);
   const win = rowWindow(scrollTop, viewport, ROW_HEIGHT, rows.length);
-  const selected = selectedId ? calls.get(selectedId) : undefined;
+  const selected = selectedId ? (calls.get(selectedId) ?? history.calls.find((c) => c.callId === selectedId)) : undefined;
+  const recordedOnly = rows.length - live.length;
   const dock = layout.width - TABLE_MIN_WIDTH >= RIGHT_PANEL_MIN ? 'right' : 'bottom';
 
   useLayoutEffect(() => {
@@ -246,10 +279,22 @@ export function CallsView() {
             </select>
           </label>
           <span className="muted" aria-live="polite" data-testid="call-count">
-            {rows.length} of {callIds.length} calls
+            {rows.length} of {callIds.length + recordedOnly} calls
           </span>
+          {history.nextBefore !== undefined && (
+            <button type="button" onClick={history.loadOlder} disabled={history.loading}>
+              Load older
+            </button>
+          )}
+          {history.available && (
+            <a className="button" href="/audit/export?format=jsonl" download>
+              Export
+            </a>
+          )}
+          {!history.available && history.reason && <span className="muted" title={history.reason}>History unavailable</span>}
         </div>
       </div>
+      <ElicitationsPanel />
       <div ref={container} className={`calls-layout dock-${dock}`}>
         <div className="calls-main">
         <div role="table" aria-label="Live calls" aria-rowcount={rows.length} className="calls-table" data-testid="calls-table">
@@ -283,7 +328,7 @@ export function CallsView() {
             </div>
           </div>
         </div>
-        {callIds.length === 0 && <EmptyCalls />}
+        {callIds.length === 0 && history.calls.length === 0 && <EmptyCalls />}
         </div>
         {selected && (
           <ResizablePanel id="call-detail" dock={dock} label={`Call ${selected.callId}`} min={dock === 'right' ? RIGHT_PANEL_MIN : 180} max={Math.max(dock === 'right' ? RIGHT_PANEL_MIN : 180, panelMax)} initial={dock === 'right' ? 560 : Math.round(Math.min(380, layout.height * 0.5))}>

@@ -3,6 +3,7 @@ import type { DiagnosticView, WorkspaceView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { formatTime } from '../lib/format.js';
 import { FileDiffs } from './DiffView.js';
+import { TransactionHistory } from './TransactionHistory.js';
 
 function Diagnostics({ title, items }: { title: string; items: DiagnosticView[] }) {
   if (items.length === 0) return null;
@@ -104,6 +105,7 @@ export function TransactionsView() {
           {workspace && <WorkspaceTransactions key={workspace.workspaceId} workspace={workspace} />}
         </>
       )}
+      <TransactionHistory />
     </section>
   );
 }

@@ -1,6 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 
@@ -67,6 +69,63 @@ describe('access: token mode, origins and DNS rebinding', () => {
     const own = await raw(junction.port, '/api/tools', { ...auth, host: `localhost:${junction.port}`, origin: `http://localhost:${junction.port}` });
     assert.equal(own.status, 200);
   });
+});
+
+describe('access: token mode without token=', () => {
+  let junction: TestJunction;
+  before(async () => {
+    junction = await startTestJunction(['auth=token']);
+  });
+  after(() => junction.stop());
+
+  test('starts with a token generated and stored owner-only in the state directory, and requires it', async () => {
+    const token = junction.agentToken;
+    assert.ok(token !== undefined && token.length >= 32, 'a token was generated');
+    const stored = join(junction.stateDir, 'auth', 'token');
+    assert.equal(readFileSync(stored, 'utf8').trim(), token);
+    const host = `127.0.0.1:${junction.port}`;
+    assert.equal((await raw(junction.port, '/api/tools', { host })).status, 401);
+    assert.equal((await raw(junction.port, '/api/tools', { host, authorization: `Bearer ${token}` })).status, 200);
+  });
+});
+
+describe('access: one origin policy for /mcp, /api and the plugin hub, in every auth mode', () => {
+  for (const args of [[], ['auth=token', 'token=s3cret-token-for-tests']]) {
+    const mode = args.length === 0 ? 'none' : 'token';
+    test(`auth=${mode}: a foreign browser origin gets 403 on negotiate and on the WebSocket upgrade; no Origin still connects`, async () => {
+      const junction = await startTestJunction(args);
+      try {
+        const headers = { host: `127.0.0.1:${junction.port}`, ...(mode === 'token' ? { authorization: 'Bearer s3cret-token-for-tests' } : {}) };
+        for (const origin of ['http://localhost:3000', 'http://127.0.0.1:5173', 'http://evil.example']) {
+          const negotiate = await raw(junction.port, '/hub/mcp-server/negotiate?negotiateVersion=1', { ...headers, origin }, 'POST');
+          assert.equal(negotiate.status, 403, `negotiate from ${origin}`);
+          assert.equal(codeOf(negotiate.body), 'Forbidden');
+          const upgrade = await raw(junction.port, '/hub/mcp-server', {
+            ...headers,
+            origin,
+            connection: 'Upgrade',
+            upgrade: 'websocket',
+            'sec-websocket-version': '13',
+            'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          });
+          assert.equal(upgrade.status, 403, `upgrade from ${origin}`);
+          assert.equal(codeOf(upgrade.body), 'Forbidden');
+          const mcp = await raw(junction.port, '/mcp', { ...headers, origin, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, 'POST', '{}');
+          assert.equal(mcp.status, 403, `/mcp from ${origin}`);
+        }
+        const own = await raw(junction.port, '/hub/mcp-server/negotiate?negotiateVersion=1', { ...headers, origin: `http://127.0.0.1:${junction.port}` }, 'POST');
+        assert.equal(own.status, 200, 'our own origin may negotiate');
+        const plugin = new HubConnectionBuilder()
+          .withUrl(`${junction.baseUrl}/hub/mcp-server`, { transport: HttpTransportType.WebSockets, ...(mode === 'token' ? { accessTokenFactory: () => 's3cret-token-for-tests' } : {}) })
+          .configureLogging(LogLevel.None)
+          .build();
+        await plugin.start();
+        await plugin.stop();
+      } finally {
+        await junction.stop();
+      }
+    });
+  }
 });
 
 describe('the operator can stop and start the bridge', () => {

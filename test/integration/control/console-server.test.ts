@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -112,6 +113,21 @@ describe('console server', () => {
     }
     const wrongCookie = await get(h.origin, '/', { Cookie: `junction_console_${new URL(h.origin).port}=nope` });
     assert.equal(wrongCookie.status, 401);
+  });
+
+  test('the 401 pages are styled under their own CSP and say what the token is: per launch, reusable until Junction stops', async () => {
+    for (const path of ['/', '/?token=wrong']) {
+      const reply = await get(h.origin, path);
+      assert.equal(reply.status, 401);
+      const style = /<style>([\s\S]*?)<\/style>/.exec(reply.body)?.[1];
+      assert.ok(style && /background/.test(style), 'the page carries the console look');
+      const csp = String(reply.headers['content-security-policy']);
+      assert.match(csp, /default-src 'none'/);
+      assert.ok(csp.includes(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`), 'the CSP admits exactly that stylesheet');
+      assert.doesNotMatch(reply.body, /one-time/);
+    }
+    assert.match((await get(h.origin, '/')).body, /made anew each launch and stays valid until Junction stops/);
+    assert.match((await get(h.origin, '/?token=wrong')).body, /new console token every time it starts/);
   });
 
   test('the token in the URL is exchanged once for an HttpOnly SameSite=Strict cookie that then opens the bundle', async () => {

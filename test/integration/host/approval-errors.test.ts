@@ -41,7 +41,7 @@ describe('approval-required: receipts and decisions', () => {
   test('commit without a receipt: ReviewRequired; denial: ReviewRequired with the reason; nothing written', async () => {
     await call(f.mcp, 'transaction-start', { expectedSnapshot: await snapshotOf(f.mcp) });
     const snap = await stageOne('export const summary = "denied";\n');
-    expectError(await call(f.mcp, 'transaction-commit', { expectedSnapshot: snap, receipt: '' }), 'InvalidArguments', { kind: 'fixArguments', tools: [] });
+    expectError(await call(f.mcp, 'transaction-commit', { expectedSnapshot: snap, receipt: '' }), 'InvalidArguments', { kind: 'fixArguments', tools: ['transaction-commit'] });
     const denied = await review(snap, 'deny', 'not this way');
     expectError(denied, 'ReviewRequired', REVIEW);
     assert.equal(denied.error.details?.reason, 'not this way');

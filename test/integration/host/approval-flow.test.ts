@@ -63,4 +63,32 @@ describe('approval-required mode over MCP, end to end', () => {
     assert.equal(reused.error.code, 'TransactionRequired');
     assert.deepEqual(reused.error.next, { kind: 'startTransaction', tools: ['transaction-start'] });
   });
+
+  test('the approval prompt says whether the change compiles: errors added in changed files and their importers', async () => {
+    const original = await readFile(join(f.root, 'src/money.ts'), 'utf8');
+    const started = await call(f.mcp, 'transaction-start', { expectedSnapshot: await snapshotOf(f.mcp) });
+    const at = original.indexOf('export function add(');
+    assert.ok(at >= 0);
+    const staged = await call(f.mcp, 'stage-edits', {
+      expectedSnapshot: started.value.snapshot,
+      summary: 'rename add to plus (breaks its importers)',
+      changes: [{ kind: 'edit', path: 'src/money.ts', edits: [{ range: { start: { offset: at + 'export function '.length }, end: { offset: at + 'export function add'.length } }, newText: 'plus' }] }],
+    });
+    assert.equal(staged.isError, false, JSON.stringify(staged.value));
+    const requested = new Promise<{ approvalId: string; compile?: { errorsAdded: number; added: Array<{ path: string; category: string }>; checkedFiles: number } }>((resolve) =>
+      f.host.events.on('approval.requested', (e) => resolve(e.approval)),
+    );
+    const reviewing = call(f.mcp, 'transaction-review', { expectedSnapshot: staged.value.snapshot, waitSeconds: 30 });
+    const approval = await requested;
+    assert.ok(approval.compile, 'the prompt carries the compile check');
+    assert.ok(approval.compile.errorsAdded > 0, JSON.stringify(approval.compile));
+    assert.ok(approval.compile.added.some((d) => d.path === 'src/cart.ts' && d.category === 'error'), 'an importer that was never touched breaks');
+    assert.ok(approval.compile.checkedFiles >= 2);
+    f.host.approvals.decide(approval.approvalId, 'deny', 'it does not compile');
+    const review = await reviewing;
+    assert.equal(review.error.code, 'ReviewRequired');
+    assert.deepEqual((review.error.details as { compile: unknown }).compile, approval.compile, 'the agent gets the same diagnostics');
+    const rolledBack = await call(f.mcp, 'transaction-rollback', { expectedSnapshot: staged.value.snapshot });
+    assert.equal(rolledBack.isError, false, JSON.stringify(rolledBack.value));
+  });
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { call, snapshotOf, startHost, type HostFixture } from './fixtures.js';
 
 type Next = { kind: string; tools: string[] };
@@ -81,19 +82,19 @@ describe('autonomous-trusted: bad input is refused with a structured error and n
 
   test('PathOutsideWorkspace for .., absolute paths and symlinks leading out', async () => {
     const snap = await snapshotOf(f.mcp);
-    const next = { kind: 'fixArguments', tools: [] };
+    const next = { kind: 'fixArguments', tools: ['stage-edits'] };
     for (const path of ['../evil.ts', 'src/../../evil.ts', '/etc/evil.ts', 'C:/evil.ts', 'escape/evil.ts']) {
       expectError(await stage(f, snap, [{ kind: 'create', path, content: 'x' }]), 'PathOutsideWorkspace', next);
     }
     expectError(await stage(f, snap, [{ kind: 'rename', path: 'src/main.ts', newPath: 'escape/main.ts' }]), 'PathOutsideWorkspace', next);
-    expectError(await call(f.mcp, 'document-read', { path: '../x.ts' }), 'PathOutsideWorkspace', next);
+    expectError(await call(f.mcp, 'document-read', { path: '../x.ts' }), 'PathOutsideWorkspace', { kind: 'fixArguments', tools: ['document-read'] });
     assert.deepEqual(await readdir(outside), []);
   });
 
   test('DocumentNotFound and DocumentExists', async () => {
     const snap = await snapshotOf(f.mcp);
     expectError(await stage(f, snap, [{ kind: 'delete', path: 'src/nope.ts' }]), 'DocumentNotFound', { kind: 'refreshSnapshot', tools: ['workspace-status'] });
-    expectError(await stage(f, snap, [{ kind: 'create', path: 'src/main.ts', content: '' }]), 'DocumentExists', { kind: 'fixArguments', tools: [] });
+    expectError(await stage(f, snap, [{ kind: 'create', path: 'src/main.ts', content: '' }]), 'DocumentExists', { kind: 'fixArguments', tools: ['stage-edits'] });
     expectError(await call(f.mcp, 'document-read', { path: 'src/nope.ts' }), 'DocumentNotFound');
   });
 
@@ -101,9 +102,18 @@ describe('autonomous-trusted: bad input is refused with a structured error and n
     expectError(await call(f.mcp, 'transaction-rollback', { expectedSnapshot: await snapshotOf(f.mcp), toRevision: 99 }), 'RevisionNotFound', { kind: 'inspectStatus', tools: ['transaction-preview'] });
   });
 
-  test('InvalidArguments and ToolNotFound', async () => {
-    expectError(await call(f.mcp, 'find-symbols', { query: 'x', limit: -1 }), 'InvalidArguments', { kind: 'fixArguments', tools: [] });
-    expectError(await call(f.mcp, 'transaction-review', {}), 'ToolNotFound', { kind: 'inspectStatus', tools: ['server-status'] });
+  test('InvalidArguments names the tool to call again and the allowed values; ToolNotFound is JSON-RPC -32602', async () => {
+    expectError(await call(f.mcp, 'find-symbols', { query: 'x', limit: -1 }), 'InvalidArguments', { kind: 'fixArguments', tools: ['find-symbols'] });
+    const badEnum = await call(f.mcp, 'server-status', { detail: 'Everything' });
+    expectError(badEnum, 'InvalidArguments', { kind: 'fixArguments', tools: ['server-status'] });
+    assert.match(badEnum.error.message, /detail: .*"Summary"\|"Full"/);
+    const missing = await f.mcp.client.callTool({ name: 'transaction-review', arguments: {} }).then(
+      () => assert.fail('an unpublished tool must not produce a result'),
+      (error: unknown) => error as McpError,
+    );
+    assert.equal(missing.code, -32602);
+    assert.deepEqual((missing.data as { code: string; next: unknown }).next, { kind: 'inspectStatus', tools: ['server-status'] });
+    assert.equal((missing.data as { code: string }).code, 'ToolNotFound');
   });
 
   test('ConflictOnDisk when a file changed underneath: nothing is written', async () => {

@@ -31,9 +31,12 @@ describe('MCP room over streamable HTTP and the direct API', () => {
     assert.equal(failed.isError, true);
     assert.deepEqual(failed.structuredContent, { error: { code: 'ToolFailed', message: 'the scene has no camera' } });
 
-    const missing = await client.callTool({ name: 'no-such-tool', arguments: {} });
-    assert.equal(missing.isError, true);
-    assert.equal((missing.structuredContent as { error: { code: string } }).error.code, 'ToolNotFound');
+    const missing = await client.callTool({ name: 'no-such-tool', arguments: {} }).then(
+      () => assert.fail('an unknown tool must not produce a result'),
+      (error: unknown) => error as { code: number; data: { code: string } },
+    );
+    assert.equal(missing.code, -32602);
+    assert.equal(missing.data.code, 'ToolNotFound');
     assert.ok(finished.some((c) => c.tool === 'echo' && c.status === 'ok' && c.transport === 'mcp-http' && c.agent.startsWith('test-agent/1.0.0')));
     assert.ok(finished.some((c) => c.tool === 'fail-thrown' && c.status === 'error' && c.errorCode === 'ToolFailed'));
   });

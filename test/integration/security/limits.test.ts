@@ -11,7 +11,7 @@ describe('readBodyLimited on a real server', () => {
     let bytesSeenByHandler = 0;
     const server = await startServer(async (req, res) => {
       req.on('data', (chunk: Buffer) => void (bytesSeenByHandler += chunk.length));
-      const read = await readBodyLimited(req, limit);
+      const read = await readBodyLimited(req, limit, 30_000);
       if (read.ok) reply(res, 200, { length: read.body.length, text: read.body.toString('utf8') });
       else res.writeHead(read.status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ error: { code: read.code, message: read.message } }));
     });
@@ -60,6 +60,36 @@ describe('readBodyLimited on a real server', () => {
       assert.equal(status, 413);
       assert.ok(seen() <= limit + 512, `read ${seen()} bytes for a ${limit}-byte limit`);
     });
+  });
+});
+
+describe('the body deadline after an event-loop stall', () => {
+  test('a body that arrived while the loop was blocked past the deadline is read, not refused', async () => {
+    const server = await startServer(async (req, res) => {
+      const reading = readBodyLimited(req, 1024, 100);
+      // Blocks the loop past the deadline; the client (in this process) sends its body in the same timer
+      // phase that runs the expired deadline. The deadline must not win against data that is already there.
+      const until = Date.now() + 400;
+      while (Date.now() < until);
+      const read = await reading;
+      reply(res, read.ok ? 200 : read.status, read.ok ? { length: read.body.length } : { error: { code: read.code } });
+    });
+    try {
+      const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/', agent: false, headers: { 'content-length': '5' } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.flushHeaders();
+        setTimeout(() => req.end('hello'), 150);
+      });
+      assert.equal(answer.status, 200, answer.text);
+      assert.deepEqual(JSON.parse(answer.text), { length: 5 });
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -90,3 +90,29 @@ test('settings file: read from disk, unknown keys and invalid JSON are clear err
   assert.throws(() => loadConfig(['--settings', join(dir, 'missing.json')], {}), /cannot read/);
   assert.equal(loadConfig([], { XDG_CONFIG_HOME: join(dir, 'nothing-here') }).config.port, 8080);
 });
+
+test('an unknown setting suggests the nearest known ones, on the command line, in the environment and in the settings file', () => {
+  const problems = problemsOf(() =>
+    resolveConfig([
+      parseArgv(['--prot', '80', 'plugin-timout=5', '--colour', 'x']).parsed,
+      readEnv({ JUNCTION_STATE_DIRS: '/x' }),
+      { values: [{ key: 'workspaces', value: ['a'], origin: 'settings file' as const, source: '"workspaces" in settings.json' }] },
+    ]),
+  );
+  assert.match(problems.join('\n'), /"workspaces" in settings\.json \(settings file\): unknown setting 'workspaces'\. Did you mean 'workspace'\?/);
+  assert.match(problems.join('\n'), /--prot \(command line\): unknown setting 'prot'\. Did you mean 'port'/);
+  assert.match(problems.join('\n'), /plugin-timout \(command line\): unknown setting 'plugin-timout'\. Did you mean 'plugin-timeout'\?/);
+  assert.match(problems.join('\n'), /unknown setting 'colour'\.$/m, 'nothing close to colour: no guess');
+  assert.match(problems.join('\n'), /JUNCTION_STATE_DIRS: unknown setting\. Did you mean 'JUNCTION_STATE_DIR'\?/);
+});
+
+test('stray arguments are refused; when npm swallowed a setting the message says so and how to pass it', () => {
+  const npmStart = { npm_lifecycle_event: 'start', XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'junction-config-')) };
+  // `npm start --port 9000`: npm keeps --port (npm_config_port=true) and passes '9000' on.
+  const swallowed = problemsOf(() => loadConfig(['9000', 'demo=true'], { ...npmStart, npm_config_port: 'true' }));
+  assert.deepEqual(swallowed, ['--port was taken by npm, not passed to Junction: npm passes on only what follows --. Run: npm start -- --port 9000']);
+  // `npm start --port=9000`: nothing reaches Junction at all.
+  assert.match(problemsOf(() => loadConfig([], { ...npmStart, npm_config_port: '9000' }))[0]!, /Run: npm start -- --port 9000$/);
+  assert.match(problemsOf(() => loadConfig(['9000'], npmStart))[0]!, /unexpected argument '9000'.*npm start -- --port 9000/);
+  assert.match(problemsOf(() => loadConfig(['extra'], { XDG_CONFIG_HOME: npmStart.XDG_CONFIG_HOME }))[0]!, /^unexpected argument 'extra': settings are key=value/);
+});

@@ -138,6 +138,11 @@ describe('control hub commands', () => {
       ['format-disk', {}],
       [42, {}],
       ['__proto__', {}],
+      ['decideCall', { askId: 'k', digest: 'not-a-digest', decision: 'allow-once' }],
+      ['decideCall', { askId: 'k', digest: 'a'.repeat(64), decision: 'deny' }],
+      ['decideCall', { askId: 'k', digest: 'a'.repeat(64), decision: 'maybe' }],
+      ['savePolicy', { text: '{}', baseVersion: 0 }],
+      ['savePolicy', { text: 7, baseVersion: 1 }],
     ];
     for (const [command, args] of cases) {
       const result = await world.hub.execute(command, args);
@@ -154,5 +159,7 @@ describe('control hub commands', () => {
     assert.equal(!result.ok && result.error.code, 'WorkspaceNotFound');
     const thrown = await world.hub.execute('approve', { approvalId: 'missing' });
     assert.equal(!thrown.ok && thrown.error.code, 'ReceiptInvalid');
+    const noPolicy = await world.hub.execute('decideCall', { askId: 'k', digest: 'a'.repeat(64), decision: 'allow-once' });
+    assert.equal(!noPolicy.ok && noPolicy.error.code, 'ApprovalNotFound', 'a server without a policy room answers clearly');
   });
 });

@@ -86,7 +86,7 @@ describe('control hub metrics and plugin timelines', () => {
       version: 'test',
       providers: { plugins: () => [...plugins.values()], workspaces: () => [], approvals: () => [], recovery: () => sampleRecovery(), bridge: () => { throw new Error('unused'); } },
       commands: {
-        approve: unused, deny: unused, openWorkspace: unused, rollback: unused, startBridge: unused, stopBridge: unused, recover: unused,
+        approve: unused, deny: unused, openWorkspace: unused, rollback: unused, startBridge: unused, stopBridge: unused, recover: unused, replay: unused,
         pluginCatalogue: (id) => (plugins.has(id) ? { tools: [{ name: 'add-object', inputSchema: { type: 'object' }, source: 'bridge' }], prompts: [], resources: [] } : undefined),
       },
     });

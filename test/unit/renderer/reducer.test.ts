@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyFrames, EMPTY_DATA, MAX_CALLS, pendingApprovals } from '../../../src-renderer/src/store/reducer.js';
-import type { CallView, ControlEvent, ControlFrame, ControlSnapshot, ControlWireFrame } from '../../../src-main/control/api.js';
+import { applyFrames, EMPTY_DATA, MAX_CALL_APPROVALS, MAX_CALLS, pendingApprovals, pendingCallApprovals } from '../../../src-renderer/src/store/reducer.js';
+import type { CallApprovalView, CallView, ControlEvent, ControlFrame, ControlSnapshot, ControlWireFrame } from '../../../src-main/control/api.js';
 
 const bridge = { running: true, host: '127.0.0.1', port: 1, hubUrl: 'h', mcpUrl: 'm', apiUrl: 'a', transports: [], snippets: [] };
 const recovery = { stateDir: '/s', healthy: true, entries: [] };
@@ -30,6 +30,24 @@ describe('console reducer', () => {
     assert.equal(data.metrics?.callsPerSecond, 2, 'calls alone do not move the header');
     data = applyFrames(data, [batch(6, [{ type: 'metrics.updated', metrics: metrics(5) }])]);
     assert.equal(data.metrics?.callsPerSecond, 5);
+  });
+
+  test('nested requests trace under their call and survive its finish; elicitation events keep the pending list', () => {
+    const nested = { callId: 'x', nestedId: 'n1', kind: 'elicitation' as const, status: 'pending' as const, startedAt: 1, summary: 'Name?' };
+    const pending = { elicitationId: 'e1', callId: 'x', tool: 't', agent: 'a', message: 'Name?', requestedSchema: { type: 'object' }, createdAt: 1 };
+    const data = applyFrames(EMPTY_DATA, [
+      snapshot(0, { elicitations: { answerer: 'agent', pending: [] } }),
+      ev(1, { type: 'call.started', call: call('x') }),
+      ev(2, { type: 'call.nested', nested }),
+      ev(3, { type: 'elicitation.answerer', answerer: 'console' }),
+      ev(4, { type: 'elicitation.pending', elicitation: pending }),
+      ev(5, { type: 'call.nested', nested: { ...nested, status: 'ok', outcome: 'accept', durationMs: 5 } }),
+      ev(6, { type: 'elicitation.resolved', elicitationId: 'e1' }),
+      ev(7, { type: 'call.finished', call: call('x', { status: 'ok' }) }),
+    ]);
+    assert.deepEqual(data.calls.get('x')?.nested, [{ ...nested, status: 'ok', outcome: 'accept', durationMs: 5 }]);
+    assert.equal(data.calls.get('x')?.status, 'ok');
+    assert.deepEqual(data.elicitations, { answerer: 'console', pending: [] });
   });
 
   test('a batch applies exactly like the single events it stands for', () => {
@@ -157,5 +175,27 @@ describe('console reducer', () => {
     assert.deepEqual(state.workspaces.map((w) => w.epoch), [2]);
     assert.equal(state.recovery?.healthy, false);
     assert.equal(state.bridge?.running, false);
+  });
+
+  test('held tool calls and policy edits follow their events; pending holds are never evicted', () => {
+    const held = (askId: string, state: CallApprovalView['state'] = 'pending'): CallApprovalView => ({
+      askId, callId: `c-${askId}`, digest: 'd', policyVersion: 1, tool: 'remove-object', agent: 'a', agentName: 'a', transport: 'mcp-http', target: 'host',
+      arguments: {}, argumentBytes: 2, ruleIndex: 0, reason: 'r', requestedAt: 0, expiresAt: 1, state,
+    });
+    const policy = { path: '/p.json', version: 2, document: { rules: [{ tool: 'x', action: 'allow' as const }] }, updatedAt: 5 };
+    let data = applyFrames(EMPTY_DATA, [snapshot(1, { callApprovals: [held('old', 'denied')] })]);
+    data = applyFrames(data, [
+      ev(2, { type: 'callApproval.requested', approval: held('p') }),
+      ev(3, { type: 'policy.updated', policy, change: { kind: 'edited', by: 'operator', previousVersion: 1, version: 2, at: 5 } }),
+    ]);
+    assert.deepEqual(pendingCallApprovals(data).map((a) => a.askId), ['p']);
+    assert.equal(data.policy, policy);
+    data = applyFrames(data, [ev(4, { type: 'callApproval.decided', approval: held('p', 'allowed') })]);
+    assert.deepEqual(pendingCallApprovals(data), []);
+    assert.deepEqual(data.callApprovals.map((a) => [a.askId, a.state]), [['old', 'denied'], ['p', 'allowed']]);
+    const flood = Array.from({ length: MAX_CALL_APPROVALS + 5 }, (_, i) => ev(6 + i, { type: 'callApproval.decided', approval: held(`f${i}`, 'timedOut') }));
+    data = applyFrames(data, [ev(5, { type: 'callApproval.requested', approval: held('keep') }), ...flood]);
+    assert.equal(data.callApprovals.length, MAX_CALL_APPROVALS);
+    assert.ok(data.callApprovals.some((a) => a.askId === 'keep' && a.state === 'pending'));
   });
 });

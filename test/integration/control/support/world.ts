@@ -145,6 +145,10 @@ export function createWorld(version = '0.1.0-test'): World {
         commands.push({ command: 'recover', args: [] });
         return recovery;
       },
+      async replay(callId) {
+        commands.push({ command: 'replay', args: [callId] });
+        throw new JunctionError('ReplayRefused', 'This test world records no calls to replay.');
+      },
     },
   });
 

@@ -129,8 +129,12 @@ describe('plugin tools through an MCP client', () => {
       const { tools } = await harness.client.listTools();
       assert.equal(tools.some((t) => t.name === 'add-file-header'), false);
       assert.ok(tools.some((t) => t.name === 'todo-comments'));
-      const result = await harness.client.callTool({ name: 'add-file-header', arguments: { path: 'src/a.ts', header: 'x', expectedSnapshot: { ...workspace.identity } } });
-      assert.equal(structured(result).error!.code, 'ToolNotFound');
+      const refused = await harness.client.callTool({ name: 'add-file-header', arguments: { path: 'src/a.ts', header: 'x', expectedSnapshot: { ...workspace.identity } } }).then(
+        () => assert.fail('an unlisted tool must not run'),
+        (error: unknown) => error as { code: number; data: { code: string } },
+      );
+      assert.equal(refused.code, -32602, 'an unknown tool is a JSON-RPC invalid-params error');
+      assert.equal(refused.data.code, 'ToolNotFound');
     } finally {
       mutations = true;
     }

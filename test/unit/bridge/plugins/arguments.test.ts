@@ -20,3 +20,14 @@ test('required arguments and types are checked; the dialect marker and unknown f
 test('a schema ajv cannot compile is not enforced', () => {
   assert.deepEqual(validateArguments(tool('bad', { type: 'object', properties: { a: { $ref: '#/nowhere' } } }), { a: 1 }), []);
 });
+
+test('an enum or const mismatch names the allowed values, so the agent can fix its call', () => {
+  const descriptor = tool('paint', {
+    type: 'object',
+    properties: { colour: { enum: ['red', 'green', 3] }, mode: { const: 'fast' } },
+  });
+  assert.deepEqual(validateArguments(descriptor, { colour: 'blue', mode: 'slow' }), [
+    { path: '/colour', message: 'must be equal to one of the allowed values: "red", "green", 3' },
+    { path: '/mode', message: 'must be equal to constant "fast"' },
+  ]);
+});

@@ -3,10 +3,11 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { jsonSchemaOf, publishedBy, type ToolContext, type ToolDefinition } from '../../../../plugins/sdk/src/definitions.js';
 import { runPrompt, runTool } from '../../../../plugins/sdk/src/dispatch.js';
-import { ToolUnavailableError } from '../../../../plugins/sdk/src/index.js';
+import { AgentRequestError, ToolUnavailableError } from '../../../../plugins/sdk/src/index.js';
 import { ResponseErrorKind, ResponseStatus } from '../../../../plugins/sdk/src/protocol.js';
 
-const ctx: ToolContext = { requestId: 'r', signal: new AbortController().signal, progress: () => undefined, log: () => undefined };
+const noAgent = () => Promise.reject(new AgentRequestError('CapabilityUnavailable', 'no agent in this unit test'));
+const ctx: ToolContext = { requestId: 'r', signal: new AbortController().signal, progress: () => undefined, log: () => undefined, elicit: noAgent, sample: noAgent };
 
 function define(handler: ToolDefinition['handler'], input: ToolDefinition['input'] = z.object({ n: z.number() })): ToolDefinition {
   return { name: 't', description: 'd', input, handler };

@@ -1,0 +1,142 @@
+/**
+ * The audit trail's cost, in ratios measured in this run:
+ *  1. calls/s at 64 concurrent callers through POST /api with the trail on vs off. Each Junction runs in
+ *     its own process (`junction serve`); this process is the load generator. Rounds alternate off/on.
+ *  2. p50/p99 of one filtered history page at 1,000,000 recorded calls, and the database size per
+ *     1,000,000 calls.
+ * AUDIT_BENCH_SECONDS (default 10) sets each throughput round; AUDIT_BENCH_ROWS (default 1,000,000) the table.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AuditStore, compileRedaction, type AuditCallInput } from '../src-main/audit/index.js';
+import { cliInvocation } from '../src-main/app/paths.js';
+import { silentLogger } from '../src-main/shared/log.js';
+import { fmt, measureLatency, measureThroughput } from './support/stats.js';
+
+const SECONDS = Number(process.env.AUDIT_BENCH_SECONDS ?? 10);
+const ROWS = Number(process.env.AUDIT_BENCH_ROWS ?? 1_000_000);
+const CONCURRENCY = 64;
+const ROUNDS = Number(process.env.AUDIT_BENCH_ROUNDS ?? 3);
+/** Linux reports process CPU time in clock ticks of 10 ms. */
+const TICK_MS = 10;
+
+/** User + system CPU time a process has used so far, in ms (Linux /proc); the load generator's own CPU is not in it. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+interface Round {
+  callsPerSecond: number;
+  /** Junction's CPU time per call: less sensitive than calls/s to the other load on a shared machine. */
+  cpuUsPerCall: number;
+}
+
+async function serve(audit: boolean, stateDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const args = [...cliInvocation(), 'serve', 'port=0', `state-dir=${stateDir}`, `audit=${audit}`, 'console=false', 'log-level=warn', 'rate-limit=1000000', 'rate-limit-burst=1000000', 'max-in-flight-per-agent=100000'];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: stateDir } });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /MCP\s+(http:\/\/[^/\s]+)\/mcp/.exec(text);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`junction serve exited with ${code}: ${text}`)));
+  });
+  return { child, baseUrl };
+}
+
+async function throughput(audit: boolean): Promise<Round> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'junction-audit-bench-'));
+  const { child, baseUrl } = await serve(audit, stateDir);
+  try {
+    const call = async () => {
+      const res = await fetch(`${baseUrl}/api/tools/server-status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"detail":"Summary"}' });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`status ${res.status}`);
+    };
+    let calls = 0;
+    const counted = async () => {
+      await call();
+      calls++;
+    };
+    await measureThroughput(call, CONCURRENCY, 2000);
+    const cpuBefore = cpuMs(child.pid!);
+    const callsPerSecond = await measureThroughput(counted, CONCURRENCY, SECONDS * 1000);
+    return { callsPerSecond, cpuUsPerCall: ((cpuMs(child.pid!) - cpuBefore) * 1000) / calls };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+function syntheticCall(i: number): AuditCallInput {
+  return {
+    call: { callId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, agent: `agent-${i % 50}`, transport: 'mcp-http', tool: `tool-${i % 40}`, target: i % 3 === 0 ? 'host' : 'bridge:editor', status: i % 20 === 0 ? 'error' : 'ok', startedAt: Date.now() - (ROWS - i) * 10, durationMs: i % 97, requestBytes: 120, responseBytes: 800, ...(i % 20 === 0 ? { errorCode: 'ToolFailed' } : {}) },
+    arguments: { path: `src/module-${i % 1000}.ts`, query: 'find references', limit: 50 },
+    result: { content: [{ type: 'text', text: `{"items":[],"hasMore":false,"n":${i}}` }], structuredContent: { items: [], hasMore: false, n: i } },
+    policy: null,
+    decidedBy: null,
+  };
+}
+
+async function historyAtScale(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'junction-audit-bench-rows-'));
+  try {
+    const store = new AuditStore({ path: join(dir, 'audit.db'), rules: compileRedaction([]), logger: silentLogger, retentionDays: 36_500, maxBytes: 64 * 1024 ** 3, maxQueue: 100_000 });
+    store.open();
+    const started = performance.now();
+    for (let i = 0; i < ROWS; i++) {
+      store.recordCall(syntheticCall(i));
+      if (i % 10_000 === 9_999) store.flush();
+    }
+    store.flush();
+    const loadSeconds = (performance.now() - started) / 1000;
+    store.prune();
+    const bytes = store.fileBytes();
+    let cursor = 0;
+    const queries = [
+      { name: 'status=error', q: { status: 'error' as const } },
+      { name: 'tool=tool-7 status=ok', q: { tool: 'tool-7', status: 'ok' as const } },
+      { name: 'agent=agent-3', q: { agent: 'agent-3' } },
+      { name: 'text "tool-1"', q: { text: 'tool-1' } },
+      { name: 'text (rare) "agent-49" + error', q: { text: 'agent-49', status: 'error' as const } },
+    ];
+    process.stdout.write(`\n${ROWS.toLocaleString()} calls recorded in ${fmt(loadSeconds, 1)} s (${fmt(ROWS / loadSeconds, 0)} records/s through redaction and batched writes)\n`);
+    process.stdout.write(`database size: ${fmt(bytes / 1e6, 1)} MB, ${fmt((bytes / 1e6) * (1_000_000 / ROWS), 1)} MB per 1,000,000 calls\n`);
+    process.stdout.write('history page (100 rows, newest first, random cursor depth) p50 / p99 ms:\n');
+    for (const { name, q } of queries) {
+      const stats = await measureLatency(async () => {
+        cursor = (cursor + 7919) % ROWS;
+        store.queryCalls({ ...q, limit: 100, ...(cursor % 2 === 0 ? {} : { before: cursor }) });
+      }, 200);
+      process.stdout.write(`  ${name.padEnd(34)} ${fmt(stats.p50, 2)} / ${fmt(stats.p99, 2)}   (target p99 < 50)\n`);
+    }
+    store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  process.stdout.write(`calls/s at ${CONCURRENCY} concurrent through POST /api/tools/server-status, ${SECONDS} s rounds, Junction in its own process\n`);
+  const off: Round[] = [];
+  const on: Round[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const a = await throughput(false);
+    const b = await throughput(true);
+    off.push(a);
+    on.push(b);
+    process.stdout.write(`  round ${round + 1}: audit off ${fmt(a.callsPerSecond, 0)} calls/s (${fmt(a.cpuUsPerCall, 0)} µs CPU/call), audit on ${fmt(b.callsPerSecond, 0)} calls/s (${fmt(b.cpuUsPerCall, 0)} µs CPU/call)\n`);
+  }
+  const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
+  process.stdout.write(`ratio on/off, calls/s: ${fmt(mean(on.map((r) => r.callsPerSecond)) / mean(off.map((r) => r.callsPerSecond)), 3)} (target >= 0.95)\n`);
+  process.stdout.write(`ratio off/on, Junction CPU per call: ${fmt(mean(off.map((r) => r.cpuUsPerCall)) / mean(on.map((r) => r.cpuUsPerCall)), 3)} (the calls/s ratio a CPU-bound Junction would reach)\n`);
+  await historyAtScale();
+}
+
+await main();

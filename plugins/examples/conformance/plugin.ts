@@ -1,0 +1,275 @@
+/**
+ * Every tool, resource, template and prompt the official MCP conformance suite's server scenarios
+ * call, implemented as an ordinary SDK plugin so the suite exercises the whole bridge: results,
+ * progress, logging, sampling and elicitation through the hub, completion and subscriptions.
+ */
+import { z } from 'zod';
+import { createPlugin, type ElicitationResult, type McpPlugin } from '../../sdk/src/index.js';
+
+export interface ConformancePluginOptions {
+  endpoint: string;
+  token?: string;
+  reconnectDelaysMs?: number[];
+  /** How often a subscribed `test://watched-resource` changes. */
+  watchIntervalMs?: number;
+}
+
+/** A 1x1 PNG. */
+export const TEST_IMAGE_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
+/** A valid WAV file: 8 kHz, 8-bit mono, eight samples of silence. */
+function silentWav(): string {
+  const samples = Buffer.alloc(8, 0x80);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + samples.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(8000, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(samples.length, 40);
+  return Buffer.concat([header, samples]).toString('base64');
+}
+export const TEST_AUDIO_BASE64 = silentWav();
+
+const noArgs = z.object({});
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const elicitationText = (prefix: string, result: ElicitationResult) => `${prefix}: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`;
+
+/** Values offered for `test_prompt_with_arguments` arguments, filtered by what the agent typed. */
+const COMPLETIONS = ['paris', 'park', 'party', 'test', 'testing', 'tested'];
+
+export function createConformancePlugin(options: ConformancePluginOptions): McpPlugin {
+  const plugin = createPlugin({
+    name: 'conformance',
+    version: '1.0.0',
+    role: 'editor',
+    endpoint: options.endpoint,
+    ...(options.token ? { token: options.token } : {}),
+    ...(options.reconnectDelaysMs ? { reconnectDelaysMs: options.reconnectDelaysMs } : {}),
+  });
+
+  plugin
+    .tool({ name: 'test_simple_text', description: 'Tests simple text content response', input: noArgs, handler: () => 'This is a simple text response for testing.' })
+    .tool({
+      name: 'test_image_content',
+      description: 'Tests image content response',
+      input: noArgs,
+      handler: () => ({ content: [{ type: 'image', data: TEST_IMAGE_BASE64, mimeType: 'image/png' }] }),
+    })
+    .tool({
+      name: 'test_audio_content',
+      description: 'Tests audio content response',
+      input: noArgs,
+      handler: () => ({ content: [{ type: 'audio', data: TEST_AUDIO_BASE64, mimeType: 'audio/wav' }] }),
+    })
+    .tool({
+      name: 'test_embedded_resource',
+      description: 'Tests embedded resource content response',
+      input: noArgs,
+      handler: () => ({
+        content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
+      }),
+    })
+    .tool({
+      name: 'test_multiple_content_types',
+      description: 'Tests response with multiple content types (text, image, resource)',
+      input: noArgs,
+      handler: () => ({
+        content: [
+          { type: 'text', text: 'Multiple content types test:' },
+          { type: 'image', data: TEST_IMAGE_BASE64, mimeType: 'image/png' },
+          { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) } },
+        ],
+      }),
+    })
+    .tool({
+      name: 'test_tool_with_logging',
+      description: 'Tests tool that emits log messages during execution',
+      input: noArgs,
+      handler: async (_args, ctx) => {
+        ctx.log('info', 'Tool execution started');
+        await sleep(50);
+        ctx.log('info', 'Tool processing data');
+        await sleep(50);
+        ctx.log('info', 'Tool execution completed');
+        return 'Tool with logging executed successfully';
+      },
+    })
+    .tool({
+      name: 'test_tool_with_progress',
+      description: 'Tests tool that reports progress notifications',
+      input: noArgs,
+      handler: async (_args, ctx) => {
+        for (const step of [0, 50, 100]) {
+          ctx.progress(step, 100, `Completed step ${step} of 100`);
+          if (step < 100) await sleep(50);
+        }
+        return 'Progress reported: 0, 50 and 100 of 100';
+      },
+    })
+    .tool({
+      name: 'test_error_handling',
+      description: 'Tests error response handling',
+      input: noArgs,
+      handler: () => {
+        throw new Error('This tool intentionally returns an error for testing');
+      },
+    })
+    .tool({
+      name: 'test_sampling',
+      description: 'Tests server-initiated sampling (LLM completion request)',
+      input: z.object({ prompt: z.string().describe('The prompt to send to the LLM') }),
+      handler: async ({ prompt }, ctx) => {
+        const result = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 });
+        const content = result.content as { text?: unknown } | undefined;
+        return `LLM response: ${typeof content?.text === 'string' ? content.text : JSON.stringify(result.content)}`;
+      },
+    })
+    .tool({
+      name: 'test_elicitation',
+      description: 'Tests server-initiated elicitation (user input request)',
+      input: z.object({ message: z.string().describe('The message to show the user') }),
+      handler: async ({ message }, ctx) => {
+        const result = await ctx.elicit(message, {
+          type: 'object',
+          properties: { response: { type: 'string', description: "User's response" } },
+          required: ['response'],
+        });
+        return elicitationText('User response', result);
+      },
+    })
+    .tool({
+      name: 'test_elicitation_sep1034_defaults',
+      description: 'Tests elicitation with default values per SEP-1034',
+      input: noArgs,
+      handler: async (_args, ctx) => {
+        const result = await ctx.elicit('Please review and update the form fields with defaults', {
+          type: 'object',
+          properties: {
+            name: { type: 'string', description: 'User name', default: 'John Doe' },
+            age: { type: 'integer', description: 'User age', default: 30 },
+            score: { type: 'number', description: 'User score', default: 95.5 },
+            status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+            verified: { type: 'boolean', description: 'Verification status', default: true },
+          },
+          required: [],
+        });
+        return elicitationText('Elicitation completed', result);
+      },
+    })
+    .tool({
+      name: 'test_elicitation_sep1330_enums',
+      description: 'Tests elicitation with enum schema improvements per SEP-1330',
+      input: noArgs,
+      handler: async (_args, ctx) => {
+        const titled = (prefix: string, word: string) => ['First', 'Second', 'Third'].map((n, i) => ({ const: `${prefix}${i + 1}`, title: `${n} ${word}` }));
+        const result = await ctx.elicit('Please select options from the enum fields', {
+          type: 'object',
+          properties: {
+            untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+            titledSingle: { type: 'string', description: 'Select one option with titles', oneOf: titled('value', 'Option') },
+            legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+            untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+            titledMulti: { type: 'array', description: 'Select multiple options with titles', minItems: 1, maxItems: 3, items: { anyOf: titled('value', 'Choice') } },
+          },
+          required: [],
+        });
+        return elicitationText('Elicitation completed', result);
+      },
+    })
+    .tool({
+      name: 'test_reconnection',
+      description: 'SSE polling scenario (SEP-1699): Junction keeps the POST stream open, so the result arrives on it after a short wait',
+      input: noArgs,
+      handler: async () => {
+        await sleep(100);
+        return 'Reconnection test completed: the result was sent on the POST stream.';
+      },
+    })
+    .tool({
+      name: 'json_schema_2020_12_tool',
+      description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)',
+      input: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        additionalProperties: false,
+      },
+      handler: (args) => `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`,
+    });
+
+  let watchedVersion = 0;
+  let watchTimer: NodeJS.Timeout | undefined;
+  plugin
+    .resource({ uri: 'test://static-text', name: 'static-text', description: 'A static text resource for testing', mimeType: 'text/plain', read: () => 'This is the content of the static text resource.' })
+    .resource({ uri: 'test://static-binary', name: 'static-binary', description: 'A static binary resource (image) for testing', mimeType: 'image/png', read: () => ({ blob: TEST_IMAGE_BASE64, mimeType: 'image/png' }) })
+    .resource({
+      uri: 'test://template/{id}/data',
+      name: 'template',
+      description: 'A resource template with parameter substitution',
+      mimeType: 'application/json',
+      read: (uri) => {
+        const id = /^test:\/\/template\/([^/]+)\/data$/.exec(uri)?.[1] ?? '';
+        return { text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }), mimeType: 'application/json' };
+      },
+    })
+    .resource({ uri: 'test://watched-resource', name: 'watched-resource', description: 'A resource that changes while subscribed', mimeType: 'text/plain', read: () => `Watched resource content, version ${watchedVersion}` });
+
+  plugin.on('subscription', ({ uri, subscribed }) => {
+    if (uri !== 'test://watched-resource') return;
+    clearInterval(watchTimer);
+    watchTimer = undefined;
+    if (!subscribed) return;
+    watchTimer = setInterval(() => {
+      watchedVersion++;
+      plugin.notifyResourceUpdated(uri);
+    }, options.watchIntervalMs ?? 3_000);
+    watchTimer.unref();
+  });
+  plugin.on('stopped', () => clearInterval(watchTimer));
+
+  plugin
+    .prompt({ name: 'test_simple_prompt', title: 'Simple Test Prompt', description: 'A simple prompt without arguments', handler: () => 'This is a simple prompt for testing.' })
+    .prompt({
+      name: 'test_prompt_with_arguments',
+      title: 'Prompt With Arguments',
+      description: 'A prompt with required arguments',
+      arguments: [
+        { name: 'arg1', description: 'First test argument', required: true },
+        { name: 'arg2', description: 'Second test argument', required: true },
+      ],
+      handler: (args) => `Prompt with arguments: arg1='${args['arg1'] ?? ''}', arg2='${args['arg2'] ?? ''}'`,
+    })
+    .prompt({
+      name: 'test_prompt_with_embedded_resource',
+      title: 'Prompt With Embedded Resource',
+      description: 'A prompt that includes an embedded resource',
+      arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+      handler: (args) => [
+        { role: 'user', content: { type: 'resource', resource: { uri: args['resourceUri'] ?? '', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+        { role: 'user', text: 'Please process the embedded resource above.' },
+      ],
+    })
+    .prompt({
+      name: 'test_prompt_with_image',
+      title: 'Prompt With Image',
+      description: 'A prompt that includes image content',
+      handler: () => [
+        { role: 'user', content: { type: 'image', data: TEST_IMAGE_BASE64, mimeType: 'image/png' } },
+        { role: 'user', text: 'Please analyze the image above.' },
+      ],
+    })
+    .completion(({ argument }) => {
+      const values = COMPLETIONS.filter((v) => v.startsWith(argument.value.toLowerCase()));
+      return { values, total: values.length, hasMore: false };
+    });
+
+  return plugin;
+}

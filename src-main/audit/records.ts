@@ -1,0 +1,89 @@
+/** What the audit trail holds and how it is asked for it. Plain data shared by the store, export and the composition root. */
+import type { CallView } from '../control/index.js';
+
+/** A finished call as handed to the trail: raw values, redacted by the store before anything is written. */
+export interface AuditCallInput {
+  call: CallView;
+  arguments: unknown;
+  result: unknown;
+  /** The policy decision that admitted or refused the call (`{ action, ruleIndex, reason, decidedBy, decision }`); null when no policy decided. */
+  policy: unknown;
+  /** Who decided (a rule, the operator, a timeout); null when no policy decided. */
+  decidedBy: string | null;
+  /** The call this one replays, when the operator replayed a recorded call. */
+  replayOf?: string;
+}
+
+export type AuditEventKind =
+  | 'transaction.staged'
+  | 'transaction.reviewed'
+  | 'transaction.committed'
+  | 'transaction.rolledBack'
+  | 'transaction.revertedTo'
+  | 'approval.requested'
+  | 'approval.decided'
+  | 'plugin.connected'
+  | 'plugin.disconnected'
+  | 'policy.edited';
+
+export interface AuditEventInput {
+  kind: AuditEventKind;
+  at: number;
+  workspaceId?: string;
+  transactionId?: string;
+  data: unknown;
+}
+
+/** A call as stored: the CallView's fields plus redacted previews as JSON text. */
+export interface StoredCall {
+  seq: number;
+  call: CallView;
+  arguments: unknown;
+  result: unknown;
+  /** JSON pointers into `{ arguments, result }` whose values were redacted. */
+  redacted: string[];
+  truncated: boolean;
+  policy: unknown;
+  decidedBy: string | null;
+  replayOf: string | null;
+}
+
+export interface StoredEvent {
+  seq: number;
+  kind: AuditEventKind;
+  at: number;
+  workspaceId: string | null;
+  transactionId: string | null;
+  data: unknown;
+}
+
+export interface CallQuery {
+  /** Case-insensitive substring of tool, agent, target, call id or error code. */
+  text?: string;
+  status?: CallView['status'];
+  tool?: string;
+  agent?: string;
+  /** Epoch ms, inclusive. */
+  since?: number;
+  /** Epoch ms, exclusive. */
+  until?: number;
+  /** Cursor: only calls recorded before this sequence number (from a previous page's `nextBefore`). */
+  before?: number;
+  limit: number;
+}
+
+export interface CallPage {
+  items: StoredCall[];
+  /** Pass as `before` for the next (older) page; absent on the last page. */
+  nextBefore?: number;
+}
+
+export interface AuditStatus {
+  path: string;
+  state: 'open' | 'unavailable' | 'disabled';
+  /** Why the trail is unavailable, in words for the operator. */
+  reason?: string;
+  queued: number;
+  /** Records dropped because the database stayed unavailable longer than the queue could hold. */
+  dropped: number;
+}

@@ -1,0 +1,190 @@
+/**
+ * Redaction: pure domain logic applied to a call's arguments and result before they are stored, shown or
+ * exported. Three rules, all applied: keys named like a secret (case-insensitive substring), configured
+ * JSON pointers into `{ arguments, result }` (`*` matches any key or index), and configured regular
+ * expressions replacing matching text inside any string. Strings that hold JSON text (MCP results carry
+ * their structured content again as text) are redacted inside and re-serialised, so a secret cannot
+ * survive as an escaped copy.
+ */
+import { JunctionError } from '../shared/errors.js';
+
+export const REDACTED = '[redacted]';
+
+/** Keys whose values are secrets by default; matched anywhere in the key, ignoring case. */
+export const DEFAULT_SECRET_KEY = /token|passw(or)?d|secret|api[-_]?key|authorization|cookie|credential|private[-_]?key/i;
+
+export interface RedactionRules {
+  secretKey: RegExp;
+  /** Parsed pointers, each a list of unescaped segments from the `{ arguments, result }` root. */
+  pointers: readonly (readonly string[])[];
+  patterns: readonly RegExp[];
+}
+
+export interface Redacted<T> {
+  value: T;
+  /** JSON pointers (into `{ arguments, result }`) of the values that were replaced, for the console to mark. */
+  paths: string[];
+}
+
+const REGEX_PREFIX = 're:';
+
+function parsePointer(text: string): string[] {
+  if (!text.startsWith('/')) throw new JunctionError('ConfigInvalid', `redact: '${text}' is neither a JSON pointer (starting with /) nor a regular expression (starting with ${REGEX_PREFIX}).`);
+  return text
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+const escapeSegment = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Compiles the `redact` setting: entries starting with `/` are JSON pointers into `{ arguments, result }`,
+ * entries starting with `re:` are case-sensitive regular expressions (write `(?i)`-free patterns; use
+ * character classes for case). A malformed entry is a configuration error naming it.
+ */
+export function compileRedaction(entries: readonly string[]): RedactionRules {
+  const pointers: string[][] = [];
+  const patterns: RegExp[] = [];
+  for (const entry of entries) {
+    if (entry.startsWith(REGEX_PREFIX)) {
+      const source = entry.slice(REGEX_PREFIX.length);
+      if (source.length === 0) throw new JunctionError('ConfigInvalid', `redact: '${entry}' holds an empty regular expression.`);
+      try {
+        patterns.push(new RegExp(source, 'g'));
+      } catch (error) {
+        throw new JunctionError('ConfigInvalid', `redact: '${entry}' is not a valid regular expression: ${(error as Error).message}`);
+      }
+    } else {
+      pointers.push(parsePointer(entry));
+    }
+  }
+  return { secretKey: DEFAULT_SECRET_KEY, pointers, patterns };
+}
+
+export const DEFAULT_REDACTION: RedactionRules = compileRedaction([]);
+
+function pointerMatches(pointer: readonly string[], path: readonly string[]): boolean {
+  if (pointer.length !== path.length) return false;
+  return pointer.every((segment, i) => segment === '*' || segment === path[i]);
+}
+
+/** Shorter replaced values are not scrubbed from other strings: too likely to be ordinary text. */
+const MIN_SCRUB_LENGTH = 4;
+
+function collectLeaves(value: unknown, into: Set<string>): void {
+  if (value === null || value === undefined) return;
+  if (typeof value === 'object') {
+    for (const item of Object.values(value)) collectLeaves(item, into);
+    return;
+  }
+  const text = String(value);
+  if (text.length >= MIN_SCRUB_LENGTH) into.add(text);
+}
+
+class Redactor {
+  readonly paths: string[] = [];
+  /** Every replaced value's text, scrubbed afterwards from all other strings (copies inside result text). */
+  readonly secrets = new Set<string>();
+
+  constructor(private readonly rules: RedactionRules) {}
+
+  private mark(path: readonly string[], original: unknown): typeof REDACTED {
+    this.paths.push(`/${path.map(escapeSegment).join('/')}`);
+    collectLeaves(original, this.secrets);
+    return REDACTED;
+  }
+
+  /** Replaces remaining literal copies of redacted values (for example the text twin of structured content). */
+  scrub(value: unknown): unknown {
+    if (this.secrets.size === 0) return value;
+    if (typeof value === 'string') {
+      let out = value;
+      for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+      return out;
+    }
+    if (Array.isArray(value)) return value.map((item) => this.scrub(item));
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.scrub(v)]));
+    return value;
+  }
+
+  private byPointer(path: readonly string[]): boolean {
+    return this.rules.pointers.some((p) => pointerMatches(p, path));
+  }
+
+  /** `path` is the current location, extended and restored in place so walking a large result allocates little. */
+  value(value: unknown, path: string[]): unknown {
+    if (path.length > 0 && this.rules.pointers.length > 0 && this.byPointer(path)) return this.mark(path, value);
+    if (typeof value === 'string') return this.text(value, path);
+    if (Array.isArray(value)) {
+      return value.map((item, i) => {
+        path.push(String(i));
+        const out = this.value(item, path);
+        path.pop();
+        return out;
+      });
+    }
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) {
+        path.push(key);
+        out[key] = this.rules.secretKey.test(key) && item !== null && item !== undefined && item !== '' ? this.mark(path, item) : this.value(item, path);
+        path.pop();
+      }
+      return out;
+    }
+    return value;
+  }
+
+  private text(text: string, path: string[]): string {
+    const embedded = this.embeddedJson(text, path);
+    let out = embedded ?? text;
+    for (const pattern of this.rules.patterns) {
+      pattern.lastIndex = 0;
+      if (pattern.test(out)) {
+        pattern.lastIndex = 0;
+        out = out.replace(pattern, REDACTED);
+        this.paths.push(`/${path.map(escapeSegment).join('/')}`);
+      }
+    }
+    return out;
+  }
+
+  /** Re-serialised JSON text when the string is a JSON object or array and something inside it was redacted. */
+  private embeddedJson(text: string, path: string[]): string | undefined {
+    const first = text.trimStart()[0];
+    if (first !== '{' && first !== '[') return undefined;
+    // Only a key named like a secret can make embedded JSON need redaction (pointers do not reach inside text).
+    if (!this.rules.secretKey.test(text)) return undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    const before = this.paths.length;
+    // Pointers address the document's own structure, not JSON text nested inside a string.
+    const inner = new Redactor({ ...this.rules, pointers: [] });
+    const redacted = inner.value(parsed, []);
+    if (inner.paths.length === 0) return undefined;
+    for (const secret of inner.secrets) this.secrets.add(secret);
+    this.paths.splice(before, 0, ...inner.paths.map((p) => `/${path.map(escapeSegment).join('/')}${p}`));
+    return JSON.stringify(redacted);
+  }
+}
+
+/** Redacts a call's arguments and result together, so pointers can address either. Never mutates its input. */
+export function redactCall(doc: { arguments: unknown; result?: unknown }, rules: RedactionRules = DEFAULT_REDACTION): Redacted<{ arguments: unknown; result?: unknown }> {
+  const redactor = new Redactor(rules);
+  const args = redactor.value(doc.arguments, ['arguments']);
+  const result = doc.result === undefined ? undefined : redactor.value(doc.result, ['result']);
+  const value: { arguments: unknown; result?: unknown } = { arguments: redactor.scrub(args) };
+  if (doc.result !== undefined) value.result = redactor.scrub(result);
+  return { value, paths: redactor.paths };
+}
+
+/** Redacts any other recorded payload (transaction and plugin events) with the same rules, rooted at `/`. */
+export function redactValue<T>(value: T, rules: RedactionRules = DEFAULT_REDACTION): Redacted<T> {
+  const redactor = new Redactor(rules);
+  return { value: redactor.scrub(redactor.value(value, [])) as T, paths: redactor.paths };
+}

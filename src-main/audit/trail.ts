@@ -1,0 +1,234 @@
+/**
+ * The trail as the rest of Junction meets it: a call observer that hands every finished call to the
+ * store, the transaction, approval and plugin events worth keeping, and the console's history, export
+ * and replay. The composition root feeds it events; it imports no room but through their doors.
+ */
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { exportAudit } from './export.js';
+import type { StoredEvent } from './records.js';
+import type { RedactionRules } from './redact.js';
+import { AuditStore } from './store.js';
+import type { ApprovalView, AuditExportRequest, CallDetail, HistoryProvider, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../control/index.js';
+import type { CallObserver, Dispatcher } from '../mcp/index.js';
+import { JunctionError } from '../shared/errors.js';
+import type { Logger } from '../shared/log.js';
+
+export function auditDbPath(stateDir: string): string {
+  return join(stateDir, 'audit', 'audit.db');
+}
+
+export interface AuditTrailOptions {
+  stateDir: string;
+  rules: RedactionRules;
+  logger: Logger;
+  retentionDays: number;
+  maxMb: number;
+}
+
+const HISTORY_PAGE = 100;
+
+function structured(result: unknown): Record<string, unknown> | undefined {
+  if (!result || typeof result !== 'object' || !('structuredContent' in result)) return undefined;
+  const content = (result as { structuredContent: unknown }).structuredContent;
+  return content && typeof content === 'object' ? (content as Record<string, unknown>) : undefined;
+}
+
+const stringField = (value: Record<string, unknown> | undefined, key: string): string | undefined => (typeof value?.[key] === 'string' ? value[key] : undefined);
+
+export class AuditTrail {
+  readonly store: AuditStore;
+  /** Transaction id → the workspace it belongs to, learnt from workspace updates. */
+  private readonly transactions = new Map<string, { workspaceId: string; workspaceName: string; revisions: number }>();
+  private readonly pendingArgs = new Map<string, unknown>();
+
+  constructor(options: AuditTrailOptions) {
+    this.store = new AuditStore({
+      path: auditDbPath(options.stateDir),
+      rules: options.rules,
+      logger: options.logger,
+      retentionDays: options.retentionDays,
+      maxBytes: options.maxMb * 1024 * 1024,
+    });
+    this.store.open();
+  }
+
+  /** Records each finished call; the arguments are held from start to finish only. */
+  readonly observer: CallObserver = {
+    started: (call, args) => {
+      this.pendingArgs.set(call.callId, args);
+    },
+    progress: () => {},
+    finished: (call, result) => {
+      const args = this.pendingArgs.get(call.callId);
+      this.pendingArgs.delete(call.callId);
+      // A call that never reached the policy (unknown tool, admission refusal) records no decision rather than an allow nobody made.
+      this.store.recordCall({
+        call,
+        arguments: args,
+        result,
+        policy: call.policy ?? null,
+        decidedBy: call.policy?.decidedBy ?? null,
+        ...(call.replayOf ? { replayOf: call.replayOf } : {}),
+      });
+      if (call.status === 'ok') this.transactionOutcome(call.tool, args, result);
+    },
+  };
+
+  workspaceUpdated(workspace: WorkspaceView): void {
+    const tx = workspace.transaction;
+    if (!tx || tx.state !== 'active') return;
+    const known = this.transactions.get(tx.transactionId);
+    const seen = known?.revisions ?? 0;
+    for (const revision of tx.revisions) {
+      if (revision.revision <= seen) continue;
+      this.store.recordEvent({ kind: 'transaction.staged', at: revision.stagedAt, workspaceId: workspace.workspaceId, transactionId: tx.transactionId, data: { workspaceName: workspace.name, revision } });
+    }
+    const last = tx.revisions.reduce((max, r) => Math.max(max, r.revision), 0);
+    if (known && last < seen) {
+      this.store.recordEvent({ kind: 'transaction.revertedTo', at: Date.now(), workspaceId: workspace.workspaceId, transactionId: tx.transactionId, data: { workspaceName: workspace.name, toRevision: last } });
+    }
+    this.transactions.set(tx.transactionId, { workspaceId: workspace.workspaceId, workspaceName: workspace.name, revisions: last });
+  }
+
+  approval(kind: 'approval.requested' | 'approval.decided', approval: ApprovalView): void {
+    const tx = this.transactions.get(approval.transactionId);
+    // The approval's files repeat the staged diff already recorded with its revision.
+    const { files: _files, ...rest } = approval;
+    this.store.recordEvent({ kind, at: approval.decidedAt ?? approval.requestedAt, workspaceId: approval.workspaceId, transactionId: approval.transactionId, data: { ...rest, workspaceName: tx?.workspaceName ?? null } });
+  }
+
+  policyEdited(policy: PolicyView, change: PolicyChangeView): void {
+    this.store.recordEvent({ kind: 'policy.edited', at: policy.updatedAt, data: { path: policy.path, version: policy.version, change, document: policy.document } });
+  }
+
+  plugin(kind: 'plugin.connected' | 'plugin.disconnected', data: Record<string, unknown>): void {
+    this.store.recordEvent({ kind, at: Date.now(), data });
+  }
+
+  readonly history: HistoryProvider = {
+    query: (query) => {
+      const status = this.store.status();
+      const page = this.store.queryCalls({ ...query, limit: query.limit ?? HISTORY_PAGE });
+      const out = { calls: page.items.map((i) => i.call), available: status.state === 'open' };
+      return { ...out, ...(page.nextBefore !== undefined ? { nextBefore: page.nextBefore } : {}), ...(status.reason ? { reason: status.reason } : {}) };
+    },
+    detail: (callId) => {
+      const stored = this.store.findCall(callId);
+      if (!stored) return undefined;
+      const detail: CallDetail = { call: stored.call, arguments: stored.arguments, truncated: stored.truncated, redacted: stored.redacted };
+      if (stored.result !== undefined) detail.result = stored.result;
+      if (stored.policy !== null) detail.policy = stored.policy;
+      return detail;
+    },
+    transactions: (limit) => this.store.endedTransactions(limit).flatMap(({ transactionId, events }) => {
+      const record = transactionRecord(transactionId, events);
+      return record ? [record] : [];
+    }),
+  };
+
+  /** Runs a recorded call again through the dispatcher (and so through whatever policy it applies). */
+  async replay(dispatcher: Dispatcher, callId: string): Promise<ReplayResult> {
+    const stored = this.store.findCall(callId);
+    if (!stored) throw new JunctionError('ResourceNotFound', `No recorded call ${callId} in the audit trail.`);
+    if (stored.redacted.some((p) => p === '/arguments' || p.startsWith('/arguments/'))) {
+      throw new JunctionError('ReplayRefused', `Call ${callId} cannot be replayed: its arguments held values that were redacted before recording (${stored.redacted.filter((p) => p.startsWith('/arguments')).join(', ')}), and Junction never keeps the originals.`);
+    }
+    if (stored.truncated || !stored.arguments || typeof stored.arguments !== 'object' || Array.isArray(stored.arguments)) {
+      throw new JunctionError('ReplayRefused', `Call ${callId} cannot be replayed: only a preview of its arguments was recorded.`);
+    }
+    const outcome = await dispatcher.call({
+      name: stored.call.tool,
+      args: stored.arguments as Record<string, unknown>,
+      agent: 'operator',
+      transport: 'console',
+      signal: new AbortController().signal,
+      replayOf: callId,
+    });
+    return { replayOf: callId, isError: outcome.result.isError === true, result: outcome.result };
+  }
+
+  /** Streams the trail as the console's Export button downloads it; what is queued is written first. */
+  export(request: AuditExportRequest, out: Writable): Promise<number> {
+    this.store.flush();
+    return exportAudit({ path: this.store.status().path, ...request }, out);
+  }
+
+  close(): void {
+    this.store.close();
+  }
+
+  private transactionOutcome(tool: string, args: unknown, result: unknown): void {
+    const out = structured(result);
+    const argsObject = args && typeof args === 'object' ? (args as Record<string, unknown>) : undefined;
+    if (tool === 'transaction-commit') {
+      const transactionId = stringField(out, 'transactionId');
+      if (!transactionId) return;
+      const tx = this.transactions.get(transactionId);
+      const receipt = stringField(argsObject, 'receipt');
+      this.store.recordEvent({ kind: 'transaction.committed', at: Date.now(), ...(tx ? { workspaceId: tx.workspaceId } : {}), transactionId, data: { workspaceName: tx?.workspaceName ?? null, commit: out, ...(receipt ? { receipt } : {}) } });
+      this.transactions.delete(transactionId);
+    } else if (tool === 'transaction-rollback') {
+      const summary = out?.transaction as Record<string, unknown> | undefined;
+      const transactionId = stringField(summary, 'transactionId');
+      if (!transactionId || summary?.state !== 'rolledBack') return;
+      const tx = this.transactions.get(transactionId);
+      this.store.recordEvent({ kind: 'transaction.rolledBack', at: Date.now(), ...(tx ? { workspaceId: tx.workspaceId } : {}), transactionId, data: { workspaceName: tx?.workspaceName ?? null } });
+      this.transactions.delete(transactionId);
+    } else if (tool === 'transaction-review') {
+      const approval = out?.approval as ApprovalView | undefined;
+      if (!approval?.transactionId) return;
+      this.store.recordEvent({ kind: 'transaction.reviewed', at: Date.now(), workspaceId: approval.workspaceId, transactionId: approval.transactionId, data: { revision: approval.revision, state: approval.state, receipt: stringField(out, 'receipt') ?? null } });
+    }
+  }
+}
+
+/** Folds a transaction's recorded events into what the console shows; undefined unless it ended. */
+export function transactionRecord(transactionId: string, events: readonly StoredEvent[]): TransactionRecordView | undefined {
+  let revisions: RevisionView[] = [];
+  let ended: { state: 'committed' | 'rolledBack'; at: number } | undefined;
+  let workspaceId: string | null = null;
+  let workspaceName: string | null = null;
+  let commit: unknown;
+  let receipt: string | undefined;
+  const approvals = new Map<string, TransactionRecordView['approvals'][number]>();
+  for (const event of events) {
+    const data = (event.data ?? {}) as Record<string, unknown>;
+    workspaceId = event.workspaceId ?? workspaceId;
+    if (typeof data.workspaceName === 'string') workspaceName = data.workspaceName;
+    switch (event.kind) {
+      case 'transaction.staged': {
+        const revision = data.revision as RevisionView;
+        revisions = [...revisions.filter((r) => r.revision !== revision.revision), revision];
+        break;
+      }
+      case 'transaction.revertedTo':
+        revisions = revisions.filter((r) => r.revision <= Number(data.toRevision));
+        break;
+      case 'approval.requested':
+      case 'approval.decided': {
+        const id = String(data.approvalId);
+        const entry: TransactionRecordView['approvals'][number] = { revision: Number(data.revision), state: data.state as ApprovalView['state'] };
+        if (typeof data.decidedAt === 'number') entry.decidedAt = data.decidedAt;
+        if (typeof data.reason === 'string') entry.reason = data.reason;
+        approvals.set(id, entry);
+        break;
+      }
+      case 'transaction.committed':
+        ended = { state: 'committed', at: event.at };
+        commit = data.commit;
+        if (typeof data.receipt === 'string') receipt = data.receipt;
+        break;
+      case 'transaction.rolledBack':
+        ended = { state: 'rolledBack', at: event.at };
+        break;
+      default:
+        break;
+    }
+  }
+  if (!ended) return undefined;
+  const record: TransactionRecordView = { transactionId, workspaceId, workspaceName, state: ended.state, endedAt: ended.at, revisions: revisions.sort((a, b) => a.revision - b.revision), approvals: [...approvals.values()] };
+  if (commit !== undefined) record.commit = commit;
+  if (receipt !== undefined) record.receipt = receipt;
+  return record;
+}

@@ -1,0 +1,83 @@
+/**
+ * Requests a tool makes of the agent session that called it: elicitation, sampling and log lines,
+ * all sent as related to the agent's tools/call (so over HTTP they ride that call's SSE stream), each
+ * refused with a structured code when the agent did not declare the capability or the spec forbids
+ * the request.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CreateMessageRequestParamsSchema,
+  ElicitRequestFormParamsSchema,
+  LoggingLevelSchema,
+  McpError,
+  type LoggingLevel,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import { JunctionError } from '../shared/errors.js';
+import type { AgentLogLevel, AgentRequests, ElicitationAnswer } from '../shared/tool-source.js';
+
+/** One agent session's logging/setLevel; `undefined` until the agent sets one (then every level is sent). */
+export class SessionLogLevel {
+  private level: LoggingLevel | undefined;
+
+  set(level: LoggingLevel): void {
+    this.level = level;
+  }
+
+  allows(level: AgentLogLevel): boolean {
+    if (!this.level) return true;
+    return LoggingLevelSchema.options.indexOf(level) >= LoggingLevelSchema.options.indexOf(this.level);
+  }
+}
+
+export interface AgentRequestTarget {
+  server: Server;
+  /** The agent's tools/call id the nested requests relate to. */
+  relatedRequestId: RequestId;
+  sendNotification: (notification: { method: 'notifications/message'; params: { level: LoggingLevel; logger?: string; data: unknown } }) => Promise<void>;
+  logLevel: SessionLogLevel;
+}
+
+const issues = (error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }) =>
+  error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
+
+function agentFailure(what: string, error: unknown): JunctionError {
+  if (error instanceof JunctionError) return error;
+  const message = error instanceof McpError || error instanceof Error ? error.message : String(error);
+  return new JunctionError('AgentRequestFailed', `The agent did not complete the ${what}: ${message}`);
+}
+
+export function agentRequestsFor(target: AgentRequestTarget): AgentRequests {
+  const { server } = target;
+  return {
+    async elicit(params, signal): Promise<ElicitationAnswer> {
+      if (!server.getClientCapabilities()?.elicitation) {
+        throw new JunctionError('CapabilityUnavailable', 'The agent that made this call did not declare the elicitation capability.');
+      }
+      const parsed = ElicitRequestFormParamsSchema.safeParse({ ...params, mode: 'form' });
+      if (!parsed.success) throw new JunctionError('InvalidRequest', `The elicitation request is not allowed by the MCP specification: ${issues(parsed.error)}`);
+      try {
+        const result = await server.elicitInput(parsed.data, { relatedRequestId: target.relatedRequestId, signal });
+        return result.content === undefined ? { action: result.action } : { action: result.action, content: result.content as NonNullable<ElicitationAnswer['content']> };
+      } catch (error) {
+        throw agentFailure('elicitation', error);
+      }
+    },
+    async sample(params, signal) {
+      if (!server.getClientCapabilities()?.sampling) {
+        throw new JunctionError('CapabilityUnavailable', 'The agent that made this call did not declare the sampling capability.');
+      }
+      const parsed = CreateMessageRequestParamsSchema.safeParse(params);
+      if (!parsed.success) throw new JunctionError('InvalidRequest', `The sampling request is not allowed by the MCP specification: ${issues(parsed.error)}`);
+      try {
+        return (await server.createMessage(parsed.data, { relatedRequestId: target.relatedRequestId, signal })) as Record<string, unknown>;
+      } catch (error) {
+        throw agentFailure('sampling request', error);
+      }
+    },
+    log(level, data, logger) {
+      if (!target.logLevel.allows(level)) return;
+      target.sendNotification({ method: 'notifications/message', params: { level, data, ...(logger ? { logger } : {}) } }).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/** The Live calls view's server-side history: pages from the audit trail for the current filter. */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { CallStatus, CallView, HistoryQuery } from '../store/types.js';
+import { useConsole } from '../store/store.js';
+
+const PAGE = 200;
+/** Typing settles before the server is asked, so a search costs one query, not one per keystroke. */
+const DEBOUNCE_MS = 250;
+
+export interface History {
+  calls: CallView[];
+  nextBefore: number | undefined;
+  available: boolean;
+  reason: string | undefined;
+  loading: boolean;
+  loadOlder: () => void;
+}
+
+export function useHistory(filter: { status: CallStatus | 'all'; text: string }): History {
+  const channel = useConsole((s) => s.channel);
+  const [calls, setCalls] = useState<CallView[]>([]);
+  const [nextBefore, setNextBefore] = useState<number | undefined>(undefined);
+  const [available, setAvailable] = useState(true);
+  const [reason, setReason] = useState<string | undefined>(undefined);
+  const [loading, setLoading] = useState(false);
+  const generation = useRef(0);
+
+  const query = useCallback(
+    (before: number | undefined): HistoryQuery => {
+      const q: HistoryQuery = { limit: PAGE };
+      if (filter.status !== 'all') q.status = filter.status;
+      if (filter.text.trim()) q.text = filter.text.trim();
+      if (before !== undefined) q.before = before;
+      return q;
+    },
+    [filter.status, filter.text],
+  );
+
+  const load = useCallback(
+    async (before: number | undefined) => {
+      if (!channel) return;
+      const mine = ++generation.current;
+      setLoading(true);
+      const result = await channel.invoke('history', query(before));
+      if (mine !== generation.current) return;
+      setLoading(false);
+      if (!result.ok) {
+        setAvailable(false);
+        setReason(`${result.error.code}: ${result.error.message}`);
+        return;
+      }
+      setAvailable(result.value.available);
+      setReason(result.value.reason);
+      setNextBefore(result.value.nextBefore);
+      setCalls((previous) => (before === undefined ? result.value.calls : [...previous, ...result.value.calls]));
+    },
+    [channel, query],
+  );
+
+  useEffect(() => {
+    const timer = setTimeout(() => void load(undefined), filter.text ? DEBOUNCE_MS : 0);
+    return () => clearTimeout(timer);
+  }, [load, filter.text]);
+
+  return { calls, nextBefore, available, reason, loading, loadOlder: () => void load(nextBefore) };
+}

@@ -1,0 +1,62 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileRedaction, redactCall, redactValue, REDACTED } from '../../../src-main/audit/index.js';
+import { isJunctionError } from '../../../src-main/shared/errors.js';
+
+describe('redaction', () => {
+  test('secret-named keys are redacted at any depth, ignoring case, and their paths reported', () => {
+    const input = {
+      arguments: { user: 'ada', Token: 'tok-1', nested: [{ apiKey: 'k-2', API_KEY: 'k-3', 'x-api-key': 'k-4' }], headers: { Authorization: 'Bearer abc', Cookie: 'sid=1' }, passWord: 'p', clientSecret: 's' },
+      result: { structuredContent: { session: { accessToken: 'tok-5' } } },
+    };
+    const { value, paths } = redactCall(input);
+    assert.deepEqual(value.arguments, {
+      user: 'ada',
+      Token: REDACTED,
+      nested: [{ apiKey: REDACTED, API_KEY: REDACTED, 'x-api-key': REDACTED }],
+      headers: { Authorization: REDACTED, Cookie: REDACTED },
+      passWord: REDACTED,
+      clientSecret: REDACTED,
+    });
+    assert.deepEqual(value.result, { structuredContent: { session: { accessToken: REDACTED } } });
+    assert.ok(paths.includes('/arguments/nested/0/x-api-key'));
+    assert.ok(paths.includes('/result/structuredContent/session/accessToken'));
+    assert.equal(input.arguments.Token, 'tok-1', 'the input is not mutated');
+  });
+
+  test('a secret inside JSON text (the text twin of structured content) is redacted too', () => {
+    const secret = 'sk-live-0123456789';
+    const result = { content: [{ type: 'text', text: JSON.stringify({ password: secret, ok: true }) }], structuredContent: { password: secret, ok: true } };
+    const { value, paths } = redactCall({ arguments: {}, result });
+    assert.ok(!JSON.stringify(value).includes(secret));
+    assert.deepEqual(JSON.parse((value.result as typeof result).content[0]!.text), { password: REDACTED, ok: true });
+    assert.ok(paths.includes('/result/content/0/text/password'));
+  });
+
+  test('configured pointers (with * wildcards) and regexes apply, and copies of redacted values are scrubbed everywhere', () => {
+    const rules = compileRedaction(['/arguments/person/ssn', '/result/items/*/email', 're:AKIA[0-9A-Z]{8}']);
+    const doc = {
+      arguments: { person: { ssn: '123-45-6789', name: 'Ada' }, note: 'key AKIA12345678 leaked' },
+      result: { items: [{ email: 'a@example.com' }, { email: 'b@example.com' }], content: [{ type: 'text', text: 'ssn 123-45-6789 for a@example.com' }] },
+    };
+    const { value, paths } = redactCall(doc, rules);
+    const text = JSON.stringify(value);
+    for (const secret of ['123-45-6789', 'a@example.com', 'b@example.com', 'AKIA12345678']) assert.ok(!text.includes(secret), secret);
+    assert.equal((value.arguments as { person: { name: string } }).person.name, 'Ada');
+    assert.equal((value.arguments as { note: string }).note, `key ${REDACTED} leaked`);
+    assert.ok(paths.includes('/arguments/person/ssn'));
+    assert.ok(paths.includes('/result/items/1/email'));
+  });
+
+  test('empty and null secret values stay as they are (nothing to hide), other values are untouched', () => {
+    const { value, paths } = redactValue({ token: null, password: '', count: 3, list: [1, 'two'] });
+    assert.deepEqual(value, { token: null, password: '', count: 3, list: [1, 'two'] });
+    assert.deepEqual(paths, []);
+  });
+
+  test('a malformed redact entry is a configuration error naming it', () => {
+    for (const bad of ['no-slash', 're:(unclosed', 're:']) {
+      assert.throws(() => compileRedaction([bad]), (e: unknown) => isJunctionError(e) && e.code === 'ConfigInvalid' && e.message.includes(bad));
+    }
+  });
+});

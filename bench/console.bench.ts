@@ -2,6 +2,8 @@
  * Console under load: 1,000 calls/s (each started then finished) into a real hub, served by the real
  * console server to the built renderer in Debian Chromium. Measures server emit → row in the DOM
  * (Performance API clock in the page against the emit time on the same machine) and long tasks.
+ * First, the page opens onto BENCH_HISTORY (default 10,000) finished calls and the long tasks of that first
+ * render are reported on their own. The header's metrics are published once a second throughout, as in Junction.
  * Run: npx tsx bench/console.bench.ts   (BENCH_SECONDS=10 for a shorter run, BENCH_RATE=200 for a lighter load)
  */
 import { rm } from 'node:fs/promises';
@@ -12,6 +14,7 @@ import { launchChromium } from '../test/e2e/support/chromium.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 10_000);
 const TICK_MS = 10;
 const TARGETS = { p50Ms: 50, p99Ms: 250, longTaskShare: 0.1, longTaskMaxMs: 100 };
 
@@ -29,14 +32,33 @@ const staticDir = await buildRenderer();
 const h = await startConsole({ staticDir });
 const browser = await launchChromium();
 try {
+  for (let i = 0; i < HISTORY; i++) {
+    h.world.startCall({ callId: `history-${i}`, tool: i % 3 ? 'document-read' : 'diagnostics' });
+    h.world.finishCall(`history-${i}`, { durationMs: 1 + (i % 50) });
+  }
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  // Registered before the bundle runs, so the first render's long tasks are all seen.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __boot: number[] };
+    w.__boot = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.__boot.push(entry.duration);
+    }).observe({ type: 'longtask' });
+  });
   await page.goto(`${h.origin}/?token=${h.token}#calls`);
   await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+  if (HISTORY > 0) await page.locator('.calls-window [role="row"]').first().waitFor();
+  await page.getByTestId('metric-rate').waitFor();
+  await page.waitForTimeout(1000);
+  const boot = await page.evaluate(() => (window as unknown as { __boot: number[] }).__boot.slice());
+  const bootLongest = Math.max(0, ...boot);
+  console.log(`first render with ${HISTORY} calls of history: ${boot.length} long task(s), longest ${bootLongest.toFixed(0)} ms (target ≤ ${TARGETS.longTaskMaxMs}, ratio ${(bootLongest / TARGETS.longTaskMaxMs).toFixed(2)})`);
   await page.evaluate(() => {
     const w = window as unknown as { __bench: PageResults };
     w.__bench = { seen: [], longTasks: [] };
+    const since = performance.now();
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.__bench.longTasks.push(entry.duration);
+      for (const entry of list.getEntries()) if (entry.startTime >= since) w.__bench.longTasks.push(entry.duration);
     }).observe({ type: 'longtask', buffered: true });
     const target = document.querySelector('.calls-scroll');
     if (!target) throw new Error('calls table missing');

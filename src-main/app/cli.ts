@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isJunctionError } from '../shared/errors.js';
 import { createLogger } from '../shared/log.js';
-import { CONFIG_KEYS, envNameOf, loadConfig, type Config } from './config/index.js';
+import { CONFIG_KEYS, envNameOf, loadConfig, type LoadedConfig } from './config/index.js';
 import { startDemo } from './demo.js';
 import { findElectronBinary } from './electron-binary.js';
 import { runAuditCommand } from './audit-cli.js';
@@ -42,9 +42,10 @@ function stopOnSignals(stop: () => Promise<void>) {
   process.on('SIGTERM', handler);
 }
 
-async function serveHeadless(config: Config, reason?: string): Promise<Junction> {
+async function serveHeadless(loaded: LoadedConfig, reason?: string): Promise<Junction> {
+  const { config, origins, settingsPath } = loaded;
   const logger = createLogger(config['log-level']);
-  const junction = await startJunction({ config, logger });
+  const junction = await startJunction({ config, origins, settingsPath, logger });
   const demo = config.demo ? await startDemo(junction, logger) : undefined;
   stopOnSignals(async () => {
     await demo?.stop();
@@ -72,7 +73,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'start') {
     // Appended, so an explicit demo=false earlier on the command line still wins.
-    const { config } = loadConfig([...rest, 'demo=true']);
+    const loaded = loadConfig([...rest, 'demo=true']);
     const electron = findElectronBinary();
     if (electron.found) {
       const entry = join(fileURLToPath(new URL('.', import.meta.url)), 'electron-entry.js');
@@ -80,14 +81,14 @@ async function main(argv: string[]): Promise<void> {
       child.on('exit', (code) => process.exit(code ?? 0));
       return;
     }
-    await serveHeadless(config, `${electron.reason}, so the console is served to your browser instead`);
+    await serveHeadless(loaded, `${electron.reason}, so the console is served to your browser instead`);
     return;
   }
   if (command === 'serve') {
-    const { config } = loadConfig(rest);
-    const stdio = config['client-transport'] === 'stdio';
+    const loaded = loadConfig(rest);
+    const stdio = loaded.config['client-transport'] === 'stdio';
     if (stdio) reserveStdoutForProtocol();
-    const junction = await serveHeadless(config);
+    const junction = await serveHeadless(loaded);
     if (stdio) await serveStdioFor(junction);
     return;
   }

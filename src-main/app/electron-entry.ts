@@ -8,13 +8,13 @@ import { CONSOLE_BUNDLE_DIR } from './paths.js';
 
 // Electron passes its own binary and this script first; the rest is ours.
 const userArgs = process.argv.slice(2);
-const { config } = loadConfig([...userArgs, 'demo=true']);
+const { config, origins, settingsPath } = loadConfig([...userArgs, 'demo=true']);
 const logger = createLogger(config['log-level']);
 
 await runElectron({
   rendererDir: CONSOLE_BUNDLE_DIR,
   async start() {
-    const junction = await startJunction({ config, logger });
+    const junction = await startJunction({ config, origins, settingsPath, logger });
     const demo = config.demo ? await startDemo(junction, logger) : undefined;
     return {
       hub: junction.control,

@@ -13,7 +13,7 @@ import { ProjectSelectionTools } from '../bridge/projects/index.js';
 import { createHubServer } from '../bridge/signalr/index.js';
 import { createAnalyticsWebhooks, createAuthorizationWebhook } from '../bridge/webhooks/index.js';
 import type { BridgeView, ProjectRouting } from '../control/api.js';
-import { createConsoleServer, createControlHub } from '../control/index.js';
+import { createConsoleServer, createControlHub, type ToolEntryWithoutStats } from '../control/index.js';
 import { createHost } from '../host/index.js';
 import {
   ConsoleElicitations,
@@ -29,13 +29,14 @@ import { CallApprovals, loadPolicyFile, policyFilePersistence, PolicyStore } fro
 import { createJournal } from '../recovery/index.js';
 import { assertBindAllowed, createAuthenticator, loadOrCreateToken } from '../security/index.js';
 import { JunctionError } from '../shared/errors.js';
+import type { ToolDescriptor } from '../shared/tool-source.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { createAccessGate, pluginAuthorizer } from './access.js';
 import { createAdmission } from './admission.js';
 import { agentViews, bridgeView, pinnedProjects } from './bridge-views.js';
 import { gatedSystemTools } from './gated-system-tools.js';
 import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
-import { userStateDir, type Config } from './config/index.js';
+import { userStateDir, type Config, type ConfigOrigins } from './config/index.js';
 import { bridgeContentSource } from './content.js';
 import { bodyReader } from './http/read-body.js';
 import { healthRoutes, type StartupProgress } from './http/health.js';
@@ -45,11 +46,18 @@ import { closeServer, createHttpServer, listen, sendJsonError, type RouteHandler
 import { onceLogger } from './once-log.js';
 import { analyticsCallObserver, apiCallerLabel, consoleCallObserver } from './observers.js';
 import { cliInvocation, CONSOLE_BUNDLE_DIR, EXAMPLE_IN_PROCESS_PLUGINS_DIR, PROJECT_ROOT } from './paths.js';
+import { RuntimeSettings } from './settings-view.js';
+
+/** How often the console's header metrics are recomputed and published. */
+const METRICS_INTERVAL_MS = 1000;
 
 export const JUNCTION_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 export interface JunctionOptions {
   config: Config;
+  /** Where each configuration value came from, for the console's Settings view (all defaults when absent). */
+  origins?: ConfigOrigins;
+  settingsPath?: string;
   logger?: Logger;
 }
 
@@ -161,6 +169,24 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     });
   const currentAgentViews = () => agentViews(presence, projects);
 
+  const runtimeSettings = new RuntimeSettings({
+    config,
+    origins: options.origins ?? {},
+    ...(options.settingsPath ? { settingsPath: options.settingsPath } : {}),
+    setters: {
+      ...(logger.setLevel ? { 'log-level': (level: Config['log-level']) => logger.setLevel?.(level) } : {}),
+      'plugin-timeout': (ms: number) => bridge.setCallTimeout(ms),
+    },
+  });
+  const toolEntry = (descriptor: ToolDescriptor, source: string): ToolEntryWithoutStats => ({
+    name: descriptor.name,
+    ...(descriptor.title ? { title: descriptor.title } : {}),
+    ...(descriptor.description ? { description: descriptor.description } : {}),
+    inputSchema: descriptor.inputSchema,
+    ...(descriptor.annotations ? { annotations: descriptor.annotations } : {}),
+    source,
+  });
+
   const elicitations = new ConsoleElicitations(config['elicitation-answerer']);
   const control = createControlHub({
     version: JUNCTION_VERSION,
@@ -189,6 +215,27 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         await journal.recover();
         return journal.status();
       },
+      tools: () => catalogue.listTools().map((d) => toolEntry(d, catalogue.resolve(d.name)?.source.id ?? 'none')),
+      pluginCatalogue: (connectionId) => {
+        const published = bridge.pluginCatalogue(connectionId);
+        if (!published) return undefined;
+        return {
+          tools: published.tools.map((d) => toolEntry(d, 'bridge')),
+          prompts: published.prompts.map((p) => ({ name: p.name, ...(p.description ? { description: p.description } : {}), ...(p.arguments ? { arguments: p.arguments } : {}) })),
+          resources: published.resources.map((r) => ({ uri: r.uri, name: r.name, ...(r.description ? { description: r.description } : {}), ...(r.mimeType ? { mimeType: r.mimeType } : {}) })),
+        };
+      },
+      runTool: async (name, args) => {
+        const callId = randomUUID();
+        const outcome = await dispatcher.call({ name, args, agent: 'console', transport: 'console', signal: new AbortController().signal, callId });
+        return { callId, result: outcome.result };
+      },
+      settings: () => runtimeSettings.view(),
+      updateSetting: (key, value) => {
+        const view = runtimeSettings.update(key, value);
+        logger.info(`setting ${key} changed from the console`);
+        return view;
+      },
       answerElicitation: async (id, answer) => elicitations.answer(id, answer),
       setElicitationAnswerer: async (answerer) => elicitations.setAnswerer(answerer),
       decideCall: (decision) => callApprovals.decide(decision),
@@ -199,6 +246,8 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       },
     },
   });
+  const metricsTimer = setInterval(() => control.publishMetrics(), METRICS_INTERVAL_MS);
+  metricsTimer.unref();
   const policy = new PolicyStore({
     path: policyPath,
     document: policyDocument,
@@ -381,6 +430,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     bridge,
     close() {
       closing ??= (async () => {
+        clearInterval(metricsTimer);
         for (const u of unsubscribe) u();
         stopPolicyEvents();
         callApprovals.close();

@@ -73,11 +73,13 @@ export type CallStatus = 'running' | 'ok' | 'error';
 export interface CallView {
   callId: string;
   agent: string;
-  /** `console` marks a replay the operator started from the console. */
+  /** `console` for calls the operator ran or replayed from the console. */
   transport: 'mcp-http' | 'mcp-stdio' | 'http-api' | 'console';
   tool: string;
   /** `host`, `plugin:<id>` or `bridge:<role>` */
   target: string;
+  /** The plugin instance that answered a bridged call (absent for host and in-process tools). */
+  servedBy?: ServedByView;
   status: CallStatus;
   startedAt: number;
   durationMs?: number;
@@ -130,6 +132,87 @@ export interface ElicitationsView {
 export interface ElicitationAnswerInput {
   action: 'accept' | 'decline' | 'cancel';
   content?: Record<string, string | number | boolean | string[]>;
+}
+
+export interface ServedByView {
+  connectionId: string;
+  name: string;
+  role: PluginRole;
+  pluginVersion?: string;
+}
+
+/** Last-minute call statistics, computed on the server from the call stream (one point per second). */
+export interface MetricsView {
+  at: number;
+  windowSeconds: number;
+  callsPerSecond: number;
+  /** Failed calls / finished calls over the window (0 when none finished). */
+  errorRatio: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  inFlight: number;
+  /** Agents that finished a call in the window. */
+  activeAgents: string[];
+  /** Oldest second first; latency points are null for seconds without calls. */
+  series: { calls: number[]; errors: number[]; p50Ms: Array<number | null>; p99Ms: Array<number | null> };
+}
+
+export interface ToolStatsView {
+  calls: number;
+  errors: number;
+  p50Ms?: number;
+}
+
+/** A tool as agents see it in tools/list, with the source that serves it and its call totals. */
+export interface ToolCatalogueEntry {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  /** `host`, `bridge`, `plugin:<id>`. */
+  source: string;
+  stats: ToolStatsView;
+}
+
+export interface PluginTimelineEntry {
+  at: number;
+  kind: 'connected' | 'reconnected' | 'updated' | 'disconnected';
+  detail: string;
+}
+
+/** One plugin connection in depth: what it publishes and how its connection has behaved. */
+export interface PluginDetailView {
+  plugin: PluginView;
+  tools: ToolCatalogueEntry[];
+  prompts: Array<{ name: string; description?: string; arguments?: Array<{ name: string; description?: string; required?: boolean }> }>;
+  resources: Array<{ uri: string; name: string; description?: string; mimeType?: string }>;
+  timeline: PluginTimelineEntry[];
+}
+
+export type SettingOrigin = 'default' | 'settings file' | 'environment' | 'command line' | 'console';
+
+export interface SettingView {
+  key: string;
+  /** Secrets are masked (`••••••`) and never leave the process in clear. */
+  value: string | number | boolean | string[] | null;
+  secret: boolean;
+  origin: SettingOrigin;
+  /** How it was spelled where it came from (`--port`, `JUNCTION_PORT`, `"port" in …`). */
+  source?: string;
+  description: string;
+  /** Present when the value can change while Junction runs. */
+  editable?: { kind: 'enum'; values: string[] } | { kind: 'int'; min: number; max: number };
+}
+
+export interface SettingsView {
+  settingsPath?: string;
+  settings: SettingView[];
+}
+
+export interface RunToolResult {
+  callId: string;
+  result: unknown;
 }
 
 export interface CallDetail {
@@ -400,6 +483,7 @@ export interface ControlSnapshot {
   approvals: ApprovalView[];
   recovery: RecoveryView;
   bridge: BridgeView;
+  metrics?: MetricsView;
   /** Absent when the composition has no elicitation queue (tests of other rooms). */
   elicitations?: ElicitationsView;
   /** Pending and recently decided call approvals (absent from servers without an approval policy room). */
@@ -425,6 +509,7 @@ export type ControlEvent =
   | { type: 'approval.decided'; approval: ApprovalView }
   | { type: 'recovery.state'; recovery: RecoveryView }
   | { type: 'bridge.state'; bridge: BridgeView }
+  | { type: 'metrics.updated'; metrics: MetricsView }
   | { type: 'callApproval.requested'; approval: CallApprovalView }
   | { type: 'callApproval.decided'; approval: CallApprovalView }
   | { type: 'policy.updated'; policy: PolicyView; change: PolicyChangeView }
@@ -444,6 +529,12 @@ export interface ControlApi {
   /** Switches project routing; every plugin is asked to reconnect so it is grouped afresh. */
   setProjectRouting(mode: ProjectRouting): Promise<BridgeView>;
   recover(): Promise<RecoveryView>;
+  tools(): Promise<ToolCatalogueEntry[]>;
+  pluginDetail(connectionId: string): Promise<PluginDetailView>;
+  /** Runs a tool as the agent `console`, through the same dispatcher as every agent call. */
+  runTool(name: string, args: Record<string, unknown>): Promise<RunToolResult>;
+  settings(): Promise<SettingsView>;
+  updateSetting(key: string, value: string | number): Promise<SettingsView>;
   /** Answers a pending elicitation from the console; the answer must satisfy its schema. */
   answerElicitation(elicitationId: string, answer: ElicitationAnswerInput): Promise<ElicitationsView>;
   /** Who answers elicitations from now on: the calling agent, or the operator in the console. */
@@ -507,6 +598,11 @@ export interface ControlCommands {
   stopBridge: { args: Record<string, never>; result: BridgeView };
   setProjectRouting: { args: { mode: ProjectRouting }; result: BridgeView };
   recover: { args: Record<string, never>; result: RecoveryView };
+  tools: { args: Record<string, never>; result: ToolCatalogueEntry[] };
+  pluginDetail: { args: { connectionId: string }; result: PluginDetailView };
+  runTool: { args: { name: string; args: Record<string, unknown> }; result: RunToolResult };
+  settings: { args: Record<string, never>; result: SettingsView };
+  updateSetting: { args: { key: string; value: string | number }; result: SettingsView };
   answerElicitation: { args: { elicitationId: string } & ElicitationAnswerInput; result: ElicitationsView };
   setElicitationAnswerer: { args: { answerer: ElicitationAnswerer }; result: ElicitationsView };
   decideCall: { args: CallDecisionRequest; result: CallApprovalView };

@@ -20,6 +20,11 @@ export const COMMAND_SCHEMAS = {
   stopBridge: none,
   setProjectRouting: z.object({ mode: z.enum(['single', 'multi']) }).strict(),
   recover: none,
+  tools: none,
+  pluginDetail: z.object({ connectionId: id }).strict(),
+  runTool: z.object({ name: z.string().min(1).max(256), args: z.record(z.string(), z.unknown()) }).strict(),
+  settings: none,
+  updateSetting: z.object({ key: z.string().min(1).max(128), value: z.union([z.string().max(4096), z.number()]) }).strict(),
   answerElicitation: z
     .object({
       elicitationId: id,
@@ -84,6 +89,20 @@ function run(api: ControlApi, command: ControlCommandName, args: unknown): Promi
       return api.setProjectRouting(COMMAND_SCHEMAS.setProjectRouting.parse(args).mode);
     case 'recover':
       return api.recover();
+    case 'tools':
+      return api.tools();
+    case 'pluginDetail':
+      return api.pluginDetail(COMMAND_SCHEMAS.pluginDetail.parse(args).connectionId);
+    case 'runTool': {
+      const a = COMMAND_SCHEMAS.runTool.parse(args);
+      return api.runTool(a.name, a.args);
+    }
+    case 'settings':
+      return api.settings();
+    case 'updateSetting': {
+      const a = COMMAND_SCHEMAS.updateSetting.parse(args);
+      return api.updateSetting(a.key, a.value);
+    }
     case 'answerElicitation': {
       const { elicitationId, ...answer } = COMMAND_SCHEMAS.answerElicitation.parse(args);
       return api.answerElicitation(elicitationId, answer);

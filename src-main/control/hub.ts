@@ -17,15 +17,22 @@ import type {
   ControlFrame,
   ControlResult,
   ControlSnapshot,
+  MetricsView,
+  PluginDetailView,
+  PluginTimelineEntry,
   ElicitationsView,
   PluginView,
   PolicyView,
   RecoveryView,
   SequencedEvent,
+  SettingsView,
+  RunToolResult,
+  ToolCatalogueEntry,
   WorkspaceView,
 } from './api.js';
 import { CallLog, DEFAULT_CALL_LOG_LIMITS, type CallLogLimits } from './call-log.js';
 import { dispatchCommand } from './commands.js';
+import { CallMetrics } from './metrics.js';
 
 export interface ControlProviders {
   plugins(): PluginView[];
@@ -42,6 +49,23 @@ export interface ControlProviders {
   history?: HistoryProvider;
 }
 
+export type ToolEntryWithoutStats = Omit<ToolCatalogueEntry, 'stats'>;
+
+/** What one plugin connection publishes, as the composition root reads it from the bridge. */
+export type PluginCatalogueView = Omit<PluginDetailView, 'plugin' | 'timeline' | 'tools'> & { tools: ToolEntryWithoutStats[] };
+
+/**
+ * Handlers for the operator's tool and settings commands. Optional so a hub can run without a
+ * dispatcher (tests of the stream alone); a missing one answers `Unavailable`.
+ */
+export interface ControlOperatorHandlers {
+  tools?(): ToolEntryWithoutStats[];
+  pluginCatalogue?(connectionId: string): PluginCatalogueView | undefined;
+  runTool?(name: string, args: Record<string, unknown>): Promise<RunToolResult>;
+  settings?(): SettingsView;
+  updateSetting?(key: string, value: string | number): SettingsView;
+}
+
 export interface HistoryProvider {
   query(query: HistoryQuery): HistoryPage;
   /** A recorded call's redacted detail, for calls no longer (or never) in the in-memory log. */
@@ -54,13 +78,19 @@ export interface HistoryProvider {
  * Elicitation and project-routing commands are optional: without them the hub refuses with ActionUnsupported.
  */
 export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover' | 'replay'> &
-  Partial<Pick<ControlApi, 'decideCall' | 'savePolicy' | 'setProjectRouting' | 'answerElicitation' | 'setElicitationAnswerer'>>;
+  Partial<Pick<ControlApi, 'decideCall' | 'savePolicy' | 'setProjectRouting' | 'answerElicitation' | 'setElicitationAnswerer'>> &
+  ControlOperatorHandlers;
+
+/** Connection events kept per plugin (by name and role, across reconnects). */
+const TIMELINE_LIMIT = 50;
+const TIMELINE_PLUGINS_LIMIT = 256;
 
 export interface ControlHubOptions {
   version: string;
   providers: ControlProviders;
   commands: ControlCommandHandlers;
   limits?: Partial<CallLogLimits>;
+  now?: () => number;
 }
 
 export type SnapshotFrame = Extract<ControlFrame, { type: 'snapshot' }>;
@@ -69,6 +99,8 @@ export interface ControlHub extends ControlApi {
   /** Sequences an event, updates the call log and delivers it; returns its sequence number. */
   publish(event: ControlEvent): number;
   recordCallDetail(callId: string, args: unknown, result?: unknown): void;
+  /** Publishes the last minute's metrics; the composition root calls it once a second. Skips repeats of an idle minute. */
+  publishMetrics(): void;
   /** Sequence number of the last published event (0 before any). */
   readonly lastSeq: number;
   /** The current state together with the last sequence it includes. */
@@ -87,17 +119,71 @@ async function unsupported(): Promise<never> {
 
 export function createControlHub(options: ControlHubOptions): ControlHub {
   const { providers, commands, version } = options;
+  const now = options.now ?? Date.now;
   const limits: CallLogLimits = { ...DEFAULT_CALL_LOG_LIMITS, ...options.limits };
   const calls = new CallLog(limits);
+  const metrics = new CallMetrics();
+  const timelines = new Map<string, PluginTimelineEntry[]>();
+  const timelineKeys = new Map<string, string>();
+  let lastIdle = false;
   const listeners = new Set<(event: SequencedEvent) => void>();
   const pending: SequencedEvent[] = [];
   let delivering = false;
   let seq = 0;
 
   function applyToCalls(event: ControlEvent): void {
-    if (event.type === 'call.started' || event.type === 'call.finished') calls.upsert(event.call);
-    else if (event.type === 'call.progress') calls.progress(event.callId, event.progress);
+    if (event.type === 'call.started' || event.type === 'call.finished') {
+      calls.upsert(event.call);
+      metrics.observe(event.call, now());
+    } else if (event.type === 'call.progress') calls.progress(event.callId, event.progress);
     else if (event.type === 'call.nested') calls.nested(event.nested);
+  }
+
+  function note(key: string, entry: PluginTimelineEntry): void {
+    let list = timelines.get(key);
+    if (!list) {
+      if (timelines.size >= TIMELINE_PLUGINS_LIMIT) {
+        const oldest = timelines.keys().next().value;
+        if (oldest !== undefined) timelines.delete(oldest);
+      }
+      list = [];
+      timelines.set(key, list);
+    }
+    list.push(entry);
+    if (list.length > TIMELINE_LIMIT) list.shift();
+  }
+
+  function applyToTimeline(event: ControlEvent): void {
+    if (event.type === 'plugin.connected') {
+      const p = event.plugin;
+      const key = `${p.name}\u0000${p.role}`;
+      timelineKeys.set(p.connectionId, key);
+      note(key, {
+        at: now(),
+        kind: p.reconnects > 0 ? 'reconnected' : 'connected',
+        detail: `handshake as ${p.role}: plugin ${p.pluginVersion ?? 'version not reported'}, protocol ${p.mcpPluginVersion ?? '8.0-era'}${p.environment ? `, ${p.environment}` : ''}`,
+      });
+    } else if (event.type === 'plugin.updated') {
+      const p = event.plugin;
+      const key = timelineKeys.get(p.connectionId);
+      if (key) note(key, { at: now(), kind: 'updated', detail: p.state === 'awaited' ? 'disconnected; awaited back' : `catalogue: ${p.toolCount} tools, ${p.promptCount} prompts, ${p.resourceCount} resources` });
+    } else if (event.type === 'plugin.disconnected') {
+      const key = timelineKeys.get(event.connectionId);
+      if (key) note(key, { at: now(), kind: 'disconnected', detail: `connection ${event.connectionId} closed` });
+      timelineKeys.delete(event.connectionId);
+    }
+  }
+
+  function unavailable(what: string): never {
+    throw new JunctionError('InternalError', `This Junction does not offer ${what} to the console.`);
+  }
+
+  function withStats(entry: ToolEntryWithoutStats): ToolCatalogueEntry {
+    return { ...entry, stats: metrics.toolStats(entry.name) };
+  }
+
+  function metricsView(): MetricsView {
+    return metrics.view(now());
   }
 
   // A listener that publishes while being notified must not reorder the stream for the listeners after it.
@@ -128,6 +214,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       approvals: providers.approvals(),
       recovery: providers.recovery(),
       bridge: providers.bridge(),
+      metrics: metricsView(),
       ...(providers.elicitations ? { elicitations: providers.elicitations() } : {}),
       ...(providers.callApprovals ? { callApprovals: providers.callApprovals() } : {}),
       ...(providers.policy ? { policy: providers.policy() } : {}),
@@ -147,12 +234,20 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     publish(event) {
       seq += 1;
       applyToCalls(event);
+      applyToTimeline(event);
       pending.push({ seq, event });
       drain();
       return seq;
     },
     recordCallDetail(callId, args, result) {
       calls.recordDetail(callId, args, result);
+    },
+    publishMetrics() {
+      const view = metricsView();
+      const idle = view.inFlight === 0 && view.series.calls.every((n) => n === 0);
+      if (idle && lastIdle) return;
+      lastIdle = idle;
+      hub.publish({ type: 'metrics.updated', metrics: view });
     },
     // Events queued but not yet delivered are already in the call log, so the frame names the last delivered seq
     // only when nothing is pending; otherwise attaching mid-delivery would skip them.
@@ -203,6 +298,23 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       return commands.setProjectRouting(mode);
     },
     recover: () => commands.recover(),
+    async tools() {
+      return (commands.tools ?? (() => unavailable('a tool catalogue')))().map(withStats);
+    },
+    async pluginDetail(connectionId) {
+      const plugin = providers.plugins().find((p) => p.connectionId === connectionId);
+      const catalogue = plugin ? commands.pluginCatalogue?.(connectionId) : undefined;
+      if (!plugin || !catalogue) throw new JunctionError('ResourceNotFound', `No plugin connection ${connectionId}.`);
+      const key = timelineKeys.get(connectionId) ?? `${plugin.name}\u0000${plugin.role}`;
+      return { plugin, ...catalogue, tools: catalogue.tools.map(withStats), timeline: [...(timelines.get(key) ?? [])] };
+    },
+    runTool: (name, args) => (commands.runTool ?? (() => unavailable('tool runs')))(name, args),
+    async settings() {
+      return (commands.settings ?? (() => unavailable('its settings')))();
+    },
+    async updateSetting(key, value) {
+      return (commands.updateSetting ?? (() => unavailable('settings changes')))(key, value);
+    },
     answerElicitation: (elicitationId, answer) => (commands.answerElicitation ?? unsupported)(elicitationId, answer),
     setElicitationAnswerer: (answerer) => (commands.setElicitationAnswerer ?? unsupported)(answerer),
     async decideCall(decision) {

@@ -37,6 +37,8 @@ export interface DispatchRequest {
   agentRequests?: AgentRequests;
   /** Size of the request as received, for the console; computed from args when absent. */
   requestBytes?: number;
+  /** A caller that must correlate the call with the console's events (the console itself) picks its id. */
+  callId?: string;
   /** The recorded call this one replays (the operator's replay from the console). */
   replayOf?: string;
   /** The agent's session and route pin, for sources that serve several projects. */
@@ -85,7 +87,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
     async call(request) {
       const entry = catalogue.resolve(request.name);
       const call: CallView = {
-        callId: randomUUID(),
+        callId: request.callId ?? randomUUID(),
         agent: request.agent,
         transport: request.transport,
         tool: request.name,
@@ -105,6 +107,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         durationMs: Date.now() - call.startedAt,
         responseBytes: byteLength(outcome.result),
         ...(errorCode ? { errorCode } : {}),
+        ...(outcome.servedBy ? { servedBy: outcome.servedBy } : {}),
         ...(policy ? { policy } : {}),
       }, outcome.result);
       return outcome;

@@ -9,11 +9,14 @@ export interface Logger {
   warn(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   debug(message: string, fields?: Record<string, unknown>): void;
+  /** Present on loggers whose verbosity the operator may change while Junction runs. */
+  setLevel?(level: LogLevel): void;
 }
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+export function createLogger(initial: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+  let level = initial;
   const emit = (at: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (RANK[at] > RANK[level]) return;
     const suffix = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
@@ -24,6 +27,9 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
     warn: (m, f) => emit('warn', m, f),
     info: (m, f) => emit('info', m, f),
     debug: (m, f) => emit('debug', m, f),
+    setLevel: (next) => {
+      level = next;
+    },
   };
 }
 

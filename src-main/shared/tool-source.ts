@@ -19,6 +19,8 @@ export interface ToolOutcome {
   result: ToolResult;
   /** Present exactly when `result.isError` is true. */
   failure?: FailureKind;
+  /** The plugin connection that answered, for sources that route to one of several (the bridge). */
+  servedBy?: { connectionId: string; name: string; role: 'editor' | 'runtime'; pluginVersion?: string };
   /**
    * An HTTP status the source decided itself, which the direct API answers as is, with the message
    * unchanged: a pre-8.14 plugin's own HttpStatusCode or ErrorKind, as McpPlugin.Server forwards them.
@@ -26,7 +28,7 @@ export interface ToolOutcome {
   httpStatus?: number;
 }
 
-/** `console` is the operator replaying a recorded call from the console. */
+/** `console`: the operator ran the tool, or replayed a recorded call, from the console. */
 export type AgentTransport = 'mcp-http' | 'mcp-stdio' | 'http-api' | 'console';
 
 export interface CallContext {

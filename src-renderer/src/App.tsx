@@ -1,31 +1,33 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useConsole } from './store/store.js';
 import { pendingApprovals, pendingCallApprovals } from './store/reducer.js';
+import { useUi, type ViewId } from './store/ui.js';
 import { useTheme } from './lib/theme.js';
+import { MetricsHeader } from './components/MetricsHeader.js';
+import { CommandPalette } from './components/CommandPalette.js';
 import { PluginsView } from './views/PluginsView.js';
 import { CallsView } from './views/CallsView.js';
+import { RunToolView } from './views/RunToolView.js';
 import { TransactionsView } from './views/TransactionsView.js';
 import { ApprovalsView } from './views/ApprovalsView.js';
 import { RecoveryView } from './views/RecoveryView.js';
 import { BridgeView } from './views/BridgeView.js';
 import { PolicyView } from './views/PolicyView.js';
+import { SettingsView } from './views/SettingsView.js';
 
-const VIEWS = [
+const VIEWS: ReadonlyArray<{ id: ViewId; label: string; key: string; render: () => React.ReactNode }> = [
   { id: 'plugins', label: 'Plugins', key: '1', render: () => <PluginsView /> },
   { id: 'calls', label: 'Live calls', key: '2', render: () => <CallsView /> },
-  { id: 'transactions', label: 'Transactions', key: '3', render: () => <TransactionsView /> },
-  { id: 'approvals', label: 'Approvals', key: '4', render: () => <ApprovalsView /> },
-  { id: 'recovery', label: 'Recovery', key: '5', render: () => <RecoveryView /> },
-  { id: 'bridge', label: 'Bridge', key: '6', render: () => <BridgeView /> },
-  { id: 'policy', label: 'Policy', key: '7', render: () => <PolicyView /> },
-] as const;
+  { id: 'run', label: 'Run a tool', key: '3', render: () => <RunToolView /> },
+  { id: 'transactions', label: 'Transactions', key: '4', render: () => <TransactionsView /> },
+  { id: 'approvals', label: 'Approvals', key: '5', render: () => <ApprovalsView /> },
+  { id: 'recovery', label: 'Recovery', key: '6', render: () => <RecoveryView /> },
+  { id: 'bridge', label: 'Bridge', key: '7', render: () => <BridgeView /> },
+  { id: 'policy', label: 'Policy', key: '8', render: () => <PolicyView /> },
+  { id: 'settings', label: 'Settings', key: '9', render: () => <SettingsView /> },
+];
 
-type ViewId = (typeof VIEWS)[number]['id'];
-
-function initialView(): ViewId {
-  const hash = window.location.hash.slice(1);
-  return VIEWS.find((v) => v.id === hash)?.id ?? 'plugins';
-}
+const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform);
 
 function Notices() {
   const notices = useConsole((s) => s.notices);
@@ -50,7 +52,9 @@ function bannerText(commits: number, calls: number): string {
 }
 
 export function App() {
-  const [view, setView] = useState<ViewId>(initialView);
+  const view = useUi((s) => s.view);
+  const setView = useUi((s) => s.go);
+  const setPalette = useUi((s) => s.setPalette);
   const status = useConsole((s) => s.status);
   const version = useConsole((s) => s.data.version);
   const gaps = useConsole((s) => s.data.gaps);
@@ -69,6 +73,18 @@ export function App() {
     document.title = pending > 0 ? `(${pending}) approval waiting · Junction` : 'Junction console';
   }, [pending]);
 
+  // Ctrl+K / Cmd+K opens the palette from anywhere, including inside inputs.
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent): void => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setPalette(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setPalette]);
+
   const onNavKey = (event: KeyboardEvent<HTMLElement>): void => {
     const index = VIEWS.findIndex((v) => v.id === view);
     let target: number;
@@ -84,9 +100,10 @@ export function App() {
     tabs.current[target]?.focus();
   };
 
-  const current = VIEWS.find((v) => v.id === view) ?? VIEWS[0];
+  const current = VIEWS.find((v) => v.id === view) ?? VIEWS[0]!;
   return (
     <div className="shell">
+      <a className="skip-link" href="#view-panel">Skip to content</a>
       <header className="topbar">
         <h1>Junction</h1>
         <span className="muted">{version && `v${version}`}</span>
@@ -94,10 +111,14 @@ export function App() {
           {status === 'open' ? 'live' : status}
         </span>
         {gaps > 0 && <span className="pill warn">{gaps} gap(s) in the event stream</span>}
+        <button type="button" className="secondary palette-button" onClick={() => setPalette(true)} aria-keyshortcuts={IS_MAC ? 'Meta+K' : 'Control+K'} data-testid="open-palette">
+          Jump to… <kbd>{IS_MAC ? '⌘' : 'Ctrl'}+K</kbd>
+        </button>
         <button type="button" className="secondary theme-toggle" onClick={cycleTheme} aria-label={`Theme: ${theme}. Switch theme`}>
           Theme: {theme}
         </button>
       </header>
+      <MetricsHeader />
       {pending > 0 && view !== 'approvals' && (
         <div className="banner" role="alert" data-testid="approval-banner">
           {bannerText(pendingCommits, heldCalls)}{' '}
@@ -133,11 +154,15 @@ export function App() {
               </button>
             ))}
           </div>
+          <p className="nav-hint muted">
+            <kbd>{IS_MAC ? '⌘' : 'Ctrl'}+K</kbd> jump · arrows move between views
+          </p>
         </nav>
-        <main id="view-panel" role="tabpanel" aria-labelledby={`tab-${current.id}`}>
+        <main id="view-panel" role="tabpanel" aria-labelledby={`tab-${current.id}`} tabIndex={-1}>
           {current.render()}
         </main>
       </div>
+      <CommandPalette views={VIEWS} />
       <Notices />
     </div>
   );

@@ -90,6 +90,8 @@ describe('console in Chromium', { skip: chromiumAvailable() ? false : 'chromium 
     await page.keyboard.press('ArrowDown');
     await page.getByRole('heading', { level: 2, name: 'Live calls' }).waitFor();
     await page.keyboard.press('ArrowDown');
+    await page.getByRole('heading', { level: 2, name: 'Run a tool' }).waitFor();
+    await page.keyboard.press('ArrowDown');
     await page.getByRole('heading', { level: 2, name: 'Transactions' }).waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Transactions');
     for (const view of VIEWS) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { parseArgv, resolveConfig } from '../../src-main/app/config/index.js';
+import { parseArgv, resolveConfigWithOrigins } from '../../src-main/app/config/index.js';
 import { startJunction, type Junction } from '../../src-main/app/junction.js';
 import { silentLogger, type Logger } from '../../src-main/shared/log.js';
 
@@ -17,8 +17,8 @@ export async function startTestJunction(args: string[] = [], logger: Logger = si
   const stateDir = mkdtempSync(join(tmpdir(), 'junction-state-'));
   // The first occurrence of a key wins, so the caller's settings go before these defaults.
   const { parsed, problems } = parseArgv([...args, 'port=0', `state-dir=${stateDir}`, 'log-level=error']);
-  const config = resolveConfig([{ values: parsed.values, problems }]);
-  const junction = await startJunction({ config, logger });
+  const { config, origins } = resolveConfigWithOrigins([{ values: parsed.values, problems }]);
+  const junction = await startJunction({ config, origins, logger });
   const clients: Client[] = [];
   return Object.assign(Object.create(junction) as Junction, junction, {
     async connectAgent(options: { token?: string } = {}) {

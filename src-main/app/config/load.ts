@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { JunctionError } from '../../shared/errors.js';
-import { parseArgv, readEnv, readSettings, resolveConfig } from './resolve.js';
+import { parseArgv, readEnv, readSettings, resolveConfigWithOrigins, type ConfigOrigins } from './resolve.js';
 import { strayArgumentProblems } from './stray-args.js';
 import type { Config } from './schema.js';
 
@@ -34,6 +34,7 @@ function readSettingsFile(path: string, explicit: boolean): unknown {
 
 export interface LoadedConfig {
   config: Config;
+  origins: ConfigOrigins;
   settingsPath: string;
 }
 
@@ -46,6 +47,6 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const settingsPath = typeof explicitPath === 'string' ? explicitPath : join(userConfigDir(env), 'settings.json');
   const settings = readSettings(readSettingsFile(settingsPath, typeof explicitPath === 'string'), settingsPath);
   const problems = [...cli.problems, ...strayArgumentProblems(cli.parsed.positionals, env)];
-  const config = resolveConfig([{ values: cli.parsed.values, problems }, fromEnv, settings]);
-  return { config, settingsPath };
+  const { config, origins } = resolveConfigWithOrigins([{ values: cli.parsed.values, problems }, fromEnv, settings]);
+  return { config, origins, settingsPath };
 }

@@ -121,13 +121,22 @@ function coerce(spec: KeySpec, raw: RawValue): { ok: true; value: unknown } | { 
   }
 }
 
+/** Where each key that did not keep its default came from. */
+export type ConfigOrigins = Partial<Record<ConfigKey, { origin: Origin; source: string }>>;
+
 /**
  * Resolves layers into a Config. Layers are given highest precedence first; for a key set in several
  * layers the first wins, but every layer is still validated so a bad value never hides.
  */
 export function resolveConfig(layers: ReadonlyArray<{ values: RawValue[]; problems?: string[] }>): Config {
+  return resolveConfigWithOrigins(layers).config;
+}
+
+/** resolveConfig, also telling where each chosen value came from (the console's Settings view shows it). */
+export function resolveConfigWithOrigins(layers: ReadonlyArray<{ values: RawValue[]; problems?: string[] }>): { config: Config; origins: ConfigOrigins } {
   const problems: string[] = layers.flatMap((l) => l.problems ?? []);
   const chosen = new Map<string, unknown>();
+  const origins: ConfigOrigins = {};
   for (const layer of layers) {
     for (const raw of layer.values) {
       if (!isKnownKey(raw.key)) {
@@ -136,7 +145,10 @@ export function resolveConfig(layers: ReadonlyArray<{ values: RawValue[]; proble
       }
       const result = coerce(CONFIG_KEYS[raw.key] as KeySpec, raw);
       if (!result.ok) problems.push(result.problem);
-      else if (!chosen.has(raw.key)) chosen.set(raw.key, result.value);
+      else if (!chosen.has(raw.key)) {
+        chosen.set(raw.key, result.value);
+        origins[raw.key] = { origin: raw.origin, source: raw.source };
+      }
     }
   }
   if (problems.length > 0) {
@@ -146,5 +158,5 @@ export function resolveConfig(layers: ReadonlyArray<{ values: RawValue[]; proble
   for (const [key, spec] of Object.entries(CONFIG_KEYS) as Array<[ConfigKey, KeySpec]>) {
     config[key] = chosen.has(key) ? chosen.get(key) : spec.default;
   }
-  return config as Config;
+  return { config: config as Config, origins };
 }

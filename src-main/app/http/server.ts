@@ -53,6 +53,10 @@ export function createHttpServer(routes: readonly RouteHandler[], gate?: Request
   // Streamed MCP responses and long tool calls must not be cut by Node's default request timeout.
   server.requestTimeout = 0;
   server.headersTimeout = 30_000;
+  // Node's 5 s default closes an idle keep-alive socket as soon as the event loop comes back from a long
+  // synchronous step (a type check under load), before it reads a request the client already sent on that
+  // socket: the agent sees ECONNRESET. A minute of grace keeps such requests.
+  server.keepAliveTimeout = 65_000;
   return server;
 }
 

@@ -8,6 +8,8 @@ import type {
   CompleteResult,
   GetPromptResult,
   ListPromptsResult,
+  Prompt,
+  Resource,
   ListResourcesResult,
   ListResourceTemplatesResult,
   ReadResourceResult,
@@ -235,6 +237,22 @@ export class BridgeToolSource implements ToolSource {
     const envelope = await this.ask(() => this.port.readResource(owner.connectionId, uri, this.settings.timeoutMs), `resource '${uri}'`);
     if (envelope.status === ResponseStatus.Error || !envelope.value) throw this.pluginError(envelope, 'ResourceNotFound', `resource '${uri}'`);
     return resourceResult(envelope.value);
+  }
+
+  /** What one connection publishes (enabled or not), in MCP shapes, for the console's plugin view. */
+  pluginCatalogue(connectionId: string): { tools: ToolDescriptor[]; prompts: Prompt[]; resources: Resource[] } | undefined {
+    const record = this.registry.get(connectionId);
+    if (!record) return undefined;
+    return {
+      tools: record.catalogue.tools.map(toolDescriptor),
+      prompts: record.catalogue.prompts.map(promptDescriptor),
+      resources: record.catalogue.resources.map(resourceDescriptor),
+    };
+  }
+
+  /** Changes the whole-call deadline for later tool, prompt and resource calls (the operator's runtime setting). */
+  setCallTimeout(timeoutMs: number): void {
+    this.settings.timeoutMs = timeoutMs;
   }
 
   /**

@@ -164,7 +164,10 @@ export async function guardedCall(
       return invokeFailureOutcome(tool, error, settings.timeoutMs);
     }
 
-    if (!record.guarded || !isNotExecuted(reply)) return outcomeFromReply(tool, reply, record.guarded);
+    if (!record.guarded || !isNotExecuted(reply)) {
+      const servedBy = { connectionId: record.connectionId, name: record.name, role: record.role, ...(record.handshake ? { pluginVersion: record.handshake.pluginVersion } : {}) };
+      return { ...outcomeFromReply(tool, reply, record.guarded), servedBy };
+    }
 
     const after = settings.now();
     windowEnd ??= Math.min(after + settings.reconnectWaitMs, deadline);

@@ -25,8 +25,28 @@ export function formatSpan(ms: number): string {
 }
 
 // toLocaleTimeString builds a new formatter per call, which costs more than the rest of a table row.
-const TIME_FORMAT = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+// 24-hour clock with milliseconds in the locale's own separators: operators correlate these with logs.
+const TIME_FORMAT = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3, hourCycle: 'h23' });
 
 export function formatTime(epochMs: number): string {
   return TIME_FORMAT.format(epochMs);
+}
+
+/** Latency for summaries: sub-millisecond and millisecond values keep one decimal. */
+export function formatLatency(ms: number | undefined): string {
+  if (ms === undefined) return '—';
+  if (ms < 10) return `${ms.toFixed(1)} ms`;
+  return formatDuration(ms);
+}
+
+export function formatRate(perSecond: number): string {
+  if (perSecond === 0) return '0';
+  if (perSecond < 10) return perSecond.toFixed(2);
+  return Math.round(perSecond).toLocaleString();
+}
+
+export function formatPercent(ratio: number): string {
+  if (ratio === 0) return '0%';
+  if (ratio < 0.001) return '<0.1%';
+  return `${(ratio * 100).toFixed(ratio < 0.1 ? 1 : 0)}%`;
 }

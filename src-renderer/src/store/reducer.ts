@@ -12,6 +12,7 @@ import type {
   ControlSnapshot,
   ControlWireFrame,
   ElicitationsView,
+  MetricsView,
   PluginView,
   PolicyView,
   RecoveryView,
@@ -37,6 +38,8 @@ export interface ConsoleData {
   policy: PolicyView | undefined;
   recovery: RecoveryView | undefined;
   bridge: BridgeView | undefined;
+  /** The server's last-minute call statistics (the renderer never recomputes them from history). */
+  metrics: MetricsView | undefined;
   /** Who answers elicitations and those waiting for the operator; undefined when the server has no queue. */
   elicitations: ElicitationsView | undefined;
   /** Connected agents (sessions and direct API callers). */
@@ -57,6 +60,7 @@ export const EMPTY_DATA: ConsoleData = {
   policy: undefined,
   recovery: undefined,
   bridge: undefined,
+  metrics: undefined,
   elicitations: undefined,
   agents: [],
   gaps: 0,
@@ -76,6 +80,7 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     policy: snapshot.policy,
     recovery: snapshot.recovery,
     bridge: snapshot.bridge,
+    metrics: snapshot.metrics,
     elicitations: snapshot.elicitations,
     agents: snapshot.agents ?? [],
     gaps: 0,
@@ -173,6 +178,9 @@ function applyEvent(d: Draft, event: ControlEvent): void {
       return;
     case 'bridge.state':
       data.bridge = event.bridge;
+      return;
+    case 'metrics.updated':
+      data.metrics = event.metrics;
       return;
     case 'agents.changed':
       data.agents = event.agents;

@@ -1,23 +1,5 @@
-import { useState } from 'react';
 import { useConsole } from '../store/store.js';
-
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async (): Promise<void> => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 1500);
-    } catch {
-      setCopied(false);
-    }
-  };
-  return (
-    <button type="button" className="secondary" aria-label={`Copy ${label}`} onClick={() => void copy()}>
-      {copied ? 'Copied' : 'Copy'}
-    </button>
-  );
-}
+import { CopyButton } from '../components/CopyButton.js';
 
 export function BridgeView() {
   const bridge = useConsole((s) => s.data.bridge);

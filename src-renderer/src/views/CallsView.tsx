@@ -1,14 +1,24 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { CallDetail, CallStatus, CallView } from '../store/types.js';
+import type { BridgeView, CallDetail, CallStatus, CallView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
+import { useUi } from '../store/ui.js';
 import { filterCalls, mergeHistory, rowWindow } from '../lib/calls.js';
+import { curlCommand, jsonRpcRequest } from '../lib/call-export.js';
 import { formatBytes, formatDuration, formatTime } from '../lib/format.js';
 import { useNow } from '../lib/use-now.js';
 import { useHistory } from '../lib/use-history.js';
+import { CallResult } from '../components/CallResult.js';
+import { CopyButton } from '../components/CopyButton.js';
+import { JsonTree } from '../components/JsonTree.js';
+import { ResizablePanel } from '../components/ResizablePanel.js';
 import { ElicitationsPanel, NestedTrace } from './Elicitations.js';
 
 /** Must match `.call-row { height }` in styles.css. */
 export const ROW_HEIGHT = 28;
+/** Must match the sum of the minimum column widths, gaps and padding of `.call-row` in styles.css. */
+const TABLE_MIN_WIDTH = 864;
+/** The detail panel docks to the right only when it gets at least this much beside a full-width table. */
+const RIGHT_PANEL_MIN = 440;
 
 function Progress({ call, withMessage }: { call: CallView; withMessage: boolean }) {
   if (!call.progress) return null;
@@ -21,9 +31,15 @@ function Progress({ call, withMessage }: { call: CallView; withMessage: boolean 
   );
 }
 
+/** The plugin instance that answered, else the source (`host`, `plugin:<id>`). */
+export function servedByLabel(call: CallView): string {
+  return call.servedBy ? `${call.servedBy.name || 'plugin'} · ${call.servedBy.role}` : call.target;
+}
+
 /** Memoised: under load most rows keep their call object, so only new and changed rows re-render. */
 const Row = memo(function Row({ call, now, selected, onSelect }: { call: CallView; now: number; selected: boolean; onSelect: (callId: string) => void }) {
   const duration = call.status === 'running' ? now - call.startedAt : call.durationMs;
+  const served = servedByLabel(call);
   return (
     <div
       role="row"
@@ -35,7 +51,7 @@ const Row = memo(function Row({ call, now, selected, onSelect }: { call: CallVie
       <span role="cell" className="c-time">{formatTime(call.startedAt)}</span>
       <span role="cell" className="c-agent" title={call.agent}>{call.agent}</span>
       <span role="cell" className="c-tool" title={call.tool}>{call.tool}</span>
-      <span role="cell" className="c-target">{call.target}</span>
+      <span role="cell" className="c-target" title={call.servedBy ? `${served} (connection ${call.servedBy.connectionId})` : served}>{served}</span>
       <span role="cell" className="c-status">
         <span className={`pill status-${call.status}`}>{call.status === 'error' && call.errorCode ? call.errorCode : call.status}</span>
         {call.nested && call.nested.length > 0 && (
@@ -52,30 +68,15 @@ const Row = memo(function Row({ call, now, selected, onSelect }: { call: CallVie
   );
 });
 
-const REDACTED_JSON = '"[redacted]"';
-
-/** JSON text with every redacted value marked, so the operator sees what was hidden rather than an odd string. */
-function Json({ value, label }: { value: unknown; label: string }) {
-  const parts = JSON.stringify(value, null, 2).split(REDACTED_JSON);
-  return (
-    <pre className="json" tabIndex={0} aria-label={label}>
-      {parts.map((part, i) => (
-        <span key={i}>
-          {part}
-          {i < parts.length - 1 && (
-            <mark className="redacted" title="Redacted before it was recorded or shown">
-              {REDACTED_JSON}
-            </mark>
-          )}
-        </span>
-      ))}
-    </pre>
-  );
+function needsToken(bridge: BridgeView | undefined): boolean {
+  return bridge?.snippets.some((s) => s.text.includes('Authorization')) ?? false;
 }
 
-function Drawer({ call, onClose }: { call: CallView; onClose: () => void }) {
+function Detail({ call, onClose }: { call: CallView; onClose: () => void }) {
   const channel = useConsole((s) => s.channel);
   const run = useConsole((s) => s.run);
+  const bridge = useConsole((s) => s.data.bridge);
+  const openTool = useUi((s) => s.openTool);
   const [detail, setDetail] = useState<CallDetail | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   useEffect(() => {
@@ -91,20 +92,55 @@ function Drawer({ call, onClose }: { call: CallView; onClose: () => void }) {
       live = false;
     };
   }, [channel, call.callId, call.status]);
+  const args = detail && typeof detail.arguments === 'object' && detail.arguments !== null && !Array.isArray(detail.arguments) ? (detail.arguments as Record<string, unknown>) : undefined;
   return (
-    <aside className="drawer" aria-label={`Call ${call.callId}`}>
-      <header>
+    <div className="call-detail" data-testid="call-detail">
+      <header className="detail-head">
         <h3>
-          {call.tool} <span className={`pill status-${call.status}`}>{call.status}</span>
+          {call.tool} <span className={`pill status-${call.status}`}>{call.status === 'error' && call.errorCode ? call.errorCode : call.status}</span>
         </h3>
-        <button type="button" onClick={onClose} aria-label="Close call details">
-          Close
-        </button>
+        <div className="detail-actions">
+          {args && !detail?.truncated && (
+            <>
+              <CopyButton text={curlCommand(bridge?.apiUrl ?? '', call.tool, args, needsToken(bridge))} label="as curl">Copy as curl</CopyButton>
+              <CopyButton text={jsonRpcRequest(call.tool, args)} label="as JSON-RPC">Copy as JSON-RPC</CopyButton>
+              <button type="button" className="secondary" onClick={() => openTool(call.tool, args)}>Run again…</button>
+            </>
+          )}
+          {call.status !== 'running' && (
+            <button type="button" onClick={() => void run('replay', { callId: call.callId }, `Replayed ${call.tool}; the new call is at the top.`)}>
+              Replay
+            </button>
+          )}
+          <button type="button" onClick={onClose} aria-label="Close call details">
+            Close
+          </button>
+        </div>
       </header>
-      <p className="muted">
-        {call.callId} · {call.agent} via {call.transport} → {call.target}
-        {call.replayOf && <> · replay of <code>{call.replayOf}</code></>}
-      </p>
+      <dl className="facts compact">
+        <dt>Call</dt>
+        <dd>
+          <code>{call.callId}</code>
+          {call.replayOf && <> · replay of <code>{call.replayOf}</code></>}
+        </dd>
+        <dt>Agent</dt>
+        <dd>{call.agent} <span className="muted">via {call.transport}</span></dd>
+        <dt>Served by</dt>
+        <dd data-testid="detail-served-by">
+          {call.servedBy ? (
+            <>
+              {call.servedBy.name || 'plugin'} <span className="pill">{call.servedBy.role}</span> {call.servedBy.pluginVersion && <span className="muted">v{call.servedBy.pluginVersion}</span>}{' '}
+              <span className="muted">connection <code>{call.servedBy.connectionId}</code></span>
+            </>
+          ) : (
+            call.target
+          )}
+        </dd>
+        <dt>Started</dt>
+        <dd>{formatTime(call.startedAt)}</dd>
+        <dt>Duration</dt>
+        <dd>{formatDuration(call.durationMs)} · request {formatBytes(call.requestBytes)} · response {formatBytes(call.responseBytes)}</dd>
+      </dl>
       {call.policy && (
         <p className="muted" data-testid="call-policy">
           Policy: {call.policy.decision} by {call.policy.decidedBy} — {call.policy.reason}
@@ -112,13 +148,6 @@ function Drawer({ call, onClose }: { call: CallView; onClose: () => void }) {
         </p>
       )}
       <Progress call={call} withMessage />
-      {call.status !== 'running' && (
-        <p>
-          <button type="button" onClick={() => void run('replay', { callId: call.callId }, `Replayed ${call.tool}; the new call is at the top.`)}>
-            Replay
-          </button>
-        </p>
-      )}
       <NestedTrace nested={call.nested ?? []} />
       {error && <p className="callout bad">{error}</p>}
       {detail?.truncated && <p className="callout warn">Arguments or result exceeded the console's per-call limit and are shown truncated.</p>}
@@ -126,26 +155,51 @@ function Drawer({ call, onClose }: { call: CallView; onClose: () => void }) {
       {detail?.policy !== undefined && (
         <>
           <h4>Policy decision</h4>
-          <Json value={detail.policy} label="Policy decision" />
+          <JsonTree value={detail.policy} label="Policy decision" />
         </>
       )}
       <h4>Arguments</h4>
-      {detail ? <Json value={detail.arguments} label="Call arguments" /> : <pre className="json">Loading…</pre>}
-      <h4>Result</h4>
-      {detail ? detail.result === undefined ? <pre className="json">(no result yet)</pre> : <Json value={detail.result} label="Call result" /> : <pre className="json">Loading…</pre>}
-    </aside>
+      {detail ? <JsonTree value={detail.arguments} label="Call arguments" /> : <p className="muted">Loading…</p>}
+      {detail ? (detail.result === undefined ? <p className="muted">No result yet.</p> : <CallResult result={detail.result} label="Result" />) : null}
+    </div>
+  );
+}
+
+function EmptyCalls() {
+  const bridge = useConsole((s) => s.data.bridge);
+  const go = useUi((s) => s.go);
+  const http = bridge?.snippets.find((s) => s.client.includes('HTTP') && s.format === 'json');
+  return (
+    <div className="empty-state" data-testid="calls-empty">
+      <h3>No calls yet</h3>
+      <p>Calls appear here the moment an agent uses a tool. Point an MCP client at Junction:</p>
+      {bridge && (
+        <p>
+          Streamable HTTP endpoint <code>{bridge.mcpUrl}</code> <CopyButton text={bridge.mcpUrl} label="MCP endpoint URL" />
+        </p>
+      )}
+      {http && <pre className="snippet-inline" tabIndex={0} aria-label="MCP client configuration">{http.text}</pre>}
+      <p>
+        For Claude Desktop (stdio) and other snippets see{' '}
+        <button type="button" className="link" onClick={() => go('bridge')}>Bridge</button>, or try a tool yourself from{' '}
+        <button type="button" className="link" onClick={() => go('run')}>Run a tool</button>.
+      </p>
+    </div>
   );
 }
 
 export function CallsView() {
   const calls = useConsole((s) => s.data.calls);
   const callIds = useConsole((s) => s.data.callIds);
+  const selectedId = useUi((s) => s.selectedCallId);
+  const setSelectedId = useUi((s) => s.selectCall);
   const [status, setStatus] = useState<CallStatus | 'all'>('all');
   const [text, setText] = useState('');
-  const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(600);
+  const [layout, setLayout] = useState({ width: 1200, height: 700 });
   const scroller = useRef<HTMLDivElement>(null);
+  const container = useRef<HTMLDivElement>(null);
   const now = useNow();
   const history = useHistory({ status, text });
   const live = useMemo(() => filterCalls(calls, callIds, { status, text }), [calls, callIds, status, text]);
@@ -153,15 +207,33 @@ export function CallsView() {
   const win = rowWindow(scrollTop, viewport, ROW_HEIGHT, rows.length);
   const selected = selectedId ? (calls.get(selectedId) ?? history.calls.find((c) => c.callId === selectedId)) : undefined;
   const recordedOnly = rows.length - live.length;
+  const dock = layout.width - TABLE_MIN_WIDTH >= RIGHT_PANEL_MIN ? 'right' : 'bottom';
 
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (!el) return;
-    const observer = new ResizeObserver(() => setViewport(el.clientHeight));
+    const box = container.current;
+    if (!el || !box) return;
+    const observer = new ResizeObserver(() => {
+      setViewport(el.clientHeight);
+      setLayout({ width: box.clientWidth, height: box.clientHeight });
+    });
     observer.observe(el);
+    observer.observe(box);
     setViewport(el.clientHeight);
+    setLayout({ width: box.clientWidth, height: box.clientHeight });
     return () => observer.disconnect();
   }, []);
+
+  // A call chosen elsewhere (the palette) scrolls into view.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || !selectedId) return;
+    const index = rows.findIndex((r) => r.callId === selectedId);
+    if (index < 0) return;
+    const top = index * ROW_HEIGHT;
+    if (top < el.scrollTop || top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = Math.max(0, top - el.clientHeight / 2);
+    // Only a new selection scrolls; new rows arriving must not move the operator's view.
+  }, [selectedId]);
 
   const moveSelection = (event: KeyboardEvent<HTMLDivElement>): void => {
     if (rows.length === 0) return;
@@ -187,53 +259,60 @@ export function CallsView() {
     }
   };
 
+  const panelMax = dock === 'right' ? layout.width - TABLE_MIN_WIDTH - 8 : Math.max(200, layout.height - 4 * ROW_HEIGHT - 40);
   return (
     <section aria-labelledby="calls-title" className="view calls-view">
-      <h2 id="calls-title">Live calls</h2>
-      <ElicitationsPanel />
-      <div className="toolbar">
-        <label className="field">
-          Search{' '}
-          <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="tool, agent, target, call id" />
-        </label>
-        <label className="field">
-          Status{' '}
-          <select value={status} onChange={(e) => setStatus(e.target.value as CallStatus | 'all')}>
-            <option value="all">All</option>
-            <option value="running">Running</option>
-            <option value="ok">OK</option>
-            <option value="error">Error</option>
-          </select>
-        </label>
-        <span className="muted" aria-live="polite" data-testid="call-count">
-          {rows.length} of {callIds.length + recordedOnly} calls
-        </span>
-        {history.nextBefore !== undefined && (
-          <button type="button" onClick={history.loadOlder} disabled={history.loading}>
-            Load older
-          </button>
-        )}
-        {history.available && (
-          <a className="button" href="/audit/export?format=jsonl" download>
-            Export
-          </a>
-        )}
-        {!history.available && history.reason && <span className="muted" title={history.reason}>History unavailable</span>}
+      <div className="view-head">
+        <h2 id="calls-title">Live calls</h2>
+        <div className="toolbar">
+          <label className="field">
+            Search{' '}
+            <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="tool, agent, target, call id" />
+          </label>
+          <label className="field">
+            Status{' '}
+            <select value={status} onChange={(e) => setStatus(e.target.value as CallStatus | 'all')}>
+              <option value="all">All</option>
+              <option value="running">Running</option>
+              <option value="ok">OK</option>
+              <option value="error">Error</option>
+            </select>
+          </label>
+          <span className="muted" aria-live="polite" data-testid="call-count">
+            {rows.length} of {callIds.length + recordedOnly} calls
+          </span>
+          {history.nextBefore !== undefined && (
+            <button type="button" onClick={history.loadOlder} disabled={history.loading}>
+              Load older
+            </button>
+          )}
+          {history.available && (
+            <a className="button" href="/audit/export?format=jsonl" download>
+              Export
+            </a>
+          )}
+          {!history.available && history.reason && <span className="muted" title={history.reason}>History unavailable</span>}
+        </div>
       </div>
-      <div className="calls-layout">
-        <div role="table" aria-label="Live calls" aria-rowcount={rows.length} className="calls-table">
-          <div role="row" className="call-row header">
-            <span role="columnheader">Started</span>
-            <span role="columnheader">Agent</span>
-            <span role="columnheader">Tool</span>
-            <span role="columnheader">Target</span>
-            <span role="columnheader">Status</span>
-            <span role="columnheader" className="c-num">Duration</span>
-            <span role="columnheader" className="c-num">Request</span>
-            <span role="columnheader" className="c-num">Response</span>
+      <ElicitationsPanel />
+      <div ref={container} className={`calls-layout dock-${dock}`}>
+        <div className="calls-main">
+        <div role="table" aria-label="Live calls" aria-rowcount={rows.length} className="calls-table" data-testid="calls-table">
+          <div role="rowgroup">
+            <div role="row" className="call-row header">
+              <span role="columnheader">Started</span>
+              <span role="columnheader">Agent</span>
+              <span role="columnheader">Tool</span>
+              <span role="columnheader">Served by</span>
+              <span role="columnheader">Status</span>
+              <span role="columnheader" className="c-num">Duration</span>
+              <span role="columnheader" className="c-num">Request</span>
+              <span role="columnheader" className="c-num">Response</span>
+            </div>
           </div>
           <div
             ref={scroller}
+            role="rowgroup"
             className="calls-scroll"
             tabIndex={0}
             aria-label="Call rows; arrow keys select, Escape closes details"
@@ -249,7 +328,13 @@ export function CallsView() {
             </div>
           </div>
         </div>
-        {selected && <Drawer call={selected} onClose={() => setSelectedId(undefined)} />}
+        {callIds.length === 0 && history.calls.length === 0 && <EmptyCalls />}
+        </div>
+        {selected && (
+          <ResizablePanel id="call-detail" dock={dock} label={`Call ${selected.callId}`} min={dock === 'right' ? RIGHT_PANEL_MIN : 180} max={Math.max(dock === 'right' ? RIGHT_PANEL_MIN : 180, panelMax)} initial={dock === 'right' ? 560 : Math.round(Math.min(380, layout.height * 0.5))}>
+            <Detail call={selected} onClose={() => setSelectedId(undefined)} />
+          </ResizablePanel>
+        )}
       </div>
     </section>
   );

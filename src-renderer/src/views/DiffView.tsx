@@ -1,18 +1,30 @@
 import { useMemo, useState } from 'react';
 import type { FileDiffView } from '../store/types.js';
-import { classifyUnifiedLine, sideBySide } from '../lib/diff.js';
+import { sideBySide, unifiedRows } from '../lib/diff.js';
+
+const SIGN = { add: '+', remove: '−', context: ' ' } as const;
 
 function Unified({ diff }: { diff: string }) {
-  const lines = useMemo(() => diff.split('\n'), [diff]);
+  const rows = useMemo(() => unifiedRows(diff), [diff]);
   return (
-    <pre className="diff unified">
-      {lines.map((line, i) => (
-        <span key={i} className={`dl dl-${classifyUnifiedLine(line)}`}>
-          {line}
-          {'\n'}
-        </span>
-      ))}
-    </pre>
+    <table className="diff unified">
+      <tbody>
+        {rows.map((row, i) =>
+          row.kind === 'hunk' || row.kind === 'note' ? (
+            <tr key={i} className={`dl-${row.kind}`}>
+              <td colSpan={4}>{row.text}</td>
+            </tr>
+          ) : (
+            <tr key={i} className={`dl-${row.kind}`}>
+              <td className="ln">{row.oldLine ?? ''}</td>
+              <td className="ln">{row.newLine ?? ''}</td>
+              <td className="sign" aria-hidden="true">{SIGN[row.kind]}</td>
+              <td>{row.text}</td>
+            </tr>
+          ),
+        )}
+      </tbody>
+    </table>
   );
 }
 
@@ -22,7 +34,7 @@ function SideBySide({ diff }: { diff: string }) {
     <table className="diff split">
       <tbody>
         {rows.map((row, i) =>
-          row.kind === 'hunk' || row.kind === 'meta' ? (
+          row.kind === 'hunk' || row.kind === 'note' ? (
             <tr key={i} className={`dl-${row.kind}`}>
               <td colSpan={4}>{row.text}</td>
             </tr>

@@ -41,7 +41,7 @@ function Node({ name, value, depth }: { name: string | undefined; value: unknown
 export function JsonTree({ value, label }: { value: unknown; label: string }) {
   const root = useMemo(() => <Node name={undefined} value={value} depth={0} />, [value]);
   return (
-    <div className="json-tree" role="group" aria-label={label} tabIndex={0}>
+    <div className="args-tree" role="group" aria-label={label} tabIndex={0}>
       {root}
     </div>
   );

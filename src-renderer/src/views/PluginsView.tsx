@@ -1,8 +1,13 @@
+import { Fragment } from 'react';
 import type { PluginView } from '../../../src-main/control/api.js';
 import { useConsole } from '../store/store.js';
 import { projectGroups, type ProjectGroup } from '../store/reducer.js';
+import { useUi } from '../store/ui.js';
+import { PluginDetail } from '../components/PluginDetail.js';
 import { formatSpan } from '../lib/format.js';
 import { useNow } from '../lib/use-now.js';
+
+const COLUMNS = 11;
 
 function Slot({ label, plugins }: { label: string; plugins: PluginView[] }) {
   const [current] = plugins;
@@ -17,6 +22,8 @@ function Slot({ label, plugins }: { label: string; plugins: PluginView[] }) {
 function ProjectSection({ group, now }: { group: ProjectGroup; now: number }) {
   const plugins = [...group.editors, ...group.runtimes];
   const titleId = `project-${group.key.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
+  const open = useUi((s) => s.expandedPlugins);
+  const toggle = useUi((s) => s.togglePlugin);
   return (
     <section aria-labelledby={titleId} className="project" data-testid="project-group">
       <h3 id={titleId}>{group.label}</h3>
@@ -39,6 +46,7 @@ function ProjectSection({ group, now }: { group: ProjectGroup; now: number }) {
       <table className="data">
         <thead>
           <tr>
+            <th scope="col"><span className="visually-hidden">Expand</span></th>
             <th scope="col">Name</th>
             <th scope="col">Role</th>
             <th scope="col">Instance</th>
@@ -48,12 +56,20 @@ function ProjectSection({ group, now }: { group: ProjectGroup; now: number }) {
             <th scope="col">State</th>
             <th scope="col">Connected for</th>
             <th scope="col">Reconnects</th>
-            <th scope="col">Tools</th>
+            <th scope="col">Tools / prompts / resources</th>
           </tr>
         </thead>
         <tbody>
-          {plugins.map((p) => (
-            <tr key={p.connectionId} data-testid="plugin-row">
+          {plugins.map((p) => {
+            const expanded = open.has(p.connectionId);
+            return (
+            <Fragment key={p.connectionId}>
+            <tr data-testid="plugin-row" className={expanded ? 'expanded' : undefined}>
+              <td>
+                <button type="button" className="secondary small" aria-expanded={expanded} aria-controls={`plugin-${p.connectionId}`} aria-label={`${expanded ? 'Hide' : 'Show'} tools of ${p.name}`} onClick={() => toggle(p.connectionId)}>
+                  {expanded ? '▾' : '▸'}
+                </button>
+              </td>
               <td>{p.name}</td>
               <td>
                 <span className={`pill role-${p.role}`}>{p.role}</span>
@@ -78,9 +94,20 @@ function ProjectSection({ group, now }: { group: ProjectGroup; now: number }) {
               </td>
               <td>{formatSpan(now - p.connectedAt)}</td>
               <td>{p.reconnects}</td>
-              <td>{p.toolCount}</td>
+              <td>
+                {p.toolCount} / {p.promptCount} / {p.resourceCount}
+              </td>
             </tr>
-          ))}
+            {expanded && (
+              <tr id={`plugin-${p.connectionId}`} className="detail-row">
+                <td colSpan={COLUMNS}>
+                  <PluginDetail connectionId={p.connectionId} version={p} />
+                </td>
+              </tr>
+            )}
+            </Fragment>
+            );
+          })}
         </tbody>
       </table>
     </section>

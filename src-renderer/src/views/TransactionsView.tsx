@@ -39,8 +39,13 @@ function WorkspaceTransactions({ workspace }: { workspace: WorkspaceView }) {
         <ol className="revisions" aria-label="Revisions">
           {tx.revisions.map((r) => (
             <li key={r.revision}>
-              <button type="button" aria-current={r.revision === revision?.revision} onClick={() => setSelected(r.revision)}>
-                r{r.revision}: {r.summary}
+              <button type="button" aria-current={r.revision === revision?.revision} onClick={() => setSelected(r.revision)} title={r.summary}>
+                <span className="rev-title">r{r.revision}: {r.summary}</span>
+                <span className="rev-meta muted">
+                  {formatTime(r.stagedAt)} · {r.files.length} file(s)
+                  {r.diagnosticsAdded.length > 0 && <span className="bad-text"> · +{r.diagnosticsAdded.length} diag</span>}
+                  {r.diagnosticsRemoved.length > 0 && <span> · −{r.diagnosticsRemoved.length} diag</span>}
+                </span>
               </button>
               {tx.state === 'active' && r.revision !== tx.revisions[tx.revisions.length - 1]?.revision && (
                 <button
@@ -49,7 +54,7 @@ function WorkspaceTransactions({ workspace }: { workspace: WorkspaceView }) {
                   aria-label={`Roll back to revision ${r.revision}`}
                   onClick={() => void run('rollback', { workspaceId: workspace.workspaceId, toRevision: r.revision }, `Rolled back to revision ${r.revision}`)}
                 >
-                  Roll back to r{r.revision}
+                  Roll back
                 </button>
               )}
             </li>
@@ -61,8 +66,9 @@ function WorkspaceTransactions({ workspace }: { workspace: WorkspaceView }) {
               <h3>
                 Revision {revision.revision} · {formatTime(revision.stagedAt)}
               </h3>
-              <Diagnostics title="Diagnostics added" items={revision.diagnosticsAdded} />
-              <Diagnostics title="Diagnostics removed" items={revision.diagnosticsRemoved} />
+              <Diagnostics title="Diagnostics this revision added" items={revision.diagnosticsAdded} />
+              <Diagnostics title="Diagnostics this revision fixed" items={revision.diagnosticsRemoved} />
+              {revision.diagnosticsAdded.length === 0 && revision.diagnosticsRemoved.length === 0 && <p className="muted">No diagnostics changed in this revision.</p>}
               <FileDiffs files={revision.files} label={`revision ${revision.revision}`} />
             </>
           ) : (

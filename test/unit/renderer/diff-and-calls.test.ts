@@ -1,17 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyUnifiedLine, sideBySide } from '../../../src-renderer/src/lib/diff.js';
+import { hunkLabel, sideBySide, unifiedRows } from '../../../src-renderer/src/lib/diff.js';
 import { filterCalls, rowWindow } from '../../../src-renderer/src/lib/calls.js';
 import type { CallView } from '../../../src-main/control/api.js';
 
 describe('side-by-side diff', () => {
-  test('pairs removals with additions and numbers both sides from the hunk header', () => {
-    const rows = sideBySide(['--- a/x', '+++ b/x', '@@ -10,3 +20,4 @@', ' keep', '-old', '+new', '+extra', ' tail'].join('\n'));
+  test('pairs removals with additions, numbers both sides from the hunk header and drops file headers', () => {
+    const rows = sideBySide(['Index: x', '===================================================================', '--- a/x', '+++ b/x', '@@ -10,3 +20,4 @@', ' keep', '-old', '+new', '+extra', ' tail'].join('\n'));
     assert.deepEqual(
       rows.map((r) => [r.kind, r.left?.line, r.left?.text, r.right?.line, r.right?.text]),
       [
-        ['meta', undefined, undefined, undefined, undefined],
-        ['meta', undefined, undefined, undefined, undefined],
         ['hunk', undefined, undefined, undefined, undefined],
         ['context', 10, 'keep', 20, 'keep'],
         ['change', 11, 'old', 21, 'new'],
@@ -21,8 +19,21 @@ describe('side-by-side diff', () => {
     );
   });
 
-  test('classifies unified lines', () => {
-    assert.deepEqual(['@@ -1 +1 @@', '+++ b', '--- a', '+x', '-y', ' z'].map(classifyUnifiedLine), ['hunk', 'meta', 'meta', 'add', 'remove', 'context']);
+  test('unified rows carry old and new line numbers and keep lines that merely start with --- or +++ inside a hunk', () => {
+    const rows = unifiedRows(['--- a/x', '+++ b/x', '@@ -1,3 +1,3 @@ main', ' a', '--- b', '+++ c', ' d', '\\ No newline at end of file'].join('\n'));
+    assert.deepEqual(rows, [
+      { kind: 'hunk', text: 'lines 1–3 → 1–3 · main' },
+      { kind: 'context', oldLine: 1, newLine: 1, text: 'a' },
+      { kind: 'remove', oldLine: 2, text: '-- b' },
+      { kind: 'add', newLine: 2, text: '++ c' },
+      { kind: 'context', oldLine: 3, newLine: 3, text: 'd' },
+      { kind: 'note', text: 'No newline at end of file' },
+    ]);
+  });
+
+  test('hunk labels read as line ranges', () => {
+    assert.equal(hunkLabel('@@ -10,3 +20,4 @@'), 'lines 10–12 → 20–23');
+    assert.equal(hunkLabel('@@ -5 +5,0 @@'), 'lines 5 → after 5');
   });
 });
 

@@ -22,6 +22,16 @@ function batch(fromSeq: number, events: ControlEvent[]): ControlWireFrame {
 }
 
 describe('console reducer', () => {
+  test('the header metrics come from the snapshot and then from metrics events, never from the call history', () => {
+    const metrics = (callsPerSecond: number) => ({ at: 0, windowSeconds: 60, callsPerSecond, errorRatio: 0, inFlight: 0, activeAgents: [], series: { calls: [], errors: [], p50Ms: [], p99Ms: [] } });
+    let data = applyFrames(EMPTY_DATA, [snapshot(3, { metrics: metrics(2) })]);
+    assert.equal(data.metrics?.callsPerSecond, 2);
+    data = applyFrames(data, [ev(4, { type: 'call.started', call: call('x') }), ev(5, { type: 'call.finished', call: call('x', { status: 'ok', durationMs: 1 }) })]);
+    assert.equal(data.metrics?.callsPerSecond, 2, 'calls alone do not move the header');
+    data = applyFrames(data, [batch(6, [{ type: 'metrics.updated', metrics: metrics(5) }])]);
+    assert.equal(data.metrics?.callsPerSecond, 5);
+  });
+
   test('nested requests trace under their call and survive its finish; elicitation events keep the pending list', () => {
     const nested = { callId: 'x', nestedId: 'n1', kind: 'elicitation' as const, status: 'pending' as const, startedAt: 1, summary: 'Name?' };
     const pending = { elicitationId: 'e1', callId: 'x', tool: 't', agent: 'a', message: 'Name?', requestedSchema: { type: 'object' }, createdAt: 1 };

@@ -26,6 +26,8 @@ export async function startConsole(options: { staticDir: string; token?: string;
     if (!consoleServer.handleUpgrade(req, socket, head)) socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // As the composition root does: the header's metrics are published once a second.
+  const metricsTimer = setInterval(() => world.hub.publishMetrics(), 1000);
   const { port } = server.address() as AddressInfo;
   return {
     world,
@@ -34,6 +36,7 @@ export async function startConsole(options: { staticDir: string; token?: string;
     origin: `http://127.0.0.1:${port}`,
     token,
     async close() {
+      clearInterval(metricsTimer);
       await consoleServer.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

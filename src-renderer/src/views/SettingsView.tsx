@@ -1,0 +1,91 @@
+/** The effective configuration: each value, where it came from, and the few that can change at run time. */
+import { useEffect, useState } from 'react';
+import type { SettingsView as SettingsData, SettingView } from '../store/types.js';
+import { useConsole } from '../store/store.js';
+
+function Editor({ setting, onSaved }: { setting: SettingView; onSaved: (view: SettingsData) => void }) {
+  const run = useConsole((s) => s.run);
+  const [value, setValue] = useState(String(setting.value ?? ''));
+  const editable = setting.editable;
+  if (!editable) return null;
+  const save = async (): Promise<void> => {
+    const result = await run('updateSetting', { key: setting.key, value: editable.kind === 'int' ? Number(value) : value }, `${setting.key} set to ${value}`);
+    if (result.ok) onSaved(result.value);
+  };
+  return (
+    <form
+      className="inline-edit"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      {editable.kind === 'enum' ? (
+        <select aria-label={`New value for ${setting.key}`} value={value} onChange={(e) => setValue(e.target.value)}>
+          {editable.values.map((v) => (
+            <option key={v} value={v}>{v}</option>
+          ))}
+        </select>
+      ) : (
+        <input aria-label={`New value for ${setting.key}`} type="number" min={editable.min} max={editable.max} value={value} onChange={(e) => setValue(e.target.value)} />
+      )}
+      <button type="submit" disabled={value === String(setting.value ?? '')}>Apply</button>
+    </form>
+  );
+}
+
+function display(value: SettingView['value']): string {
+  if (value === null) return '—';
+  if (Array.isArray(value)) return value.length ? value.join(', ') : '(none)';
+  return String(value);
+}
+
+export function SettingsView() {
+  const channel = useConsole((s) => s.channel);
+  const [settings, setSettings] = useState<SettingsData | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [changedOnly, setChangedOnly] = useState(false);
+  useEffect(() => {
+    void channel?.invoke('settings', {}).then((r) => (r.ok ? setSettings(r.value) : setError(`${r.error.code}: ${r.error.message}`)));
+  }, [channel]);
+  const rows = settings?.settings.filter((s) => !changedOnly || s.origin !== 'default') ?? [];
+  return (
+    <section aria-labelledby="settings-title" className="view">
+      <h2 id="settings-title">Settings</h2>
+      <p className="muted">
+        Command line wins over <code>JUNCTION_*</code> environment variables, which win over the settings file{settings?.settingsPath ? <> (<code>{settings.settingsPath}</code>)</> : null}. Changes made here last until Junction stops.
+      </p>
+      {error && <p className="callout bad">{error}</p>}
+      <label className="field">
+        <input type="checkbox" checked={changedOnly} onChange={(e) => setChangedOnly(e.target.checked)} /> Only values that are not defaults
+      </label>
+      {settings && (
+        <table className="data dense settings" data-testid="settings-table">
+          <thead>
+            <tr>
+              <th scope="col">Setting</th>
+              <th scope="col">Value</th>
+              <th scope="col">From</th>
+              <th scope="col">Change at run time</th>
+              <th scope="col">Meaning</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((s) => (
+              <tr key={s.key} data-testid={`setting-${s.key}`}>
+                <th scope="row"><code>{s.key}</code></th>
+                <td className={s.secret ? 'secret' : undefined}><code>{display(s.value)}</code></td>
+                <td>
+                  <span className={`pill origin-${s.origin.replace(' ', '-')}`}>{s.origin}</span>
+                  {s.source && <span className="muted small">{s.source}</span>}
+                </td>
+                <td>{s.editable ? <Editor setting={s} onSaved={setSettings} /> : <span className="muted">restart</span>}</td>
+                <td className="muted">{s.description}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

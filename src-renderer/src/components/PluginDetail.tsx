@@ -1,9 +1,8 @@
 /** One plugin connection in depth: its tools (with call totals), prompts, resources and connection timeline. */
-import { useEffect, useState } from 'react';
-import type { PluginDetailView, ToolCatalogueEntry } from '../store/types.js';
-import { useConsole } from '../store/store.js';
+import type { ToolCatalogueEntry } from '../store/types.js';
 import { useUi } from '../store/ui.js';
 import { formatLatency, formatTime } from '../lib/format.js';
+import { useCommandResult } from '../lib/use-command-result.js';
 import { useNow } from '../lib/use-now.js';
 import { JsonTree } from './JsonTree.js';
 
@@ -49,23 +48,8 @@ function ToolRow({ tool }: { tool: ToolCatalogueEntry }) {
 }
 
 export function PluginDetail({ connectionId, version }: { connectionId: string; version: unknown }) {
-  const channel = useConsole((s) => s.channel);
   const tick = useNow(REFRESH_MS);
-  const [detail, setDetail] = useState<PluginDetailView | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    void channel?.invoke('pluginDetail', { connectionId }).then((r) => {
-      if (!live) return;
-      if (r.ok) {
-        setDetail(r.value);
-        setError(undefined);
-      } else setError(`${r.error.code}: ${r.error.message}`);
-    });
-    return () => {
-      live = false;
-    };
-  }, [channel, connectionId, version, tick]);
+  const { value: detail, error } = useCommandResult('pluginDetail', { connectionId }, [connectionId, version, tick]);
   if (error) return <p className="callout bad">{error}</p>;
   if (!detail) return <p className="muted">Loading…</p>;
   return (

@@ -1,10 +1,11 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { BridgeView, CallDetail, CallStatus, CallView } from '../store/types.js';
+import type { BridgeView, CallStatus, CallView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { useUi } from '../store/ui.js';
 import { filterCalls, mergeHistory, rowWindow } from '../lib/calls.js';
 import { curlCommand, jsonRpcRequest } from '../lib/call-export.js';
 import { formatBytes, formatDuration, formatTime } from '../lib/format.js';
+import { useCommandResult } from '../lib/use-command-result.js';
 import { useNow } from '../lib/use-now.js';
 import { useHistory } from '../lib/use-history.js';
 import { CallResult } from '../components/CallResult.js';
@@ -73,25 +74,10 @@ function needsToken(bridge: BridgeView | undefined): boolean {
 }
 
 function Detail({ call, onClose }: { call: CallView; onClose: () => void }) {
-  const channel = useConsole((s) => s.channel);
   const run = useConsole((s) => s.run);
   const bridge = useConsole((s) => s.data.bridge);
   const openTool = useUi((s) => s.openTool);
-  const [detail, setDetail] = useState<CallDetail | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    void channel?.invoke('callDetail', { callId: call.callId }).then((r) => {
-      if (!live) return;
-      if (r.ok) {
-        setDetail(r.value);
-        setError(undefined);
-      } else setError(`${r.error.code}: ${r.error.message}`);
-    });
-    return () => {
-      live = false;
-    };
-  }, [channel, call.callId, call.status]);
+  const { value: detail, error } = useCommandResult('callDetail', { callId: call.callId }, [call.callId, call.status]);
   const args = detail && typeof detail.arguments === 'object' && detail.arguments !== null && !Array.isArray(detail.arguments) ? (detail.arguments as Record<string, unknown>) : undefined;
   return (
     <div className="call-detail" data-testid="call-detail">

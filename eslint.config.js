@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { roomDoors } from './scripts/eslint/room-doors.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'src-renderer/dist/**', 'test/e2e/screenshots/**', 'release/**'] },
@@ -12,6 +13,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: "Only src-main/electron/ may import 'electron'." }] }],
     },
+  },
+  {
+    files: ['src-main/**/*.ts', 'src-main/**/*.cts'],
+    plugins: { junction: { rules: { 'room-doors': roomDoors } } },
+    rules: { 'junction/room-doors': 'error' },
   },
   {
     files: ['src-main/electron/**', 'test/e2e/**'],

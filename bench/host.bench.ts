@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createHost } from '../src-main/host/index.js';
 import { createJournal } from '../src-main/recovery/index.js';
-import type { CallContext } from '../src-main/shared/index.js';
+import type { CallContext } from '../src-main/contracts/index.js';
 
 const FILES = 1000;
 const EDITED = 100;

@@ -5,10 +5,10 @@
  * in-process no-op, the harshest baseline: ratios look large because the call itself costs ~10 µs.
  * Target: the 100-rule policy adds at most 0.1 ms at p50.
  */
-import type { PolicyDocument, PolicyRule } from '../src-main/control/api.js';
+import type { PolicyDocument, PolicyRule } from '../src-main/contracts/console.js';
 import { createCatalogue, createDispatcher, type Dispatcher } from '../src-main/mcp/index.js';
 import { CallApprovals, PolicyStore } from '../src-main/policy/index.js';
-import { successOutcome, type ToolSource } from '../src-main/shared/tool-source.js';
+import { successOutcome, type ToolSource } from '../src-main/contracts/tool-source.js';
 import { fmt, measureLatency } from './support/stats.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);

@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { projectIdentityOf } from '../bridge/projects/index.js';
 import { checkOrigin, type Authenticator } from '../security/index.js';
-import { splitPinnedPath } from '../shared/project-pin.js';
+import { splitPinnedPath } from '../shared/index.js';
 import type { RequestGate } from './http/server.js';
 
 export interface AccessOptions {

@@ -4,7 +4,7 @@
  */
 import type { Writable } from 'node:stream';
 import { auditDbPath, exportAudit, parseInstant, type ExportFormat } from '../audit/index.js';
-import { JunctionError } from '../shared/errors.js';
+import { JunctionError } from '../contracts/index.js';
 import { loadConfig, userStateDir } from './config/index.js';
 
 type ExportFlag = 'since' | 'until' | 'format';

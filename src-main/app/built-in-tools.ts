@@ -6,7 +6,7 @@
 import { createCodeActions } from '../host/code-actions/index.js';
 import { modePolicy, type Host, type HostMode, type OutputSchemaPublication } from '../host/index.js';
 import { createPluginToolSource, hostPluginBindings, loadPlugins } from '../host/plugins/index.js';
-import type { ToolSource } from '../shared/tool-source.js';
+import type { ToolSource } from '../contracts/index.js';
 
 export interface BuiltInToolOptions {
   mode: HostMode;

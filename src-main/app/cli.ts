@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isJunctionError } from '../shared/errors.js';
-import { createLogger } from '../shared/log.js';
+import { isJunctionError } from '../contracts/index.js';
+import { createLogger } from '../shared/index.js';
 import { CONFIG_KEYS, envNameOf, loadConfig, type LoadedConfig } from './config/index.js';
 import { startDemo } from './demo.js';
 import { findElectronBinary } from './electron-binary.js';

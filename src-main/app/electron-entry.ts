@@ -1,6 +1,6 @@
 /** Electron's main script: the same core and demo as headless mode, inside the desktop shell. */
 import { runElectron } from '../electron/main.js';
-import { createLogger } from '../shared/log.js';
+import { createLogger } from '../shared/index.js';
 import { loadConfig } from './config/index.js';
 import { startDemo } from './demo.js';
 import { startJunction } from './junction.js';

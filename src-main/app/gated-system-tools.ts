@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SystemToolProvider } from '../mcp/index.js';
-import type { CallGate } from '../shared/call-gate.js';
-import { errorOutcome, type ToolTarget } from '../shared/tool-source.js';
+import type { CallGate } from '../contracts/index.js';
+import { errorOutcome, type ToolTarget } from '../contracts/index.js';
 
 export function gatedSystemTools(provider: SystemToolProvider, gate: CallGate, targetOf: (connectionId: string) => ToolTarget): SystemToolProvider {
   return {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { isJunctionError, JunctionError } from '../shared/errors.js';
+import { isJunctionError, JunctionError } from '../contracts/index.js';
 import { envNameOf } from './config/index.js';
 
 const RECORD_FILE = 'instance.json';

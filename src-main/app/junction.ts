@@ -12,7 +12,7 @@ import { AgentPresence, attachPresence } from '../bridge/presence/index.js';
 import { ProjectSelectionTools } from '../bridge/projects/index.js';
 import { createHubServer } from '../bridge/signalr/index.js';
 import { createAnalyticsWebhooks, createAuthorizationWebhook } from '../bridge/webhooks/index.js';
-import type { BridgeView, ProjectRouting } from '../control/api.js';
+import type { BridgeView, ProjectRouting, ToolDescriptor } from '../contracts/index.js';
 import { createConsoleServer, createControlHub, type ToolEntryWithoutStats } from '../control/index.js';
 import { createHost } from '../host/index.js';
 import {
@@ -28,9 +28,8 @@ import {
 import { CallApprovals, loadPolicyFile, policyFilePersistence, PolicyStore } from '../policy/index.js';
 import { createJournal } from '../recovery/index.js';
 import { assertBindAllowed, createAuthenticator, loadOrCreateToken } from '../security/index.js';
-import { JunctionError } from '../shared/errors.js';
-import type { ToolDescriptor } from '../shared/tool-source.js';
-import { createLogger, type Logger } from '../shared/log.js';
+import { JunctionError } from '../contracts/index.js';
+import { createLogger, type Logger } from '../shared/index.js';
 import { createAccessGate, pluginAuthorizer } from './access.js';
 import { createAdmission } from './admission.js';
 import { agentViews, bridgeView, pinnedProjects } from './bridge-views.js';

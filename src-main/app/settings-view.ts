@@ -3,8 +3,8 @@
  * from and whether it may change while Junction runs. Secrets never leave in clear. Runtime changes are
  * validated against the same key table as the command line and applied through the setters given here.
  */
-import type { SettingOrigin, SettingsView, SettingView } from '../control/api.js';
-import { JunctionError } from '../shared/errors.js';
+import type { SettingOrigin, SettingsView, SettingView } from '../contracts/index.js';
+import { JunctionError } from '../contracts/index.js';
 import { CONFIG_KEYS, type Config, type ConfigKey, type ConfigOrigins } from './config/index.js';
 
 const SECRET_KEYS: ReadonlySet<ConfigKey> = new Set(['token', 'webhook-token']);

@@ -5,9 +5,8 @@
 import { redirectConsoleToStderr } from '../host/plugins/index.js';
 import { proxyStdioToHttp, refuseStdio, serveStdio } from '../mcp/index.js';
 import { loadOrCreateToken } from '../security/index.js';
-import { JunctionError, toStructuredError } from '../shared/errors.js';
-import { splitPinnedPath } from '../shared/project-pin.js';
-import { createLogger } from '../shared/log.js';
+import { JunctionError, toStructuredError } from '../contracts/index.js';
+import { splitPinnedPath, createLogger } from '../shared/index.js';
 import { userStateDir, type Config } from './config/index.js';
 import { startJunction, type Junction } from './junction.js';
 

@@ -1,5 +1,5 @@
 /** What the audit trail holds and how it is asked for it. Plain data shared by the store, export and the composition root. */
-import type { CallView } from '../control/index.js';
+import type { CallView } from '../contracts/index.js';
 
 /** A finished call as handed to the trail: raw values, redacted by the store before anything is written. */
 export interface AuditCallInput {

@@ -6,7 +6,7 @@
  * their structured content again as text) are redacted inside and re-serialised, so a secret cannot
  * survive as an escaped copy.
  */
-import { JunctionError } from '../shared/errors.js';
+import { JunctionError } from '../contracts/index.js';
 
 export const REDACTED = '[redacted]';
 

@@ -8,8 +8,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { CallView } from '../control/index.js';
-import type { Logger } from '../shared/log.js';
+import type { CallView } from '../contracts/index.js';
+import type { Logger } from '../shared/index.js';
 import type { AuditCallInput, AuditEventInput, AuditEventKind, AuditStatus, CallPage, CallQuery, StoredCall, StoredEvent } from './records.js';
 import { redactCall, redactValue, type RedactionRules } from './redact.js';
 

@@ -9,10 +9,11 @@ import { exportAudit } from './export.js';
 import type { StoredEvent } from './records.js';
 import type { RedactionRules } from './redact.js';
 import { AuditStore } from './store.js';
-import type { ApprovalView, AuditExportRequest, CallDetail, HistoryProvider, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../control/index.js';
+import type { AuditExportRequest, HistoryProvider } from '../control/index.js';
+import type { ApprovalView, CallDetail, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
 import type { CallObserver, Dispatcher } from '../mcp/index.js';
-import { JunctionError } from '../shared/errors.js';
-import type { Logger } from '../shared/log.js';
+import { JunctionError } from '../contracts/index.js';
+import type { Logger } from '../shared/index.js';
 
 export function auditDbPath(stateDir: string): string {
   return join(stateDir, 'audit', 'audit.db');

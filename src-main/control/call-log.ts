@@ -2,7 +2,7 @@
  * The console's memory of recent calls: a bounded, insertion-ordered log of CallViews plus bounded
  * argument/result details. Pure data structure, no I/O.
  */
-import type { CallDetail, CallView, NestedRequestView } from './api.js';
+import type { CallDetail, CallView, NestedRequestView } from '../contracts/index.js';
 
 /** Nested requests kept per call in the console's view; older ones drop off first. */
 export const MAX_NESTED_PER_CALL = 20;

@@ -3,8 +3,8 @@
  * here and gets a ControlResult back, never a thrown error.
  */
 import { z } from 'zod';
-import { JunctionError, next, toStructuredError } from '../shared/errors.js';
-import type { ControlApi, ControlCommandName, ControlResult } from './api.js';
+import { JunctionError, next, toStructuredError } from '../contracts/index.js';
+import type { ControlApi, ControlCommandName, ControlResult } from '../contracts/index.js';
 
 const id = z.string().min(1).max(512);
 const none = z.object({}).strict().optional();

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex, Writable } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
-import type { ControlReplyMessage } from './api.js';
+import type { ControlReplyMessage } from '../contracts/index.js';
 import { loopbackHost, originAllowed, presentedToken, tokenCookie, tokensEqual } from './console-auth.js';
 import { DEFAULT_FRAME_SENDER_LIMITS, FrameSender, type FrameSenderLimits, type FrameSenderStats } from './frame-sender.js';
 import type { ControlHub } from './hub.js';

@@ -4,7 +4,7 @@
  * busy hub cannot flood the client with tiny messages, and a queue that overflows is dropped in favour of
  * one fresh snapshot once the client has drained. Memory per client stays bounded however slow it reads.
  */
-import type { ControlFrame } from './api.js';
+import type { ControlFrame } from '../contracts/index.js';
 import type { SnapshotFrame } from './hub.js';
 
 export interface FrameSink {

@@ -2,7 +2,7 @@
  * The control room: one in-memory hub that turns the composition root's events into a sequenced stream,
  * keeps recent calls, and forwards console commands to injected functions. No I/O; transports adapt it.
  */
-import { JunctionError } from '../shared/errors.js';
+import { JunctionError } from '../contracts/index.js';
 import type {
   AgentView,
   ApprovalView,
@@ -29,7 +29,7 @@ import type {
   RunToolResult,
   ToolCatalogueEntry,
   WorkspaceView,
-} from './api.js';
+} from '../contracts/index.js';
 import { CallLog, DEFAULT_CALL_LOG_LIMITS, type CallLogLimits } from './call-log.js';
 import { dispatchCommand } from './commands.js';
 import { CallMetrics } from './metrics.js';

@@ -1,5 +1,4 @@
 /** The control room's public door: the hub the composition root feeds, and its browser transport. */
-export type * from './api.js';
 export { createControlHub, type ControlHub, type ControlHubOptions, type ControlProviders, type ControlCommandHandlers, type ControlOperatorHandlers, type HistoryProvider, type PluginCatalogueView, type SnapshotFrame, type ToolEntryWithoutStats } from './hub.js';
 export { createConsoleServer, AUDIT_EXPORT_PATH, CONTROL_SOCKET_PATH, type AuditExportRequest, type ConsoleServer, type ConsoleServerOptions } from './console-server.js';
 export { dispatchCommand, COMMAND_NAMES } from './commands.js';

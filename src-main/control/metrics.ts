@@ -4,7 +4,7 @@
  * plugin view. Latencies go into fixed logarithmic bins, so memory and work per call stay constant at any rate.
  * Pure data structure: the caller supplies the clock.
  */
-import type { CallView, MetricsView, ToolStatsView } from './api.js';
+import type { CallView, MetricsView, ToolStatsView } from '../contracts/index.js';
 
 export const METRICS_WINDOW_SECONDS = 60;
 

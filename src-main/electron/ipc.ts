@@ -3,7 +3,8 @@
  * with `webContents.send`. Only the console window's own frames may talk to it.
  */
 import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import { COMMAND_NAMES, type ControlHub, type ControlResult } from '../control/index.js';
+import { COMMAND_NAMES, type ControlHub } from '../control/index.js';
+import { type ControlResult } from '../contracts/index.js';
 import { FRAME_CHANNEL, INVOKE_CHANNEL_PREFIX, SUBSCRIBE_CHANNEL } from './channels.js';
 import { APP_ORIGIN } from './protocol.js';
 

@@ -1,6 +1,7 @@
 /** Tray icon whose tooltip and menu summarise plugins and pending approvals. */
 import { Menu, Tray, nativeImage } from 'electron';
-import type { ControlHub, ControlSnapshot } from '../control/index.js';
+import type { ControlHub } from '../control/index.js';
+import type { ControlSnapshot } from '../contracts/index.js';
 
 const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAALklEQVR4nGNQiTzOQAmGMf6TiQejAYTAEDAAHePRPFgNIMH/NDJg4FMiuQaQjQFOxlhSqaYH+QAAAABJRU5ErkJggg==';
 

@@ -3,7 +3,7 @@ import type { ApprovalDesk } from './approvals/index.js';
 import type { HostJournal } from './journal.js';
 import type { ModePolicy } from './modes.js';
 import type { TransactionService } from './operations/index.js';
-import type { OutputSchemaPublication } from './tools/define-tool.js';
+import type { OutputSchemaPublication } from './tools/index.js';
 import type { Workspace, WorkspaceRegistry } from './workspace/index.js';
 
 /** Contributes a section to server-status (e.g. the plugin catalogue's diagnostics); must return JSON-safe data. */

@@ -1,5 +1,5 @@
 /** Events the host emits for the console; each payload is exactly the matching ControlEvent. */
-import type { ControlEvent } from '../control/api.js';
+import type { ControlEvent } from '../contracts/index.js';
 import type { TypedEmitter } from '../shared/index.js';
 
 export type HostEventType = 'workspace.updated' | 'approval.requested' | 'approval.decided';

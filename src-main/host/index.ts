@@ -17,8 +17,9 @@
  *   - internal.tools: defineTool / createToolSource to publish further tools in the host's style
  *   - host.provideStatus(name, provider)          → adds a section to server-status (detail Full)
  */
-import { JunctionError, TypedEmitter, next, type ToolSource } from '../shared/index.js';
-import type { ApprovalView, WorkspaceView } from '../control/api.js';
+import { TypedEmitter } from '../shared/index.js';
+import { JunctionError, next, type ToolSource } from '../contracts/index.js';
+import type { ApprovalView, WorkspaceView } from '../contracts/index.js';
 import { ApprovalDesk, ReceiptSigner, type Decision } from './approvals/index.js';
 import type { HostCore, StatusProvider } from './core.js';
 import type { HostEvents } from './events.js';

@@ -2,8 +2,8 @@
  * What the host needs from the recovery journal (src-main/recovery). Injected so the host never
  * writes workspace files itself and tests can pass the real journal or a recording one.
  */
-import type { RecoveryView } from '../control/api.js';
-import type { CommitReceipt, CommitRequest } from '../recovery/contract.js';
+import type { RecoveryView } from '../contracts/index.js';
+import type { CommitReceipt, CommitRequest } from '../recovery/index.js';
 
 export interface HostJournal {
   commit(request: CommitRequest): Promise<CommitReceipt>;

@@ -13,8 +13,8 @@ import {
   type LoggingLevel,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import { JunctionError } from '../shared/errors.js';
-import type { AgentLogLevel, AgentRequests, ElicitationAnswer } from '../shared/tool-source.js';
+import { JunctionError } from '../contracts/index.js';
+import type { AgentLogLevel, AgentRequests, ElicitationAnswer } from '../contracts/index.js';
 
 /** One agent session's logging/setLevel; `undefined` until the agent sets one (then every level is sent). */
 export class SessionLogLevel {

@@ -3,9 +3,9 @@
  * collision (host tools are registered first, so a plugin can never shadow a host tool). Collisions are
  * kept as diagnostics for server-status and the console rather than failing anyone's connection.
  */
-import type { AgentScope } from '../shared/project-pin.js';
-import { TypedEmitter } from '../shared/typed-emitter.js';
-import { publishedDescriptor, type ToolDescriptor, type ToolSource } from '../shared/tool-source.js';
+import type { AgentScope } from '../contracts/index.js';
+import { TypedEmitter } from '../shared/index.js';
+import { publishedDescriptor, type ToolDescriptor, type ToolSource } from '../contracts/index.js';
 
 export interface CatalogueCollision {
   tool: string;

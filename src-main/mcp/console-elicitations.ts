@@ -6,10 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { ElicitRequestFormParamsSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { ElicitationAnswerer, ElicitationAnswerInput, ElicitationsView, PendingElicitationView } from '../control/api.js';
-import { JunctionError } from '../shared/errors.js';
-import type { AgentRequests, ElicitationAnswer } from '../shared/tool-source.js';
-import { TypedEmitter } from '../shared/typed-emitter.js';
+import type { ElicitationAnswerer, ElicitationAnswerInput, ElicitationsView, PendingElicitationView, AgentRequests, ElicitationAnswer } from '../contracts/index.js';
+import { JunctionError } from '../contracts/index.js';
+import { TypedEmitter } from '../shared/index.js';
 
 export const DEFAULT_MAX_PENDING_ELICITATIONS = 64;
 

@@ -13,7 +13,7 @@ import type {
   LoggingLevel,
   ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentScope } from '../shared/project-pin.js';
+import type { AgentScope } from '../contracts/index.js';
 
 type MaybePromise<T> = T | Promise<T>;
 

@@ -4,9 +4,9 @@
  * from the failure kind and the structured error. Malformed pins are refused before this room sees them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { JunctionError, toStructuredError, type StructuredError } from '../shared/errors.js';
-import { splitPinnedPath, type AgentScope } from '../shared/project-pin.js';
-import type { FailureKind, ToolOutcome, ToolResult } from '../shared/tool-source.js';
+import { JunctionError, toStructuredError, type StructuredError, type AgentScope } from '../contracts/index.js';
+import { splitPinnedPath } from '../shared/index.js';
+import type { FailureKind, ToolOutcome, ToolResult } from '../contracts/index.js';
 import type { Catalogue } from './catalogue.js';
 import type { Dispatcher } from './dispatcher.js';
 

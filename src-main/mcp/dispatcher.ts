@@ -4,12 +4,9 @@
  * observer events the console, webhooks and the audit trail consume.
  */
 import { randomUUID } from 'node:crypto';
-import type { CallView, NestedRequestView, PolicyDecisionView } from '../control/api.js';
-import type { CallGate } from '../shared/call-gate.js';
-import { findLoneSurrogate } from '../shared/json.js';
-import type { AgentScope } from '../shared/project-pin.js';
-import { closestNames, didYouMean } from '../shared/suggest.js';
-import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type ToolOutcome } from '../shared/tool-source.js';
+import type { CallView, NestedRequestView, PolicyDecisionView, CallGate, AgentScope } from '../contracts/index.js';
+import { findLoneSurrogate, closestNames, didYouMean } from '../shared/index.js';
+import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type ToolOutcome } from '../contracts/index.js';
 import type { Catalogue } from './catalogue.js';
 import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
 import { traceAgentRequests } from './nested-trace.js';

@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { StructuredError } from '../shared/errors.js';
-import { splitPinnedPath } from '../shared/project-pin.js';
+import type { StructuredError } from '../contracts/index.js';
+import { splitPinnedPath } from '../shared/index.js';
 import { bodyRefusalStatus, type BodyReader } from './direct-http.js';
 import type { McpServerFactory } from './server.js';
 

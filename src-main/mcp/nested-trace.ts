@@ -3,9 +3,8 @@
  * observers (the console's call trace) when it starts and when it ends, under its parent call.
  */
 import { randomUUID } from 'node:crypto';
-import type { NestedRequestView } from '../control/api.js';
-import { isJunctionError } from '../shared/errors.js';
-import type { AgentRequests } from '../shared/tool-source.js';
+import type { NestedRequestView, AgentRequests } from '../contracts/index.js';
+import { isJunctionError } from '../contracts/index.js';
 
 const SUMMARY_CHARS = 200;
 

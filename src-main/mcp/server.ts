@@ -20,9 +20,8 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { isJunctionError, JunctionError, type StructuredError } from '../shared/errors.js';
-import type { AgentScope } from '../shared/project-pin.js';
-import type { AgentTransport } from '../shared/tool-source.js';
+import { isJunctionError, JunctionError, type StructuredError } from '../contracts/index.js';
+import type { AgentScope, AgentTransport } from '../contracts/index.js';
 import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';

@@ -5,7 +5,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { StructuredError } from '../shared/errors.js';
+import type { StructuredError } from '../contracts/index.js';
 import type { McpServerFactory } from './server.js';
 import { StdioLineTransport, type StdioLineOptions } from './stdio-lines.js';
 

@@ -5,8 +5,9 @@
  * (`/p/{pin}/api/system-tools/…`) is the same call with the pinned plugin's connection id.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { splitPinnedPath, type AgentScope } from '../shared/project-pin.js';
-import type { ToolDescriptor, ToolOutcome } from '../shared/tool-source.js';
+import { splitPinnedPath } from '../shared/index.js';
+import { type AgentScope } from '../contracts/index.js';
+import type { ToolDescriptor, ToolOutcome } from '../contracts/index.js';
 import { readArguments, sendArgumentsError, sendError, sendJson, sendOutcome, type BodyReader } from './direct-http.js';
 
 export interface SystemToolProvider {

@@ -5,10 +5,8 @@
  * then runs with exactly the arguments that digest covers.
  */
 import { randomUUID } from 'node:crypto';
-import type { CallApprovalView, CallDecisionRequest, PolicyRule } from '../control/api.js';
-import type { CallGate, GateRequest, GateVerdict } from '../shared/call-gate.js';
-import { JunctionError, next } from '../shared/errors.js';
-import type { ToolTarget } from '../shared/tool-source.js';
+import type { CallApprovalView, CallDecisionRequest, PolicyRule, CallGate, GateRequest, GateVerdict, ToolTarget } from '../contracts/index.js';
+import { JunctionError, next } from '../contracts/index.js';
 import { canonicalJson, decisionDigest } from './canonical.js';
 import { evaluate, type Evaluation } from './engine.js';
 import type { PolicyStore } from './policy-store.js';

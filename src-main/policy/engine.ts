@@ -2,8 +2,7 @@
  * Evaluates the approval policy for one call: ordered rules, the first whose every matcher holds decides;
  * with no match the call is allowed (as without a policy). Pure: no I/O, no clock.
  */
-import type { PolicyAction, PolicyArgumentMatcher, PolicyDocument, PolicyRule } from '../control/api.js';
-import type { ToolTarget } from '../shared/tool-source.js';
+import type { PolicyAction, PolicyArgumentMatcher, PolicyDocument, PolicyRule, ToolTarget } from '../contracts/index.js';
 import { canonicalJson } from './canonical.js';
 import { MAX_REGEX_INPUT } from './regex-safety.js';
 

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { replaceDurably } from '../recovery/index.js';
-import { JunctionError } from '../shared/errors.js';
-import type { PolicyDocument } from '../control/api.js';
+import { JunctionError } from '../contracts/index.js';
+import type { PolicyDocument } from '../contracts/index.js';
 import type { PolicyPersistence } from './policy-store.js';
 import { parsePolicyText } from './rules.js';
 

@@ -3,8 +3,8 @@
  * change. Changes are serialised and persisted (atomically, by the injected adapter) before they take
  * effect, so a failed save changes nothing and two consoles saving at once cannot interleave.
  */
-import type { PolicyChangeView, PolicyDocument, PolicyRule, PolicyView } from '../control/api.js';
-import { JunctionError, next } from '../shared/errors.js';
+import type { PolicyChangeView, PolicyDocument, PolicyRule, PolicyView } from '../contracts/index.js';
+import { JunctionError, next } from '../contracts/index.js';
 import { canonicalJson } from './canonical.js';
 import { compilePolicy, escapeGlob, type CompiledPolicy } from './engine.js';
 import { formatPolicy, parsePolicyText } from './rules.js';

@@ -3,8 +3,8 @@
  * names the rule index and field, so an operator can fix the file without guessing. Pure: no I/O.
  */
 import { z } from 'zod';
-import { JunctionError } from '../shared/errors.js';
-import type { PolicyArgumentMatcher, PolicyDocument, PolicyRule } from '../control/api.js';
+import { JunctionError } from '../contracts/index.js';
+import type { PolicyArgumentMatcher, PolicyDocument, PolicyRule } from '../contracts/index.js';
 import { regexSafetyProblem } from './regex-safety.js';
 
 const glob = z.string().min(1).max(256);

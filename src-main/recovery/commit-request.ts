@@ -1,7 +1,7 @@
 /** Validation of commit requests crossing into the journal: shape, checksums and workspace-relative paths. */
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { JunctionError } from '../shared/errors.js';
+import { JunctionError } from '../contracts/index.js';
 import { SHA256_PATTERN } from './checksum.js';
 import type { CommitRequest } from './contract.js';
 

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { JunctionError } from '../shared/errors.js';
+import { JunctionError } from '../contracts/index.js';
 import { sha256 } from './checksum.js';
 import type { CommitReceipt, CommitRequest } from './contract.js';
 import { forEachBounded, WRITE_PARALLELISM } from './bounded-parallel.js';

@@ -10,8 +10,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import type { RecoveryEntryView, RecoveryView } from '../control/api.js';
-import { JunctionError, next, type ErrorCode } from '../shared/errors.js';
+import type { RecoveryEntryView, RecoveryView } from '../contracts/index.js';
+import { JunctionError, next, type ErrorCode } from '../contracts/index.js';
 import { commitTransaction, type JournalHooks } from './commit-transaction.js';
 import { validateCommitRequest } from './commit-request.js';
 import type { CommitReceipt, CommitRequest } from './contract.js';

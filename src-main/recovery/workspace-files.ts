@@ -1,7 +1,7 @@
 /** Reading and locating workspace files for the journal: refuses anything that would escape the root. */
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JunctionError } from '../shared/errors.js';
+import { JunctionError } from '../contracts/index.js';
 import { isCode, removeIfPresent } from './durable-fs.js';
 
 export function absolutePath(root: string, relative: string): string {

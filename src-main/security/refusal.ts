@@ -2,7 +2,7 @@
  * The one shape every security check answers with when it says no: an HTTP status the caller
  * writes as is, plus a stable code and a human message for the structured error body.
  */
-import type { ErrorCode } from '../shared/errors.js';
+import type { ErrorCode } from '../contracts/index.js';
 
 export interface Refusal<Status extends number = number, Code extends ErrorCode = ErrorCode> {
   ok: false;

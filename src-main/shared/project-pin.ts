@@ -29,11 +29,3 @@ export function splitPinnedPath(pathname: string): PinnedPath {
 export function pinMatches(pin: string, hashes: ReadonlyArray<string | undefined>): boolean {
   return hashes.some((hash) => hash !== undefined && hash.length > 0 && hash.toLowerCase().startsWith(pin));
 }
-
-/** Which agent session a listing or a call is for; the bridge picks the project from it. */
-export interface AgentScope {
-  /** The MCP session id (absent for direct HTTP calls, which have no session to remember a selection). */
-  sessionId?: string;
-  /** The project pin of the route the agent used, already validated and lower-cased. */
-  pin?: string;
-}

@@ -16,7 +16,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { startScenePlugin, type RunningScenePlugin } from '../../plugins/examples/scene/plugin.js';
 import { CONSOLE_BUNDLE_DIR, DEMO_WORKSPACE_DIR } from '../../src-main/app/paths.js';
-import type { PolicyDocument } from '../../src-main/control/api.js';
+import type { PolicyDocument } from '../../src-main/contracts/console.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
 import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createJournal } from '../../src-main/recovery/index.js';
 import { injectWriteFault } from '../../src-main/recovery/durable-fs.js';
-import { JunctionError } from '../../src-main/shared/errors.js';
+import { JunctionError } from '../../src-main/contracts/errors.js';
 import { startTestJunction, type TestJunction } from '../support/junction-harness.js';
 
 const DEMO_WORKSPACE = join(import.meta.dirname, '../../demo/workspace');

@@ -1,8 +1,8 @@
 /**
  * A small real ToolSource for testing the MCP room on its own: each tool exercises one outcome shape.
  */
-import { JunctionError } from '../../src-main/shared/errors.js';
-import { errorOutcome, successOutcome, thrownOutcome, type ToolDescriptor, type ToolSource } from '../../src-main/shared/tool-source.js';
+import { JunctionError } from '../../src-main/contracts/errors.js';
+import { errorOutcome, successOutcome, thrownOutcome, type ToolDescriptor, type ToolSource } from '../../src-main/contracts/tool-source.js';
 import { TypedEmitter } from '../../src-main/shared/typed-emitter.js';
 
 export function createFixtureToolSource(id = 'fixture') {

@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createCatalogue, createDispatcher, createMcpServerFactory } from '../../src-main/mcp/index.js';
-import type { ToolSource } from '../../src-main/shared/tool-source.js';
+import type { ToolSource } from '../../src-main/contracts/tool-source.js';
 
 export interface InMemoryMcp {
   client: Client;

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { bodyReader } from '../../src-main/app/http/read-body.js';
 import { closeServer, createHttpServer, listen } from '../../src-main/app/http/server.js';
 import { createCatalogue, createDirectToolApi, createDispatcher, createMcpHttpHandler, createMcpServerFactory, type Admission, type CallObserver } from '../../src-main/mcp/index.js';
-import type { ToolSource } from '../../src-main/shared/tool-source.js';
+import type { ToolSource } from '../../src-main/contracts/tool-source.js';
 
 export async function startMcpStack(sources: ToolSource[], options: { maxBodyBytes?: number; observers?: CallObserver[]; admission?: Admission } = {}) {
   const catalogue = createCatalogue(sources);

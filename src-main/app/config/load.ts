@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { JunctionError } from '../../shared/errors.js';
+import { JunctionError } from '../../contracts/index.js';
 import { parseArgv, readEnv, readSettings, resolveConfigWithOrigins, type ConfigOrigins } from './resolve.js';
 import { strayArgumentProblems } from './stray-args.js';
 import type { Config } from './schema.js';

@@ -2,8 +2,8 @@
  * Pure configuration resolution: command line, then environment, then settings file, then defaults.
  * Every problem is collected and reported together, each naming its key and where it came from.
  */
-import { JunctionError } from '../../shared/errors.js';
-import { closestNames, didYouMean } from '../../shared/suggest.js';
+import { JunctionError } from '../../contracts/index.js';
+import { closestNames, didYouMean } from '../../shared/index.js';
 import { CONFIG_KEYS, envNameOf, type Config, type ConfigKey, type KeySpec } from './schema.js';
 
 export type Origin = 'command line' | 'environment' | 'settings file';

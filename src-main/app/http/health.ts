@@ -3,7 +3,7 @@
  * probes it to find a running instance); `/readyz` says start-up finished, i.e. recovery ran and every
  * configured workspace is open, so a supervisor or a script does not send work to a half-started server.
  */
-import { next, type StructuredError } from '../../shared/errors.js';
+import { next, type StructuredError } from '../../contracts/index.js';
 import type { RouteHandler } from './server.js';
 
 export interface StartupProgress {

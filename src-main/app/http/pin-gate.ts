@@ -3,7 +3,7 @@
  * before any room sees the request (never downgraded to an unpinned route), and a well-formed pin is
  * refused while project routing is `single` (there is only one project, and no pin to route by).
  */
-import { INVALID_PROJECT_PIN, splitPinnedPath } from '../../shared/project-pin.js';
+import { INVALID_PROJECT_PIN, splitPinnedPath } from '../../shared/index.js';
 import { sendJsonError, type RouteHandler } from './server.js';
 
 export function pinGate(options: { multi: () => boolean; refused: (key: string, message: string) => void }): RouteHandler {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonNestingExceeds, readBodyLimited } from '../../security/index.js';
-import { JunctionError, next } from '../../shared/errors.js';
+import { JunctionError, next } from '../../contracts/index.js';
 
 export interface BodyLimits {
   maxBytes: number;

@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { StructuredError } from '../../shared/errors.js';
+import type { StructuredError } from '../../contracts/index.js';
 
 export interface RouteHandler {
   handleRequest?(req: IncomingMessage, res: ServerResponse): boolean;

@@ -16,8 +16,8 @@ import {
   extensionError,
   successData,
 } from '../../../plugins/sdk/src/protocol.js';
-import { isJunctionError } from '../../shared/errors.js';
-import type { AgentRequests } from '../../shared/tool-source.js';
+import { isJunctionError } from '../../contracts/index.js';
+import type { AgentRequests } from '../../contracts/index.js';
 import type { z } from 'zod';
 import type { HubConnection, HubServer } from '../signalr/index.js';
 import type { BridgeToolSource } from './bridge-source.js';

@@ -27,12 +27,10 @@ import {
   type ResponseListTool,
   type ResponseResourceContent,
 } from '../../../plugins/sdk/src/protocol.js';
-import type { PluginView } from '../../control/api.js';
-import { JunctionError, type ErrorCode } from '../../shared/errors.js';
-import type { AgentScope } from '../../shared/project-pin.js';
-import { errorOutcome, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource, type ToolTarget } from '../../shared/tool-source.js';
+import type { PluginView, AgentScope } from '../../contracts/index.js';
+import { JunctionError, type ErrorCode, errorOutcome, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource, type ToolTarget } from '../../contracts/index.js';
 import { routeTool } from './routing.js';
-import { TypedEmitter } from '../../shared/typed-emitter.js';
+import { TypedEmitter } from '../../shared/index.js';
 import { guardedCall, InvokeFailure, invokeFailureOutcome, type GuardSettings, type ToolInvoker } from './call-guard.js';
 import { bridgeFailure, outcomeFromReply, type PluginReply } from './outcome.js';
 import {

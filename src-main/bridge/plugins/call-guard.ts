@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestCallTool } from '../../../plugins/sdk/src/protocol.js';
-import { findLoneSurrogate } from '../../shared/json.js';
-import type { CallContext, ToolOutcome } from '../../shared/tool-source.js';
+import { findLoneSurrogate } from '../../shared/index.js';
+import type { CallContext, ToolOutcome } from '../../contracts/index.js';
 import { validateArguments } from './arguments.js';
 import { bridgeFailure, isNotExecuted, outcomeFromReply, pluginReloadingOutcome, type PluginReply } from './outcome.js';
 import type { PluginRegistry } from './registry.js';

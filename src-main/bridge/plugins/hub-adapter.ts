@@ -30,8 +30,8 @@ import {
   type ResponseCallTool,
   type ResponseListTool,
 } from '../../../plugins/sdk/src/protocol.js';
-import { JunctionError } from '../../shared/errors.js';
-import type { CallContext } from '../../shared/tool-source.js';
+import { JunctionError } from '../../contracts/index.js';
+import type { CallContext } from '../../contracts/index.js';
 import { HubInvocationError, HubMethodError, type HubConnection, type HubServer } from '../signalr/index.js';
 import { ActiveCalls, attachAgentBridge } from './agent-bridge.js';
 import { BridgeToolSource, type PluginPort } from './bridge-source.js';

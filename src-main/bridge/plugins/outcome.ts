@@ -9,8 +9,7 @@ import {
   type ResponseCallTool,
   type ResponseData,
 } from '../../../plugins/sdk/src/protocol.js';
-import { next, type ErrorCode, type NextAction } from '../../shared/errors.js';
-import { errorOutcome, type FailureKind, type ToolOutcome } from '../../shared/tool-source.js';
+import { next, type ErrorCode, type NextAction, errorOutcome, type FailureKind, type ToolOutcome } from '../../contracts/index.js';
 import { toMcpContent } from './content.js';
 
 /** The tool result and its envelope folded into one: errors may sit on either level. */

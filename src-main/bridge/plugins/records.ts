@@ -6,7 +6,7 @@ import type {
   ResponsePrompt,
   ResponseResourceTemplate,
 } from '../../../plugins/sdk/src/protocol.js';
-import type { PluginRole } from '../../control/api.js';
+import type { PluginRole } from '../../contracts/index.js';
 
 export interface PluginCatalogue {
   tools: readonly ResponseListTool[];

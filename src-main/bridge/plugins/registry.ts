@@ -13,8 +13,8 @@ import {
   type ResponseResourceTemplate,
   type VersionHandshakeResponse,
 } from '../../../plugins/sdk/src/protocol.js';
-import type { PluginView } from '../../control/api.js';
-import { TypedEmitter } from '../../shared/typed-emitter.js';
+import type { PluginView } from '../../contracts/index.js';
+import { TypedEmitter } from '../../shared/index.js';
 import { evaluateHandshake } from './handshake.js';
 import { EMPTY_CATALOGUE, enabledTools, preferenceOrder, type AwaitedPlugin, type PluginCatalogue, type PluginRecord } from './records.js';
 import { declaredRole, isGuardedVersion, resolveRole } from './roles.js';

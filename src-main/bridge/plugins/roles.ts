@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import semver from 'semver';
 import { CALL_GUARD_MIN_VERSION, CLIENT_ROLE_HEADER, HubQuery } from '../../../plugins/sdk/src/protocol.js';
-import type { PluginRole } from '../../control/api.js';
+import type { PluginRole } from '../../contracts/index.js';
 
 function parseRole(value: string | undefined | null): PluginRole | undefined {
   const v = value?.trim().toLowerCase();

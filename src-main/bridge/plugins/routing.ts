@@ -3,7 +3,7 @@
  * publishes; the runtime for shared tools only when no editor is connected and none is awaited back.
  * While the editor that owns a tool is awaited, the call waits for it (the caller bounds the wait).
  */
-import type { PluginRole } from '../../control/api.js';
+import type { PluginRole } from '../../contracts/index.js';
 import { preferenceOrder, publishes, type AwaitedPlugin, type PluginRecord } from './records.js';
 
 export type RouteDecision =

@@ -5,8 +5,8 @@
  * present from its first call until it has been idle for `apiIdleMs`.
  */
 import { createHash } from 'node:crypto';
-import type { AgentTransport } from '../../shared/tool-source.js';
-import { TypedEmitter } from '../../shared/typed-emitter.js';
+import type { AgentTransport } from '../../contracts/index.js';
+import { TypedEmitter } from '../../shared/index.js';
 
 /** McpPlugin's `McpClientData`: explicit camelCase names on the wire; unset fields are left out. */
 export interface McpClientData {

@@ -9,19 +9,11 @@
  * one with an advisory note.
  */
 import type { RequestVersionHandshake, ResponseListResource, ResponseListTool, ResponsePrompt, ResponseResourceTemplate } from '../../../plugins/sdk/src/protocol.js';
-import type { PluginProjectView, PluginView, ProjectRouting } from '../../control/api.js';
-import { pinMatches, type AgentScope } from '../../shared/project-pin.js';
-import { TypedEmitter } from '../../shared/typed-emitter.js';
-import { evaluateHandshake } from '../plugins/handshake.js';
-import type { AwaitedPlugin, PluginRecord } from '../plugins/records.js';
-import {
-  PluginRegistry,
-  type DuplicateToolDiagnostic,
-  type HandshakeOutcome,
-  type ListDegradedDiagnostic,
-  type PluginConnectionInfo,
-  type RegistryEvents,
-} from '../plugins/registry.js';
+import type { PluginProjectView, PluginView, ProjectRouting } from '../../contracts/index.js';
+import { pinMatches, TypedEmitter } from '../../shared/index.js';
+import { type AgentScope } from '../../contracts/index.js';
+import { evaluateHandshake, PluginRegistry, type DuplicateToolDiagnostic, type HandshakeOutcome, type ListDegradedDiagnostic, type PluginConnectionInfo, type RegistryEvents } from '../plugins/index.js';
+import type { AwaitedPlugin, PluginRecord } from '../plugins/index.js';
 import { pinFor, projectIdentityOf, projectKeyOf, projectLabel, type ProjectIdentity } from './identity.js';
 
 export interface Project {

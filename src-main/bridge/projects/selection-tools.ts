@@ -4,8 +4,8 @@
  * multi-project routing; a selection is sticky for the agent's MCP session and never overrides a pin.
  */
 import { z } from 'zod';
-import { errorOutcome, successOutcome, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource } from '../../shared/tool-source.js';
-import { pinMatches } from '../../shared/project-pin.js';
+import { errorOutcome, successOutcome, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource } from '../../contracts/index.js';
+import { pinMatches } from '../../shared/index.js';
 import type { Project, ProjectRegistry } from './project-registry.js';
 
 export const LIST_INSTANCES = 'list_engine_instances';

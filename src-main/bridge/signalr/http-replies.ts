@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ErrorCode } from '../../shared/errors.js';
+import type { ErrorCode } from '../../contracts/index.js';
 
 export interface HttpRefusal {
   status: number;

@@ -5,7 +5,7 @@
  * With no URL configured the whole subsystem is one shared inert object: no queue, no timers.
  */
 import { z } from 'zod';
-import type { JsonObject } from '../../shared/json.js';
+import type { JsonObject } from '../../shared/index.js';
 import { BoundedQueue } from '../../security/index.js';
 import type { WebhookLogger } from './logger.js';
 import { commonWebhookOptions, parseOptions, webhookUrl } from './options.js';

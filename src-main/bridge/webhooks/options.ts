@@ -1,6 +1,6 @@
 /** Validation shared by both webhook kinds: settings come from the command line, env or a settings file. */
 import { z } from 'zod';
-import { JunctionError } from '../../shared/errors.js';
+import { JunctionError } from '../../contracts/index.js';
 
 export const DEFAULT_HEADER_NAME = 'X-Webhook-Token';
 export const DEFAULT_TIMEOUT_MS = 10_000;

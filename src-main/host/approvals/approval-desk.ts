@@ -3,8 +3,8 @@
  * record decisions in a bounded log, and hand out single-use signed receipts.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApprovalView, CompileCheckView, FileDiffView } from '../../control/api.js';
-import { JunctionError } from '../../shared/index.js';
+import type { ApprovalView, CompileCheckView, FileDiffView } from '../../contracts/index.js';
+import { JunctionError } from '../../contracts/index.js';
 import { ReceiptSigner, receiptInvalid, type ReceiptBinding } from './receipts.js';
 
 export type Decision = 'approve' | 'deny';

@@ -4,7 +4,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { JunctionError, next } from '../../shared/index.js';
+import { JunctionError, next } from '../../contracts/index.js';
 
 export interface ReceiptBinding {
   approvalId: string;

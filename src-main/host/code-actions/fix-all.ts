@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type ts from 'typescript';
-import { JunctionError, next } from '../../shared/index.js';
+import { JunctionError, next } from '../../contracts/index.js';
 import type { Snapshot } from '../workspace/index.js';
 import type { FixAllScope } from './descriptors.js';
 import { combinedFix } from './language-service-calls.js';

@@ -6,7 +6,7 @@
  *   catalogue sources: host.toolSource, codeActions.toolSource, ...
  *   host.provideStatus('codeActions', codeActions.status);
  */
-import type { ToolSource } from '../../shared/index.js';
+import type { ToolSource } from '../../contracts/index.js';
 import { modePolicy, type Host, type HostMode, type HostTool, type OutputSchemaPublication } from '../index.js';
 import { CodeActionService, type CodeActionStatus, type LanguageServiceOf } from './service.js';
 import { codeActionTools } from './tools.js';

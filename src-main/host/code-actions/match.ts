@@ -1,5 +1,5 @@
 /** Re-discovery must find exactly one action matching a reference; zero or several are distinct failures. */
-import { JunctionError, next } from '../../shared/index.js';
+import { JunctionError, next } from '../../contracts/index.js';
 import { actionExpired } from './reference-store.js';
 
 export function matchExactlyOne<T>(actionId: string, candidates: readonly T[], matches: (candidate: T) => boolean): T {

@@ -5,7 +5,7 @@
  * because the agent's recovery is the same: discover again. Pure apart from the injected clock.
  */
 import { randomUUID } from 'node:crypto';
-import { JunctionError, next } from '../../shared/index.js';
+import { JunctionError, next } from '../../contracts/index.js';
 import type { SnapshotIdentity } from '../workspace/index.js';
 
 export const DEFAULT_REFERENCE_LIFETIME_MS = 5 * 60_000;

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type ts from 'typescript';
-import { JunctionError, next } from '../../shared/index.js';
+import { JunctionError, next } from '../../contracts/index.js';
 import { assertSnapshot, requireActive, type StageResult, type TransactionService } from '../operations/index.js';
 import { lineStarts, resolvePosition, toLineColumn, type Position } from '../transactions/index.js';
 import { normaliseRelativePath, type Snapshot, type SnapshotIdentity, type Workspace, type WorkspaceRegistry } from '../workspace/index.js';

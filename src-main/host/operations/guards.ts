@@ -1,5 +1,5 @@
 /** Preconditions shared by host operations, each failing with its stable code and continuation. */
-import { JunctionError, next } from '../../shared/index.js';
+import { JunctionError, next } from '../../contracts/index.js';
 import type { ModePolicy } from '../modes.js';
 import type { Transaction } from '../transactions/index.js';
 import type { SnapshotIdentity, Workspace } from '../workspace/index.js';

@@ -1,8 +1,8 @@
 /** Read-only questions about a workspace's effective snapshot: documents, diagnostics, symbols, references. */
 import { join } from 'node:path';
 import ts from 'typescript';
-import type { DiagnosticView } from '../../control/api.js';
-import { JunctionError, next } from '../../shared/index.js';
+import type { DiagnosticView } from '../../contracts/index.js';
+import { JunctionError, next } from '../../contracts/index.js';
 import { clipUtf16, lineStarts, resolvePosition, toLineColumn, type Position } from '../transactions/index.js';
 import { collectDiagnostics, isWithin, normaliseRelativePath, type SnapshotIdentity, type Workspace } from '../workspace/index.js';
 import { boundCounted, takeBounded, type Bounded } from './bounded.js';

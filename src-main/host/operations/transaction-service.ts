@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join, relative, sep } from 'node:path';
-import type { ApprovalView, CompileCheckView, DiagnosticView, FileDiffView, RevisionView, TransactionView } from '../../control/api.js';
-import type { FileChange } from '../../recovery/contract.js';
-import { JunctionError, isJunctionError, next } from '../../shared/index.js';
+import type { ApprovalView, CompileCheckView, DiagnosticView, FileDiffView, RevisionView, TransactionView } from '../../contracts/index.js';
+import type { FileChange } from '../../recovery/index.js';
+import { JunctionError, isJunctionError, next } from '../../contracts/index.js';
 import type { ApprovalDesk } from '../approvals/index.js';
 import type { HostJournal } from '../journal.js';
 import type { ModePolicy } from '../modes.js';

@@ -1,5 +1,5 @@
 /** Console views of host state. */
-import type { WorkspaceView } from '../../control/api.js';
+import type { WorkspaceView } from '../../contracts/index.js';
 import type { Transaction } from '../transactions/index.js';
 import type { Workspace } from '../workspace/index.js';
 

@@ -3,7 +3,7 @@
  * issue is reported at once, before any execution context is acquired.
  */
 import type { z } from 'zod';
-import { JunctionError, next } from '../../shared/errors.js';
+import { JunctionError, next } from '../../contracts/index.js';
 import { envelopeSchema, RESERVED_PROPERTIES, type HostEnvelope } from './host-envelope.js';
 import type { ValidatedTool } from './validate-definition.js';
 

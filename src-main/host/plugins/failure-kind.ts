@@ -1,6 +1,5 @@
 /** Which transport-independent failure kind a structured error code maps to (HTTP status, console colour). */
-import type { ErrorCode } from '../../shared/errors.js';
-import type { FailureKind } from '../../shared/tool-source.js';
+import type { ErrorCode, FailureKind } from '../../contracts/index.js';
 
 const KIND_BY_CODE: Partial<Record<ErrorCode, FailureKind>> = {
   InvalidArguments: 'binding',

@@ -3,7 +3,7 @@
  * saw. Plugins cannot declare them; the host strips them before the plugin's own schema binds the rest.
  */
 import { z } from 'zod';
-import type { JsonSchemaObject } from '../../shared/json.js';
+import type { JsonSchemaObject } from '../../shared/index.js';
 import type { SnapshotIdentity } from '../../../plugins/host-api/index.js';
 import { propertiesOf } from './schema-inspection.js';
 

@@ -5,8 +5,7 @@
  * the stager, a writer or any host object beyond the context.
  */
 import { z } from 'zod';
-import { isJunctionError, JunctionError, next, type StructuredError } from '../../shared/errors.js';
-import { errorOutcome, successOutcome, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource } from '../../shared/tool-source.js';
+import { isJunctionError, JunctionError, next, type StructuredError, errorOutcome, successOutcome, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource } from '../../contracts/index.js';
 import type {
   AnalysisServices,
   CandidateChange,

@@ -3,7 +3,7 @@
  * what agents will see. Pure: no I/O.
  */
 import { z } from 'zod';
-import type { JsonSchemaObject } from '../../shared/json.js';
+import type { JsonSchemaObject } from '../../shared/index.js';
 
 export type ZodObjectSchema = z.ZodObject;
 

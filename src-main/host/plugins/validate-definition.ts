@@ -3,7 +3,7 @@
  * author sees all of them at once; any error disables the whole plugin. Pure: no I/O.
  */
 import semver from 'semver';
-import type { JsonSchemaObject } from '../../shared/json.js';
+import type { JsonSchemaObject } from '../../shared/index.js';
 import { PLUGIN_API_V1, type MutationHandler, type QueryHandler } from '../../../plugins/host-api/index.js';
 import type { PluginDiagnostic, PluginErrorCategory, PluginIssue, PluginWarningCategory } from './diagnostics.js';
 import { publishedInputSchema, RESERVED_PROPERTIES, type ToolKind } from './host-envelope.js';

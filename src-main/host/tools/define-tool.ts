@@ -4,21 +4,9 @@
  * (admission runs whether or not output schemas are published).
  */
 import { z } from 'zod';
-import type { ErrorCode } from '../../shared/errors.js';
-import {
-  JunctionError,
-  errorOutcome,
-  next,
-  successOutcome,
-  thrownOutcome,
-  toStructuredError,
-  type CallContext,
-  type FailureKind,
-  type JsonSchemaObject,
-  type ToolDescriptor,
-  type ToolOutcome,
-  type ToolSource,
-} from '../../shared/index.js';
+import type { ErrorCode } from '../../contracts/index.js';
+import { type JsonSchemaObject } from '../../shared/index.js';
+import { JunctionError, errorOutcome, next, successOutcome, thrownOutcome, toStructuredError, type CallContext, type FailureKind, type ToolDescriptor, type ToolOutcome, type ToolSource } from '../../contracts/index.js';
 
 export type OutputSchemaPublication = 'publish' | 'omit';
 

@@ -1,5 +1,5 @@
 /** The host's tool catalogue as one ToolSource, shaped by the mode. */
-import type { ToolSource } from '../../shared/index.js';
+import type { ToolSource } from '../../contracts/index.js';
 import type { HostCore } from '../core.js';
 import { createToolSource, type HostTool } from './define-tool.js';
 import { queryTools } from './query-tools.js';

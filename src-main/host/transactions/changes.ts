@@ -3,8 +3,8 @@
  * Changes in one batch apply in order, each seeing the result of the previous ones. Paths must
  * already be normalised workspace-relative POSIX paths.
  */
-import { JunctionError, next } from '../../shared/index.js';
-import type { Snapshot } from '../workspace/snapshot.js';
+import { JunctionError, next } from '../../contracts/index.js';
+import type { Snapshot } from '../workspace/index.js';
 import { applyTextEdits, type TextEdit } from './text-edits.js';
 
 export type CandidateChange =

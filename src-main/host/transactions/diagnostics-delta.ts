@@ -2,7 +2,7 @@
  * Which diagnostics a change adds or removes. Positions shift with every edit, so two diagnostics
  * are the same when path, code, category and message match; duplicates count as a multiset.
  */
-import type { DiagnosticView } from '../../control/api.js';
+import type { DiagnosticView } from '../../contracts/index.js';
 import type { DiagnosticsDelta } from './transaction.js';
 
 function key(d: DiagnosticView): string {

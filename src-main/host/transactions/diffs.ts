@@ -1,7 +1,7 @@
 /** Unified diffs between two snapshots, one entry per changed document, in path order. */
 import { createTwoFilesPatch } from 'diff';
-import type { FileDiffView } from '../../control/api.js';
-import type { Snapshot } from '../workspace/snapshot.js';
+import type { FileDiffView } from '../../contracts/index.js';
+import type { Snapshot } from '../workspace/index.js';
 import { clipUtf16 } from './text-edits.js';
 
 export interface FileDiff {

@@ -3,7 +3,8 @@
  * resolved and validated against the original text before anything is applied, so a bad edit
  * leaves the document untouched.
  */
-import { JunctionError, hasLoneSurrogate, next } from '../../shared/index.js';
+import { hasLoneSurrogate } from '../../shared/index.js';
+import { JunctionError, next } from '../../contracts/index.js';
 
 /** Zero-based: either a UTF-16 offset, or a line and a UTF-16 column within that line. */
 export type Position = { offset: number } | { line: number; column: number };

@@ -3,10 +3,10 @@
  * each with its own snapshot and diff. Pure domain: no I/O, time is passed in.
  */
 import { createHash } from 'node:crypto';
-import type { DiagnosticView, RevisionView, TransactionView } from '../../control/api.js';
-import { JunctionError, next } from '../../shared/index.js';
-import type { FileChange } from '../../recovery/contract.js';
-import type { Snapshot } from '../workspace/snapshot.js';
+import type { DiagnosticView, RevisionView, TransactionView } from '../../contracts/index.js';
+import { JunctionError, next } from '../../contracts/index.js';
+import type { FileChange } from '../../recovery/index.js';
+import type { Snapshot } from '../workspace/index.js';
 import { composeOrigins, type AppliedCandidate } from './changes.js';
 import { diffSnapshots, toFileDiffView, type FileDiff } from './diffs.js';
 

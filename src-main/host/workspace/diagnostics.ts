@@ -1,7 +1,7 @@
 /** Compiler diagnostics of a snapshot as console/tool views, bounded while they are collected. */
 import { join } from 'node:path';
 import ts from 'typescript';
-import type { DiagnosticView } from '../../control/api.js';
+import type { DiagnosticView } from '../../contracts/index.js';
 import { isSourcePath } from './loader.js';
 import type { Snapshot } from './snapshot.js';
 

@@ -5,7 +5,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { errnoOf, JunctionError, next } from '../../shared/errors.js';
+import { errnoOf, JunctionError, next } from '../../contracts/index.js';
 import { isIgnoredPath, isSourcePath, SOURCE_EXTENSIONS } from './loader.js';
 import { isWithin, normaliseRelativePath } from './paths.js';
 

@@ -2,7 +2,7 @@
  * Workspace-relative path rules. Every path an agent sends is normalised to a POSIX relative path
  * before anything touches the disk, so one spelling maps to one document.
  */
-import { JunctionError, next } from '../../shared/errors.js';
+import { JunctionError, next } from '../../contracts/index.js';
 
 function outside(input: string, why: string): JunctionError {
   return new JunctionError('PathOutsideWorkspace', `Path '${input}' is not inside the workspace: ${why}.`, {

@@ -1,5 +1,5 @@
 /** The set of open workspaces and the rule for picking one from an optional selector. */
-import { JunctionError, next } from '../../shared/index.js';
+import { JunctionError, next } from '../../contracts/index.js';
 import { resolve } from 'node:path';
 import { resolveWorkspaceRoot, Workspace, type WorkspaceOpenOptions } from './workspace.js';
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type ts from 'typescript';
-import { JunctionError, next } from '../../shared/index.js';
+import { JunctionError, next } from '../../contracts/index.js';
 import { createSnapshotLanguageService, type SnapshotLanguageService } from './language-service.js';
 import { loadDocuments, readProjectConfig, type ProjectConfig } from './loader.js';
 import { Snapshot, type SnapshotIdentity } from './snapshot.js';

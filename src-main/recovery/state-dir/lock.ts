@@ -3,7 +3,7 @@
  * wins; a lock left by a dead process is taken over, a live one refuses with StateDirectoryLocked.
  */
 import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { JunctionError, next } from '../../shared/errors.js';
+import { JunctionError, next } from '../../contracts/index.js';
 import { fsyncDirectory, isCode, removeIfPresent } from '../durable-fs.js';
 import type { OwnerRecord } from '../model.js';
 import { encodeOwner } from '../persisted/index.js';

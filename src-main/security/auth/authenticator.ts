@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { JunctionError } from '../../shared/errors.js';
+import { JunctionError } from '../../contracts/index.js';
 import { refuse, type Refusal } from '../refusal.js';
 import type { AuthMode } from '../network/index.js';
 import type { AuthorizationDecision, AuthorizationGate, AuthorizationRequest } from './authorization.js';

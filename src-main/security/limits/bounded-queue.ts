@@ -1,5 +1,5 @@
 /** A fixed-capacity FIFO (ring buffer) that never grows: when full it drops by policy and counts it. */
-import { JunctionError } from '../../shared/errors.js';
+import { JunctionError } from '../../contracts/index.js';
 
 export type DropPolicy = 'drop-oldest' | 'drop-newest';
 

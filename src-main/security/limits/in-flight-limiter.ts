@@ -2,7 +2,7 @@
  * Caps concurrent work per key (e.g. tool calls per agent) so one caller cannot occupy every plugin
  * slot. Keys with nothing in flight are forgotten, so the table is bounded by the work in progress.
  */
-import { JunctionError } from '../../shared/errors.js';
+import { JunctionError } from '../../contracts/index.js';
 import { refuse, type Refusal } from '../refusal.js';
 
 export interface InFlightLimiterOptions {

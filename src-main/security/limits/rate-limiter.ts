@@ -3,7 +3,7 @@
  * `burst` tokens and refills at `ratePerSecond`. The key table is bounded: when full, the least
  * recently used key is forgotten, which only ever errs towards letting that key through again.
  */
-import { JunctionError } from '../../shared/errors.js';
+import { JunctionError } from '../../contracts/index.js';
 import { refuse, type Refusal } from '../refusal.js';
 
 export interface RateLimiterOptions {

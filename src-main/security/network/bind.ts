@@ -1,5 +1,5 @@
 /** Refuses a start-up configuration that would expose an unauthenticated server beyond this machine. */
-import { JunctionError } from '../../shared/errors.js';
+import { JunctionError } from '../../contracts/index.js';
 import { isLoopbackHostName } from './loopback.js';
 
 export type AuthMode = 'none' | 'token';

@@ -1,5 +1,5 @@
 /** Picks the transport: Electron's preload bridge when present, else the page's WebSocket. The views never know. */
-import type { ControlChannel } from '../../../src-main/control/api.js';
+import type { ControlChannel } from '../../../src-main/contracts/index.js';
 import { controlSocketUrl, createSocketChannel } from './socket-channel.js';
 
 declare global {

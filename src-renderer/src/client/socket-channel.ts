@@ -2,7 +2,7 @@
  * The browser transport: the `/control` WebSocket of the page's own origin (the cookie set when the
  * console was opened authenticates it). Reconnects with backoff; every new connection starts with a snapshot.
  */
-import type { ControlChannel, ControlCommandName, ControlCommands, ControlReplyMessage, ControlResult, ControlWireFrame } from '../../../src-main/control/api.js';
+import type { ControlChannel, ControlCommandName, ControlCommands, ControlReplyMessage, ControlResult, ControlWireFrame } from '../../../src-main/contracts/index.js';
 
 type Pending = (result: ControlResult<unknown>) => void;
 

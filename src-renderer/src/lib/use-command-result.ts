@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ControlCommandName, ControlCommands } from '../../../src-main/control/api.js';
+import type { ControlCommandName, ControlCommands } from '../../../src-main/contracts/index.js';
 import { useConsole } from '../store/store.js';
 
 export interface CommandResult<T> {

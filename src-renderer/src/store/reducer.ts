@@ -17,7 +17,7 @@ import type {
   PolicyView,
   RecoveryView,
   WorkspaceView,
-} from '../../../src-main/control/api.js';
+} from '../../../src-main/contracts/index.js';
 
 export const MAX_CALLS = 10_000;
 /** Held tool calls kept for display: every pending one plus the most recent decisions. */

@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import type { PluginView } from '../../../src-main/control/api.js';
+import type { PluginView } from '../../../src-main/contracts/index.js';
 import { useConsole } from '../store/store.js';
 import { projectGroups, type ProjectGroup } from '../store/reducer.js';
 import { useUi } from '../store/ui.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { AuditStore, compileRedaction, exportAudit } from '../../../src-main/audit/index.js';
-import type { HistoryPage } from '../../../src-main/control/index.js';
+import type { HistoryPage } from '../../../src-main/contracts/index.js';
 import { eventually, startTestJunction } from '../../support/junction-harness.js';
 import { PROJECT_ROOT } from '../../../src-main/app/paths.js';
 import { silentLogger } from '../../../src-main/shared/log.js';

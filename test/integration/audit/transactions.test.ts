@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DEMO_WORKSPACE_DIR } from '../../../src-main/app/paths.js';
-import type { TransactionRecordView } from '../../../src-main/control/index.js';
+import type { TransactionRecordView } from '../../../src-main/contracts/index.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 
 type Structured = Record<string, unknown>;

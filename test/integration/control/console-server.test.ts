@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import WebSocket from 'ws';
-import type { ControlFrame, ControlReplyMessage, ControlWireFrame } from '../../../src-main/control/index.js';
+import type { ControlFrame, ControlReplyMessage, ControlWireFrame } from '../../../src-main/contracts/index.js';
 import { applyFrames, EMPTY_DATA } from '../../../src-renderer/src/store/reducer.js';
 import { startConsole, type ConsoleHarness } from './support/console-harness.js';
 

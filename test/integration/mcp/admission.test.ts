@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAdmission } from '../../../src-main/app/admission.js';
-import { successOutcome, type ToolSource } from '../../../src-main/shared/tool-source.js';
+import { successOutcome, type ToolSource } from '../../../src-main/contracts/tool-source.js';
 import { createFixtureToolSource } from '../../support/fixture-tool-source.js';
 import { eventually } from '../../support/junction-harness.js';
 import { startMcpStack } from '../../support/mcp-stack.js';

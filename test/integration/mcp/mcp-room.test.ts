@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createFixtureToolSource } from '../../support/fixture-tool-source.js';
 import { startMcpStack } from '../../support/mcp-stack.js';
-import type { CallView } from '../../../src-main/control/api.js';
+import type { CallView } from '../../../src-main/contracts/console.js';
 
 describe('MCP room over streamable HTTP and the direct API', () => {
   const source = createFixtureToolSource();

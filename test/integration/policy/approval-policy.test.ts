@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startScenePlugin, type RunningScenePlugin } from '../../../plugins/examples/scene/plugin.js';
-import type { CallApprovalView, CallView, ControlEvent, PolicyDocument } from '../../../src-main/control/api.js';
+import type { CallApprovalView, CallView, ControlEvent, PolicyDocument } from '../../../src-main/contracts/console.js';
 import { CLI_SOURCE_FOR_TESTS } from '../../support/cli.js';
 import { loadTranscript, replayDotNetClient } from '../../support/dotnet-replay.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createJournal, type Journal } from '../../../src-main/recovery/index.js';
-import { JunctionError } from '../../../src-main/shared/errors.js';
+import { JunctionError } from '../../../src-main/contracts/errors.js';
 import { hashTree, makeSandbox, readTree, shaOf, writeFiles, type Sandbox } from './helpers.js';
 
 const MANIFEST_ID = '11111111-2222-4333-8444-555555555555';

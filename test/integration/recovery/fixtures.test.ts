@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createJournal, type RecoveryReport } from '../../../src-main/recovery/index.js';
-import { JunctionError } from '../../../src-main/shared/errors.js';
+import { JunctionError } from '../../../src-main/contracts/errors.js';
 import { copyFixture, hashTree, readTree, type Sandbox } from './helpers.js';
 
 const OLD = {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createJournal, type Journal } from '../../../src-main/recovery/index.js';
-import { JunctionError } from '../../../src-main/shared/errors.js';
+import { JunctionError } from '../../../src-main/contracts/errors.js';
 import { makeSandbox, readTree, shaOf, writeFiles, type Sandbox } from './helpers.js';
 
 async function withJournal(run: (ctx: { box: Sandbox; journal: Journal }) => Promise<void>): Promise<void> {

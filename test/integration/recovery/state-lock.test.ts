@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile, access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createJournal } from '../../../src-main/recovery/index.js';
-import { JunctionError } from '../../../src-main/shared/errors.js';
+import { JunctionError } from '../../../src-main/contracts/errors.js';
 import { makeSandbox, shaOf } from './helpers.js';
 
 const isLocked = (error: unknown) => error instanceof JunctionError && error.code === 'StateDirectoryLocked';

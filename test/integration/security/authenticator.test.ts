@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { createAuthorizationWebhook } from '../../../src-main/bridge/webhooks/index.js';
 import { createAuthenticator, type Authenticator, type ClientKind } from '../../../src-main/security/index.js';
-import { JunctionError } from '../../../src-main/shared/errors.js';
+import { JunctionError } from '../../../src-main/contracts/errors.js';
 import { json, recordingLogger, refusedUrl, startReceiver, type Receiver } from '../bridge/webhooks/receiver.js';
 import { reply, send, startServer, type Harness } from './http-harness.js';
 

@@ -4,7 +4,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadOrCreateToken, TOKEN_DIRECTORY, TOKEN_FILE } from '../../../src-main/security/index.js';
-import { JunctionError } from '../../../src-main/shared/errors.js';
+import { JunctionError } from '../../../src-main/contracts/errors.js';
 
 const posix = process.platform !== 'win32';
 const roots: string[] = [];

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { request } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ERROR_CODES } from '../../../src-main/shared/errors.js';
+import { ERROR_CODES } from '../../../src-main/contracts/errors.js';
 import { RawClient, RS } from '../../integration/bridge/signalr/hub-harness.js';
 import { tally, violate, type AttackTally } from './attacks.js';
 import { loneSurrogate, oddValue, randomObject, rawBody, sample, surrogateString } from './fuzz-inputs.js';

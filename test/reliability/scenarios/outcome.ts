@@ -1,6 +1,6 @@
 /** How one agent call ended, classified the way every reliability scenario counts it. */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ERROR_CODES } from '../../../src-main/shared/errors.js';
+import { ERROR_CODES } from '../../../src-main/contracts/errors.js';
 
 export type CallOutcome =
   | { kind: 'result'; value: unknown; ms: number }

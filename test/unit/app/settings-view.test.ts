@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseArgv, readEnv, readSettings, resolveConfigWithOrigins } from '../../../src-main/app/config/index.js';
 import { RuntimeSettings } from '../../../src-main/app/settings-view.js';
-import { JunctionError } from '../../../src-main/shared/errors.js';
+import { JunctionError } from '../../../src-main/contracts/errors.js';
 
 function resolved() {
   return resolveConfigWithOrigins([

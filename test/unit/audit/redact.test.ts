@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileRedaction, redactCall, redactValue, REDACTED } from '../../../src-main/audit/index.js';
-import { isJunctionError } from '../../../src-main/shared/errors.js';
+import { isJunctionError } from '../../../src-main/contracts/errors.js';
 
 describe('redaction', () => {
   test('secret-named keys are redacted at any depth, ignoring case, and their paths reported', () => {

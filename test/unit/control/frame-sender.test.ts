@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as tick } from 'node:timers/promises';
 import { FrameSender, type FrameSink } from '../../../src-main/control/frame-sender.js';
-import type { ControlEvent, ControlFrame, ControlWireFrame } from '../../../src-main/control/index.js';
+import type { ControlEvent, ControlFrame, ControlWireFrame } from '../../../src-main/contracts/index.js';
 import type { SnapshotFrame } from '../../../src-main/control/hub.js';
 
 /** A sink whose writes complete only when the test says so, like a socket whose peer stopped reading. */

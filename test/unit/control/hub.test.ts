@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ControlFrame } from '../../../src-main/control/index.js';
+import type { ControlFrame } from '../../../src-main/contracts/index.js';
 import { createWorld } from '../../integration/control/support/world.js';
 
 function collect(frames: ControlFrame[]): (frame: ControlFrame) => void {

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CallView, MetricsView, PluginView } from '../../../src-main/control/index.js';
+import type { CallView, MetricsView, PluginView } from '../../../src-main/contracts/index.js';
 import { CallMetrics, createControlHub, METRICS_WINDOW_SECONDS } from '../../../src-main/control/index.js';
 import { createWorld, sampleRecovery } from '../../integration/control/support/world.js';
 

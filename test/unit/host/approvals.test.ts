@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { ApprovalDesk, ReceiptSigner } from '../../../src-main/host/approvals/index.js';
-import type { ApprovalView } from '../../../src-main/control/api.js';
+import type { ApprovalView } from '../../../src-main/contracts/console.js';
 
 const binding = { workspaceId: 'w', transactionId: 't', revision: 1, contentHash: 'h' };
 

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isJunctionError } from '../../../src-main/shared/errors.js';
+import { isJunctionError } from '../../../src-main/contracts/errors.js';
 import { ConsoleElicitations } from '../../../src-main/mcp/console-elicitations.js';
 import { SessionLogLevel } from '../../../src-main/mcp/agent-requests.js';
 

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallApprovalView, PolicyChangeView, PolicyDocument } from '../../../src-main/control/api.js';
+import type { CallApprovalView, PolicyChangeView, PolicyDocument } from '../../../src-main/contracts/console.js';
 import { CallApprovals, loadPolicyFile, policyFilePersistence, PolicyStore } from '../../../src-main/policy/index.js';
-import type { GateRequest, GateVerdict } from '../../../src-main/shared/call-gate.js';
+import type { GateRequest, GateVerdict } from '../../../src-main/contracts/call-gate.js';
 
 const ASK: PolicyDocument = { rules: [{ tool: 'deny-*', action: 'deny', reason: 'never' }, { tool: 'remove-*', action: 'ask' }] };
 

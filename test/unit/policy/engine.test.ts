@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PolicyDocument } from '../../../src-main/control/api.js';
+import type { PolicyDocument } from '../../../src-main/contracts/console.js';
 import { canonicalJson, compilePolicy, decisionDigest, evaluate, MAX_REGEX_INPUT, parsePolicyDocument, parsePolicyText, regexSafetyProblem, resolvePointer, type CallFacts } from '../../../src-main/policy/index.js';
 
 const facts = (over: Partial<CallFacts> = {}): CallFacts => ({ tool: 'remove-object', target: { source: 'host' }, agentName: 'claude', args: {}, ...over });

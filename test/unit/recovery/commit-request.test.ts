@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathProblem, validateCommitRequest } from '../../../src-main/recovery/commit-request.js';
 import { forEachBounded } from '../../../src-main/recovery/bounded-parallel.js';
-import { JunctionError } from '../../../src-main/shared/errors.js';
+import { JunctionError } from '../../../src-main/contracts/errors.js';
 
 const SHA = '0'.repeat(64);
 const codeOf = (fn: () => unknown): string | undefined => {

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hunkLabel, sideBySide, unifiedRows } from '../../../src-renderer/src/lib/diff.js';
 import { filterCalls, rowWindow } from '../../../src-renderer/src/lib/calls.js';
-import type { CallView } from '../../../src-main/control/api.js';
+import type { CallView } from '../../../src-main/contracts/console.js';
 
 describe('side-by-side diff', () => {
   test('pairs removals with additions, numbers both sides from the hunk header and drops file headers', () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyFrames, EMPTY_DATA, projectGroups } from '../../../src-renderer/src/store/reducer.js';
-import type { AgentView, BridgeView, PluginView } from '../../../src-main/control/api.js';
+import type { AgentView, BridgeView, PluginView } from '../../../src-main/contracts/console.js';
 
 const recovery = { stateDir: '/s', healthy: true, entries: [] };
 const bridge = (projectRouting: 'single' | 'multi'): BridgeView => ({ running: true, host: 'h', port: 1, hubUrl: 'h', mcpUrl: 'm', apiUrl: 'a', transports: [], snippets: [], projectRouting, projects: [] });

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyFrames, EMPTY_DATA, MAX_CALL_APPROVALS, MAX_CALLS, pendingApprovals, pendingCallApprovals } from '../../../src-renderer/src/store/reducer.js';
-import type { CallApprovalView, CallView, ControlEvent, ControlFrame, ControlSnapshot, ControlWireFrame } from '../../../src-main/control/api.js';
+import type { CallApprovalView, CallView, ControlEvent, ControlFrame, ControlSnapshot, ControlWireFrame } from '../../../src-main/contracts/console.js';
 
 const bridge = { running: true, host: '127.0.0.1', port: 1, hubUrl: 'h', mcpUrl: 'm', apiUrl: 'a', transports: [], snippets: [] };
 const recovery = { stateDir: '/s', healthy: true, entries: [] };

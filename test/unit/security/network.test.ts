@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertBindAllowed, checkOrigin, isLoopbackAddress, isLoopbackHostName, type OriginPolicy } from '../../../src-main/security/index.js';
-import { JunctionError } from '../../../src-main/shared/errors.js';
+import { JunctionError } from '../../../src-main/contracts/errors.js';
 
 describe('loopback recognition', () => {
   test('loopback addresses in all their spellings', () => {

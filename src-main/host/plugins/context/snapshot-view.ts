@@ -2,7 +2,7 @@
  * Read-only plugin views over a host snapshot: a document accessor and a resolver for paths and positions.
  * Accepts any source with `paths()` and `get(path)`, which the host's immutable Snapshot provides. Pure.
  */
-import { JunctionError, next } from '../../../shared/errors.js';
+import { JunctionError, next } from '../../../contracts/index.js';
 import type { DocumentView, ResolvedLocation, SnapshotIdentity, SnapshotView, WorkspaceResolver } from '../../../../plugins/host-api/index.js';
 
 export interface SnapshotSource {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { startScenePlugin } from '../../../../plugins/examples/scene/plugin.js';
 import { createPlugin } from '../../../../plugins/sdk/src/index.js';
 import type { DuplicateToolDiagnostic } from '../../../../src-main/bridge/plugins/index.js';
-import { isJunctionError } from '../../../../src-main/shared/errors.js';
+import { isJunctionError } from '../../../../src-main/contracts/errors.js';
 import { callContext, startBridge, toolNames, until } from './harness.js';
 
 function textOf(content: { text: string } | { blob: string } | undefined): string {

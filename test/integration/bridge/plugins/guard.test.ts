@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { createPlugin, ToolUnavailableError, type McpPlugin } from '../../../../plugins/sdk/src/index.js';
-import type { ToolOutcome } from '../../../../src-main/shared/tool-source.js';
+import type { ToolOutcome } from '../../../../src-main/contracts/tool-source.js';
 import { callContext, startBridge, toolNames, until, type TestBridge } from './harness.js';
 
 function errorOf(outcome: ToolOutcome): { code: string; message: string } {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { createHubServer, type HubServer } from '../../../../src-main/bridge/signalr/index.js';
 import { attachPluginHub, type AttachPluginHubOptions, type BridgeToolSource } from '../../../../src-main/bridge/plugins/index.js';
-import type { CallContext } from '../../../../src-main/shared/tool-source.js';
+import type { CallContext } from '../../../../src-main/contracts/tool-source.js';
 
 export interface TestBridge {
   endpoint: string;

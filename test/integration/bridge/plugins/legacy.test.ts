@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HubConnectionBuilder, HubConnectionState, LogLevel } from '@microsoft/signalr';
 import { startScenePlugin } from '../../../../plugins/examples/scene/plugin.js';
-import type { ToolOutcome } from '../../../../src-main/shared/tool-source.js';
+import type { ToolOutcome } from '../../../../src-main/contracts/tool-source.js';
 import { callContext, startBridge, toolNames, until } from './harness.js';
 
 /** The bridge writes as McpPlugin.Server does: PascalCase DTOs (the .NET client reads them case-insensitively). */

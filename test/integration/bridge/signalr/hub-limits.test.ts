@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHubServer, HubInvocationError, type HubConnection } from '../../../../src-main/bridge/signalr/index.js';
-import { JunctionError } from '../../../../src-main/shared/errors.js';
+import { JunctionError } from '../../../../src-main/contracts/errors.js';
 import { buildClient, once, RawClient, RS, startHub, wsUrl } from './hub-harness.js';
 
 test('invalid options are refused with ConfigInvalid naming the option', () => {

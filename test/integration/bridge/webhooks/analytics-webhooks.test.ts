@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { createAnalyticsWebhooks } from '../../../../src-main/bridge/webhooks/index.js';
-import { JunctionError } from '../../../../src-main/shared/errors.js';
+import { JunctionError } from '../../../../src-main/contracts/errors.js';
 import { json, recordingLogger, refusedUrl, startReceiver, type Receiver } from './receiver.js';
 
 function activeTimers(): number {

@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { createAuthorizationWebhook } from '../../../../src-main/bridge/webhooks/index.js';
 import type { AuthorizationRequest } from '../../../../src-main/security/index.js';
-import { JunctionError } from '../../../../src-main/shared/errors.js';
+import { JunctionError } from '../../../../src-main/contracts/errors.js';
 import { json, recordingLogger, refusedUrl, startReceiver, type Receiver, type ReceivedRequest } from './receiver.js';
 
 const SECRET = 'webhook-secret-for-tests';

@@ -2,17 +2,9 @@
  * A small in-memory Junction for console tests: state the providers read, commands that change it and
  * publish the matching events, and a record of the commands the console issued.
  */
-import { JunctionError } from '../../../../src-main/shared/errors.js';
-import {
-  createControlHub,
-  type ApprovalView,
-  type BridgeView,
-  type CallView,
-  type ControlHub,
-  type PluginView,
-  type RecoveryView,
-  type WorkspaceView,
-} from '../../../../src-main/control/index.js';
+import { JunctionError } from '../../../../src-main/contracts/errors.js';
+import { createControlHub, type ControlHub } from '../../../../src-main/control/index.js';
+import { type ApprovalView, type BridgeView, type CallView, type PluginView, type RecoveryView, type WorkspaceView } from '../../../../src-main/contracts/index.js';
 
 export interface WorldCommand {
   command: string;

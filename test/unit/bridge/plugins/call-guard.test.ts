@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { ResponseErrorKind, ResponseStatus, type RequestCallTool } from '../../../../plugins/sdk/src/protocol.js';
 import { guardedCall, InvokeFailure, type GuardSettings, type PluginReply, type ToolInvoker } from '../../../../src-main/bridge/plugins/index.js';
-import type { CallContext, ToolOutcome } from '../../../../src-main/shared/tool-source.js';
+import type { CallContext, ToolOutcome } from '../../../../src-main/contracts/tool-source.js';
 import { join, newRegistry, tool } from './fixtures.js';
 
 /** Answers calls from a script of replies per connection; records what reached the plugin. */

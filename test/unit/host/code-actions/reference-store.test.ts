@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ReferenceStore } from '../../../../src-main/host/code-actions/reference-store.js';
 import { matchExactlyOne } from '../../../../src-main/host/code-actions/match.js';
-import { isJunctionError } from '../../../../src-main/shared/errors.js';
+import { isJunctionError } from '../../../../src-main/contracts/errors.js';
 
 const snapshot = { workspaceId: 'w', workspaceEpoch: 0, snapshotId: 's', transactionRevision: 0 };
 

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createResolver, createSnapshotView } from '../../../../src-main/host/plugins/index.js';
-import { isJunctionError } from '../../../../src-main/shared/errors.js';
+import { isJunctionError } from '../../../../src-main/contracts/errors.js';
 
 const identity = { workspaceId: 'w', workspaceEpoch: 1, snapshotId: 's', transactionRevision: 0 };
 const doc = (path: string, text: string) => ({ path, text, sha256: createHash('sha256').update(text).digest('hex') });

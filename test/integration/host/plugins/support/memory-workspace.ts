@@ -4,7 +4,7 @@
  * revision. The real host supplies the same two functions over its transactions.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { JunctionError, next } from '../../../../../src-main/shared/errors.js';
+import { JunctionError, next } from '../../../../../src-main/contracts/errors.js';
 import { createResolver, createSnapshotView, type PluginContextFactory, type PluginStageFunction, type PluginStageRequest } from '../../../../../src-main/host/plugins/index.js';
 import type { AnalysisServices, DocumentView, SnapshotIdentity } from '../../../../../plugins/host-api/index.js';
 

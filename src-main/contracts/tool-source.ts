@@ -4,7 +4,14 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toStructuredError, type StructuredError } from './errors.js';
-import type { AgentScope } from './project-pin.js';
+
+/** Which agent session a listing or a call is for; the bridge picks the project from it. */
+export interface AgentScope {
+  /** The MCP session id (absent for direct HTTP calls, which have no session to remember a selection). */
+  sessionId?: string;
+  /** The project pin of the route the agent used, already validated and lower-cased. */
+  pin?: string;
+}
 
 export type ToolDescriptor = Tool;
 export type ToolResult = CallToolResult;

@@ -3,7 +3,7 @@
  * the approval policy. The gate may hold a call for the operator; it answers with the arguments the call
  * must run with, or a structured refusal, and always with its decision as data.
  */
-import type { PolicyDecisionView } from '../control/api.js';
+import type { PolicyDecisionView } from './console.js';
 import type { StructuredError } from './errors.js';
 import type { AgentTransport, CallContext, ToolDescriptor, ToolTarget } from './tool-source.js';
 

@@ -3,7 +3,7 @@
  * Electron IPC and the browser WebSocket both carry exactly these shapes; the renderer never knows which.
  * Additive only: new fields and event types may appear, existing ones keep their meaning.
  */
-import type { StructuredError } from '../shared/errors.js';
+import type { StructuredError } from './errors.js';
 
 export type PluginRole = 'editor' | 'runtime';
 

@@ -1,0 +1,8 @@
+/**
+ * The contracts room's door: data shapes that several rooms share (console views, events and commands,
+ * tool outcomes, structured errors, the call gate). It depends on no other room, so any room may import it.
+ */
+export * from './errors.js';
+export * from './tool-source.js';
+export * from './call-gate.js';
+export type * from './console.js';

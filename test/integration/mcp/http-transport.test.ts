@@ -182,3 +182,53 @@ describe("Junction's streamable HTTP transport", () => {
     assert.equal(((await after.json()) as { error: { code: number } }).error.code, -32001);
   });
 });
+
+describe('the session table', () => {
+  let stack: Awaited<ReturnType<typeof startMcpStack>>;
+  before(async () => {
+    stack = await startMcpStack([transportProbe().source], { maxSessions: 2, idleTimeoutMs: 300 });
+  });
+  after(() => stack.close());
+
+  const open = async () => {
+    const init = await fetch(`${stack.base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    });
+    await init.text();
+    return init.headers.get('mcp-session-id') ?? '';
+  };
+  const ping = (session: string) =>
+    fetch(`${stack.base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+
+  test('past the bound, a new session closes the least recently seen one and its server', async () => {
+    const first = await open();
+    const second = await open();
+    assert.equal((await ping(second)).status, 200);
+    const third = await open();
+    assert.equal(stack.mcp.sessionCount(), 2);
+    assert.equal(stack.factory.liveCount(), 2, "the evicted session's server closed with it");
+    assert.equal((await ping(first)).status, 404);
+    assert.equal((await ping(second)).status, 200);
+    assert.equal((await ping(third)).status, 200);
+  });
+
+  test('a refused initialize leaves no server behind', async () => {
+    const live = stack.factory.liveCount();
+    const refused = await fetch(`${stack.base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', accept: ACCEPT },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    });
+    assert.equal(refused.status, 415);
+    assert.equal(stack.factory.liveCount(), live);
+  });
+
+  test('idle sessions are closed', async () => {
+    const session = await open();
+    await eventually(() => stack.mcp.sessionCount() === 0, 5000, 'the idle sweep');
+    assert.equal(stack.factory.liveCount(), 0);
+    assert.equal((await ping(session)).status, 404);
+  });
+});

@@ -20,6 +20,22 @@ export function refuse(res: ServerResponse, status: number, code: number, messag
 
 export type ParsedBody = { ok: true; messages: JSONRPCMessage[]; batch: boolean } | { ok: false; code: number; message: string };
 
+const CALL_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The common case, checked without the SDK's schema: a request or notification whose params carry no
+ * `_meta`. It accepts only what JSONRPCMessageSchema accepts (anything else goes to the schema), so the
+ * SDK's Server never receives a message it cannot classify and leave unanswered.
+ */
+function plainCall(item: unknown): item is JSONRPCMessage {
+  if (!isPlainObject(item) || item['jsonrpc'] !== '2.0' || typeof item['method'] !== 'string') return false;
+  for (const key in item) if (!CALL_KEYS.has(key)) return false;
+  if ('id' in item && typeof item['id'] !== 'string' && !Number.isSafeInteger(item['id'])) return false;
+  const params = item['params'];
+  return !('params' in item) || (isPlainObject(params) && !('_meta' in params));
+}
+
 /**
  * The body as JSON-RPC messages. Broken JSON is a parse error (-32700); valid JSON that is not a
  * JSON-RPC message, or a batch of them, is an Invalid Request (-32600).
@@ -35,6 +51,10 @@ export function parseJsonRpcBody(raw: Buffer): ParsedBody {
   const items: unknown[] = Array.isArray(body) ? body : [body];
   const messages: JSONRPCMessage[] = [];
   for (const item of items) {
+    if (plainCall(item)) {
+      messages.push(item);
+      continue;
+    }
     const parsed = JSONRPCMessageSchema.safeParse(item);
     if (!parsed.success) break;
     messages.push(parsed.data);

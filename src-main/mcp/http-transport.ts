@@ -1,16 +1,18 @@
 /**
- * Streamable HTTP at `/mcp` (and `/p/{pin}/mcp`, a session pinned to one project): one SDK transport +
- * server per agent session, bounded in number and closed when idle, so an agent that vanishes cannot
- * pin memory forever. A session stays on the route it was opened on. Malformed pins never get here:
- * the composing server refuses them first.
+ * Streamable HTTP at `/mcp` (and `/p/{pin}/mcp`, a session pinned to one project): the session table.
+ * It reads and checks each request in the order the spec's refusals come in, then hands it to the
+ * session's own transport (`HttpSessionTransport`, one SDK Server each). Sessions are bounded in number
+ * and closed when idle, so an agent that vanishes cannot pin memory forever. A session stays on the
+ * route it was opened on. Malformed pins never get here: the composing server refuses them first.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { StructuredError } from '../contracts/index.js';
 import { splitPinnedPath } from '../shared/index.js';
 import { bodyRefusalStatus, type BodyReader } from './direct-http.js';
+import { HttpSessionTransport } from './http-session-transport.js';
+import { header, isInitialize, MAX_BATCH_SIZE, parseJsonRpcBody, refuse, refusedPostHeaders, refusedStreamHeaders } from './jsonrpc-http.js';
 import type { McpServerFactory } from './server.js';
 
 export interface McpHttpOptions {
@@ -20,16 +22,22 @@ export interface McpHttpOptions {
   maxSessions: number;
   /** Reads the request body within the configured cap and deadline, or throws a JunctionError (PayloadTooLarge, RequestTimeout). */
   readBody: BodyReader;
-  /** Allowed Host header values, checked by the SDK as DNS-rebinding protection. */
+  /** Allowed Host header values (DNS-rebinding protection) when set; the access gate checks Host and Origin for every route besides. */
   allowedHosts?: string[];
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: HttpSessionTransport;
   lastSeen: number;
   pin: string | undefined;
   /** Negotiated at initialize; it decides whether the session may send JSON-RPC batches. */
   protocolVersion: string;
+}
+
+/** A POST body read and found to be JSON-RPC. */
+interface Body {
+  messages: JSONRPCMessage[];
+  batch: boolean;
 }
 
 /** The revision that removed JSON-RPC batching; sessions on it or later take one message per POST. */
@@ -37,15 +45,10 @@ const FIRST_VERSION_WITHOUT_BATCHING = '2025-06-18';
 const batchingAllowed = (protocolVersion: string) => protocolVersion < FIRST_VERSION_WITHOUT_BATCHING;
 
 /** The version the SDK's Server answers initialize with: the requested one when supported, else its latest. */
-function negotiatedVersion(initialize: unknown): string {
-  const requested = isInitializeRequest(initialize) ? initialize.params.protocolVersion : undefined;
-  return requested !== undefined && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
-}
-
-/** Valid JSON that is not a JSON-RPC message (or a batch of them) is an Invalid Request, not a parse error. */
-function isJsonRpcPayload(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.length > 0 && messages.every((m) => JSONRPCMessageSchema.safeParse(m).success);
+function negotiatedVersion(initialize: JSONRPCMessage | undefined): string {
+  const params = initialize && 'params' in initialize ? initialize.params : undefined;
+  const requested = params?.['protocolVersion'];
+  return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
 
 export interface McpHttpHandler {
@@ -54,10 +57,30 @@ export interface McpHttpHandler {
   close(): Promise<void>;
 }
 
-function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, data?: StructuredError) {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: null }));
+/** Reads a POST body as JSON-RPC, or answers the refusal and returns undefined. */
+async function readMessages(readBody: BodyReader, req: IncomingMessage, res: ServerResponse): Promise<Body | undefined> {
+  let raw: Buffer;
+  try {
+    raw = await readBody(req, res);
+  } catch (error) {
+    const structured = (error as { toStructured?: () => StructuredError }).toStructured?.();
+    refuse(res, bodyRefusalStatus(structured?.code), -32600, (error as Error).message, structured);
+    return undefined;
+  }
+  const parsed = parseJsonRpcBody(raw);
+  if (parsed.ok) return parsed;
+  refuse(res, 400, parsed.code, parsed.message);
+  return undefined;
+}
+
+/** The checks the SDK's transport made of every POST after the session was found, in its order. */
+function refusedPost(req: IncomingMessage, res: ServerResponse, body: Body): boolean {
+  if (refusedPostHeaders(req, res)) return true;
+  if (body.messages.length > MAX_BATCH_SIZE) {
+    refuse(res, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+    return true;
+  }
+  return false;
 }
 
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
@@ -87,74 +110,80 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     }
   };
 
-  const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, pin: string | undefined) => {
-    const initialize = Array.isArray(body) ? body.find((m) => isInitializeRequest(m)) : body;
-    const protocolVersion = negotiatedVersion(initialize);
-    if (Array.isArray(body) && !batchingAllowed(protocolVersion)) {
-      jsonRpcError(res, 400, -32600, `Invalid Request: protocol version ${protocolVersion} has no JSON-RPC batching; send initialize as a single message.`);
+  const startSession = async (req: IncomingMessage, res: ServerResponse, body: Body, pin: string | undefined) => {
+    const protocolVersion = negotiatedVersion(body.messages.find(isInitialize));
+    if (body.batch && !batchingAllowed(protocolVersion)) {
+      refuse(res, 400, -32600, `Invalid Request: protocol version ${protocolVersion} has no JSON-RPC batching; send initialize as a single message.`);
+      return;
+    }
+    if (refusedPost(req, res, body)) return;
+    if (body.messages.length > 1) {
+      refuse(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
       return;
     }
     evictForRoom();
     const label = `#${++sessionCounter}`;
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, lastSeen: Date.now(), pin, protocolVersion });
-      },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
-      },
-      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts, enableDnsRebindingProtection: true } : {}),
-    });
+    const sessionId = randomUUID();
+    const transport = new HttpSessionTransport(sessionId);
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (sessions.get(sessionId)?.transport === transport) sessions.delete(sessionId);
     };
-    const server = options.factory.create('mcp-http', () => label, { id: () => transport.sessionId, ...(pin !== undefined ? { pin } : {}) });
+    const server = options.factory.create('mcp-http', () => label, { id: () => sessionId, ...(pin !== undefined ? { pin } : {}) });
+    sessions.set(sessionId, { transport, lastSeen: Date.now(), pin, protocolVersion });
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    transport.accept(req, res, body.messages, body.batch);
+  };
+
+  const serveSession = (req: IncomingMessage, res: ServerResponse, session: Session, sessionId: string, body: Body | undefined) => {
+    if (body) {
+      if (refusedPost(req, res, body)) return;
+      if (body.messages.some(isInitialize)) {
+        refuse(res, 400, -32600, 'Invalid Request: Server already initialized');
+        return;
+      }
+      session.transport.accept(req, res, body.messages, body.batch);
+      return;
+    }
+    if (req.method === 'GET') {
+      if (refusedStreamHeaders(req, res)) return;
+      if (!session.transport.openStream(res)) refuse(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
+      return;
+    }
+    if (req.method === 'DELETE') {
+      closeSession(sessionId);
+      res.writeHead(200).end();
+      return;
+    }
+    refuse(res, 405, -32000, 'Method not allowed.', undefined, { allow: 'GET, POST, DELETE' });
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, pin: string | undefined) => {
-    let body: unknown;
-    if (req.method === 'POST') {
-      let raw: Buffer;
-      try {
-        raw = await options.readBody(req, res);
-      } catch (error) {
-        const structured = (error as { toStructured?: () => StructuredError }).toStructured?.();
-        jsonRpcError(res, bodyRefusalStatus(structured?.code), -32600, (error as Error).message, structured);
-        return;
-      }
-      try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        jsonRpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
-        return;
-      }
-      if (!isJsonRpcPayload(body)) {
-        jsonRpcError(res, 400, -32600, 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message (jsonrpc "2.0" with a method, or a result or error with an id).');
-        return;
-      }
+    if (options.allowedHosts && !options.allowedHosts.includes(req.headers.host ?? '')) {
+      refuse(res, 403, -32000, `Invalid Host header: ${req.headers.host}`);
+      return;
     }
-    const sessionHeader = req.headers['mcp-session-id'];
-    const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
+    let body: Body | undefined;
+    if (req.method === 'POST') {
+      body = await readMessages(options.readBody, req, res);
+      if (!body) return;
+    }
+    const sessionId = header(req, 'mcp-session-id');
     if (sessionId) {
       const session = sessions.get(sessionId);
       if (!session) {
-        jsonRpcError(res, 404, -32001, 'Session not found: it expired or the server restarted; initialize a new session.');
+        refuse(res, 404, -32001, 'Session not found: it expired or the server restarted; initialize a new session.');
         return;
       }
       if (session.pin !== pin) {
         const opened = session.pin === undefined ? path : `/p/${session.pin}${path}`;
-        jsonRpcError(res, 400, -32000, `Bad request: this session was opened at ${opened}; send its requests there.`);
+        refuse(res, 400, -32000, `Bad request: this session was opened at ${opened}; send its requests there.`);
         return;
       }
-      const versionHeader = req.headers['mcp-protocol-version'];
-      const version = Array.isArray(versionHeader) ? versionHeader[0] : versionHeader;
+      const version = header(req, 'mcp-protocol-version');
       // The spec refuses only invalid or unsupported versions; the official conformance suite sends a
       // supported older version on a newer session and expects it served, so a differing one is allowed.
       if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-        jsonRpcError(
+        refuse(
           res,
           400,
           -32600,
@@ -162,17 +191,16 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         );
         return;
       }
-      if (Array.isArray(body) && !batchingAllowed(session.protocolVersion)) {
-        jsonRpcError(res, 400, -32600, `Invalid Request: this session negotiated protocol version ${session.protocolVersion}, which has no JSON-RPC batching; send one message per request.`);
+      if (body?.batch && !batchingAllowed(session.protocolVersion)) {
+        refuse(res, 400, -32600, `Invalid Request: this session negotiated protocol version ${session.protocolVersion}, which has no JSON-RPC batching; send one message per request.`);
         return;
       }
       session.lastSeen = Date.now();
-      await session.transport.handleRequest(req, res, body);
+      serveSession(req, res, session, sessionId, body);
       return;
     }
-    const initializing = req.method === 'POST' && (Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body));
-    if (!initializing) {
-      jsonRpcError(res, 400, -32000, 'Bad request: send initialize first, then the mcp-session-id header it returns.');
+    if (!body?.messages.some(isInitialize)) {
+      refuse(res, 400, -32000, 'Bad request: send initialize first, then the mcp-session-id header it returns.');
       return;
     }
     await startSession(req, res, body, pin);
@@ -182,14 +210,15 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     handleRequest(req, res) {
       const route = splitPinnedPath(new URL(req.url ?? '/', 'http://localhost').pathname);
       if (route.kind === 'malformed' || route.rest !== path) return false;
-      handle(req, res, route.kind === 'valid' ? route.pin : undefined).catch((error: unknown) => jsonRpcError(res, 500, -32603, `Internal error: ${(error as Error).message}`));
+      handle(req, res, route.kind === 'valid' ? route.pin : undefined).catch((error: unknown) => refuse(res, 500, -32603, `Internal error: ${(error as Error).message}`));
       return true;
     },
     sessionCount: () => sessions.size,
     async close() {
       clearInterval(sweep);
-      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
+      const open = [...sessions.values()];
       sessions.clear();
+      await Promise.all(open.map((s) => s.transport.close().catch(() => undefined)));
     },
   };
 }

@@ -6,12 +6,12 @@ import { closeServer, createHttpServer, listen } from '../../src-main/app/http/s
 import { createCatalogue, createDirectToolApi, createDispatcher, createMcpHttpHandler, createMcpServerFactory, type Admission, type CallObserver } from '../../src-main/mcp/index.js';
 import type { ToolSource } from '../../src-main/contracts/tool-source.js';
 
-export async function startMcpStack(sources: ToolSource[], options: { maxBodyBytes?: number; observers?: CallObserver[]; admission?: Admission } = {}) {
+export async function startMcpStack(sources: ToolSource[], options: { maxBodyBytes?: number; observers?: CallObserver[]; admission?: Admission; maxSessions?: number; idleTimeoutMs?: number } = {}) {
   const catalogue = createCatalogue(sources);
   const dispatcher = createDispatcher(catalogue, options.observers ?? [], options.admission);
   const factory = createMcpServerFactory({ name: 'junction-test', version: '0.0.0', catalogue, dispatcher });
   const readBody = bodyReader({ maxBytes: options.maxBodyBytes ?? 1_048_576, timeoutMs: 30_000 });
-  const mcp = createMcpHttpHandler({ factory, idleTimeoutMs: 60_000, maxSessions: 10, readBody });
+  const mcp = createMcpHttpHandler({ factory, idleTimeoutMs: options.idleTimeoutMs ?? 60_000, maxSessions: options.maxSessions ?? 10, readBody });
   const api = createDirectToolApi({ catalogue, dispatcher, readBody });
   const server = createHttpServer([mcp, api]);
   const { port } = await listen(server, 0, '127.0.0.1');
@@ -20,6 +20,7 @@ export async function startMcpStack(sources: ToolSource[], options: { maxBodyByt
   return {
     base,
     catalogue,
+    factory,
     mcp,
     async connectClient(): Promise<Client> {
       const client = new Client({ name: 'test-agent', version: '1.0.0' });

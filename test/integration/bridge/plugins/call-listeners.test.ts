@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { createPlugin, type McpPlugin } from '../../../../plugins/sdk/src/index.js';
 import { callDeadlines } from '../../../../src-main/shared/deadlines.js';
 import type { ToolOutcome } from '../../../../src-main/shared/tool-source.js';
+import { eventually, startTestJunction } from '../../../support/junction-harness.js';
 import { callContext, startBridge, toolNames, until, type TestBridge } from './harness.js';
 
 const CONCURRENT = 64;
@@ -97,5 +98,44 @@ describe('bridged calls leave no listeners or timers behind', () => {
     assert.equal(readyListeners(), baseline.ready);
     assert.equal(callDeadlines.size, baseline.deadlines);
     assert.deepEqual(bridge.bridge.extensionCounts(), { calls: 0, nested: 0, subscribedResources: 0 });
+  });
+});
+
+describe('through all of Junction', () => {
+  test('64 concurrent calls over /mcp (one SDK session) and over /api (kept-alive sockets) raise no MaxListenersExceededWarning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const junction = await startTestJunction(['rate-limit=1000000', 'rate-limit-burst=1000000']);
+    const plugin = createPlugin({ name: 'listeners', version: '1.0.0', role: 'editor', endpoint: `${junction.baseUrl}/hub/mcp-server` });
+    plugin.tool({ name: 'echo', description: 'Echoes its text.', input: z.object({ text: z.string() }), handler: (args) => args });
+    try {
+      await plugin.connect();
+      const agent = await junction.connectAgent();
+      await eventually(async () => (await agent.listTools()).tools.some((t) => t.name === 'echo'), 10_000, 'the echo tool');
+      for (let round = 0; round < 3; round++) {
+        const viaMcp = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => agent.callTool({ name: 'echo', arguments: { text: `m${round}:${i}` } })));
+        assert.deepEqual(
+          viaMcp.map((r) => (r.structuredContent as { text?: string }).text),
+          Array.from({ length: CONCURRENT }, (_, i) => `m${round}:${i}`),
+        );
+        const viaApi = await Promise.all(
+          Array.from({ length: CONCURRENT }, (_, i) =>
+            fetch(`${junction.baseUrl}/api/tools/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: `a${round}:${i}` }) }).then((r) => r.status),
+          ),
+        );
+        assert.deepEqual(new Set(viaApi), new Set([200]));
+      }
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(
+        warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message),
+        [],
+      );
+      assert.deepEqual(junction.bridge.extensionCounts(), { calls: 0, nested: 0, subscribedResources: 0 });
+    } finally {
+      process.off('warning', onWarning);
+      await plugin.disconnect();
+      await junction.stop();
+    }
   });
 });

@@ -19,7 +19,8 @@
  *   BENCH_SECONDS=N    seconds per measured phase (default 5; quick 1)
  *   BENCH_JUNCTION=tsx run the sources through tsx instead of dist/ (which is otherwise brought up to
  *                      date first with npm start's incremental tsc -b; tsx adds ~100 MB of RSS)
- *   BENCH_FEATURES=1   also measure /mcp and /api at 64 with the audit trail off, and with the console off
+ *   BENCH_FEATURES=1   instead, what features cost: /mcp and /api at 64 connections in a fresh Junction
+ *                      with everything on, with the audit trail off, and with the console off
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -217,13 +218,20 @@ async function featureCosts(): Promise<Row[]> {
   return rows;
 }
 
+if (process.env.BENCH_FEATURES === '1') {
+  const loadBefore = loadavg();
+  const features = await featureCosts();
+  console.log(`\nfeature costs at 64 connections, each pair in a fresh Junction; load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before`);
+  console.log(table(['variant', 'calls/s', 'p50 ms', 'p99 ms', 'cpu ms/call'], features.map((row) => [row.name, fmt(row.results[0]!.callsPerSecond, 0), fmt(row.results[0]!.p50, 3), fmt(row.results[0]!.p99, 3), fmt(row.cpuPerCall[0]!, 3)])));
+  process.exit(0);
+}
+
 const startedAt = performance.now();
 const loadBefore = loadavg();
 process.stderr.write(`bridge benchmark: ${PHASE_MS / 1000} s per phase${QUICK ? ' (BENCH_QUICK)' : ''}, Junction from ${runner}\n`);
 const floors = [await floorHttp(), await floorForward(), await floorSignalR()];
 const run = await junctionUnderLoad();
 const demoRss = await demoIdleRss();
-const features = process.env.BENCH_FEATURES === '1' ? await featureCosts() : [];
 const loadAfter = loadavg();
 
 const rows = [...floors, run.mcp, run.api];
@@ -256,11 +264,6 @@ console.log(
     `${AFTER_MS / 1000} s after the load ${fmt(mb(run.afterRss), 1)} MB`,
 );
 console.log(`MaxListenersExceededWarning printed by Junction: ${run.maxListenerWarnings}`);
-
-if (features.length > 0) {
-  console.log('\nfeature costs at 64 connections (each line a fresh Junction)');
-  console.log(table(['variant', 'calls/s', 'p50 ms', 'cpu ms/call'], features.map((row) => [row.name, fmt(row.results[0]!.callsPerSecond, 0), fmt(row.results[0]!.p50, 3), fmt(row.cpuPerCall[0]!, 3)])));
-}
 
 const at64 = (row: Row) => row.results[2]!.callsPerSecond / reference.results[2]!.callsPerSecond;
 const p50At1 = (row: Row) => row.results[0]!.p50 / reference.results[0]!.p50;

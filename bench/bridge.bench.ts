@@ -238,8 +238,9 @@ const rows = [...floors, run.mcp, run.api];
 console.log(
   `\nbridge benchmark — ${PHASE_MS / 1000} s per phase after ${WARMUP_MS} ms warm-up, ${fmt((performance.now() - startedAt) / 1000, 0)} s in all; ` +
     `Junction ran from ${runner === 'dist' ? 'dist/' : 'the sources through tsx (its RSS includes the tsx loader)'}; ` +
-    `load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before, ${loadAfter.map((l) => fmt(l, 2)).join(' ')} after\n`,
+    `load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before, ${loadAfter.map((l) => fmt(l, 2)).join(' ')} after`,
 );
+console.log('/mcp is driven by raw JSON-RPC posts after initialize, one session per connection; every row uses the same HTTP client\n');
 console.log(
   table(
     ['path', ...LEVELS.flatMap((c) => [`${c}× calls/s`, `${c}× p50 ms`, `${c}× p99 ms`]), 'cpu ms/call @64'],

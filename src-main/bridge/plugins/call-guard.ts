@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestCallTool } from '../../../plugins/sdk/src/protocol.js';
-import { findLoneSurrogate } from '../../shared/index.js';
+import { onAbort, findLoneSurrogate } from '../../shared/index.js';
 import type { CallContext, ToolOutcome } from '../../contracts/index.js';
 import { validateArguments } from './arguments.js';
 import { bridgeFailure, isNotExecuted, outcomeFromReply, pluginReloadingOutcome, type PluginReply } from './outcome.js';
@@ -50,19 +50,23 @@ export interface GuardSettings {
 
 const NOT_SENT_PAUSE_MS = 25;
 
-/** Resolves when a plugin's catalogue arrives, after `ms`, or on abort, whichever is first. */
+/**
+ * Resolves when a plugin's catalogue arrives, after `ms`, or on abort, whichever is first. Only calls
+ * that find no plugin ready wait here, so this keeps its own timer, ref'd: a waiting call holds the
+ * process open as a pending request would.
+ */
 function waitForPlugin(registry: PluginRegistry, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted || ms <= 0) return resolve();
     const done = () => {
       clearTimeout(timer);
       off();
-      signal.removeEventListener('abort', done);
+      stopWatching();
       resolve();
     };
     const timer = setTimeout(done, ms);
     const off = registry.events.on('ready', done);
-    signal.addEventListener('abort', done, { once: true });
+    const stopWatching = onAbort(signal, done);
   });
 }
 

@@ -30,6 +30,7 @@ import {
   type ResponseCallTool,
   type ResponseListTool,
 } from '../../../plugins/sdk/src/protocol.js';
+import { onAbort, callDeadlines } from '../../shared/index.js';
 import { JunctionError } from '../../contracts/index.js';
 import type { CallContext } from '../../contracts/index.js';
 import { HubInvocationError, HubMethodError, type HubConnection, type HubServer } from '../signalr/index.js';
@@ -248,20 +249,23 @@ class HubPluginPort implements PluginPort {
   /** Waits for NotifyToolRequestCompleted of a call the plugin answered `Processing`. */
   private completion(connectionId: string, requestId: string, timeoutMs: number, signal: AbortSignal): Promise<ResponseCallTool> {
     return new Promise((resolve, reject) => {
+      if (signal.aborted) {
+        reject(new InvokeFailure('aborted', 'The call was cancelled.'));
+        return;
+      }
       const finish = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
+        cancelTimeout();
+        stopWatching();
         this.completions.delete(requestId);
       };
-      const onAbort = () => {
-        finish();
-        reject(new InvokeFailure('aborted', 'The call was cancelled.'));
-      };
-      const timer = setTimeout(() => {
+      const cancelTimeout = callDeadlines.after(Math.max(1, timeoutMs), () => {
         finish();
         reject(new InvokeFailure('timeout', 'The plugin did not report completion in time.'));
-      }, Math.max(1, timeoutMs));
-      signal.addEventListener('abort', onAbort, { once: true });
+      });
+      const stopWatching = onAbort(signal, () => {
+        finish();
+        reject(new InvokeFailure('aborted', 'The call was cancelled.'));
+      });
       this.completions.set(requestId, {
         connectionId,
         resolve: (result) => {

@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { RawData, WebSocket } from 'ws';
 import { closeMessage, handshakeResponse, invocationMessage, MessageType, parseClientMessage, parseHandshakeRequest, pingMessage, type ClientMessage } from './hub-messages.js';
 import { InvocationRunner, type HandlerErrorReporter, type MethodTable } from './invocation-runner.js';
+import { OutboundBatch } from './outbound-batch.js';
 import { PendingInvocations } from './pending-invocations.js';
 import { encodeRecord, RecordSplitter } from './record-framing.js';
 import { HubInvocationError, type HubConnection, type InvokeOptions } from './types.js';
@@ -49,6 +50,8 @@ export class SignalRConnection implements HubConnection {
   private closeError: Error | undefined;
   private lastReceivedAt = Date.now();
   private readonly splitter: RecordSplitter;
+  /** Every record this connection writes goes through here, so order holds across all writers. */
+  private readonly outbound: OutboundBatch;
   private readonly pending = new PendingInvocations();
   private readonly runner: InvocationRunner;
   private readonly closeListeners = new Set<(error?: Error) => void>();
@@ -68,7 +71,8 @@ export class SignalRConnection implements HubConnection {
     this.headers = request.headers;
     this.remoteAddress = request.socket.remoteAddress;
     this.splitter = new RecordSplitter(settings.maxFrameBytes);
-    this.runner = new InvocationRunner(this, hooks.methods, { transmit: (record) => this.transmit(record) }, hooks.handlerError, settings.maxParallelInvocations);
+    this.outbound = new OutboundBatch(socket, settings.maxFrameBytes);
+    this.runner = new InvocationRunner(this, hooks.methods, { transmit: (record) => this.transmit(record), post: (record) => this.post(record) }, hooks.handlerError, settings.maxParallelInvocations);
     this.whenClosed = new Promise((resolve) => (this.markClosed = resolve));
     socket.on('message', (data, isBinary) => this.receive(data, isBinary));
     socket.on('error', (error) => (this.closeError ??= error));
@@ -238,18 +242,19 @@ export class SignalRConnection implements HubConnection {
 
   /** False when the socket can no longer take data (the peer may be closing before our state knows it). */
   private write(record: string): boolean {
-    if (this.socket.readyState !== this.socket.OPEN) return false;
-    this.socket.send(record);
-    return true;
+    return this.outbound.write(record);
   }
 
+  /** A reply to the client: sent while the connection is open, dropped once it is closing. */
+  private post(record: string): void {
+    if (this.state === 'open') this.write(record);
+  }
+
+  /** Resolves once the record is handed to the socket, so a stream producer feels the socket's pace. */
   private transmit(record: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      if (this.state !== 'open' || this.socket.readyState !== this.socket.OPEN) {
-        reject(new Error('the connection is closed'));
-        return;
-      }
-      this.socket.send(record, (error) => (error ? reject(error) : resolve()));
+      const sent = (error?: Error): void => (error ? reject(error) : resolve());
+      if (this.state !== 'open' || !this.outbound.write(record, sent)) reject(new Error('the connection is closed'));
     });
   }
 
@@ -257,6 +262,7 @@ export class SignalRConnection implements HubConnection {
     if (this.closed) return;
     this.state = 'closing';
     this.clearTimers();
+    this.outbound.flush();
     this.socket.close(1000);
     const force = setTimeout(() => this.socket.terminate(), CLOSE_GRACE_MS);
     force.unref();
@@ -267,6 +273,7 @@ export class SignalRConnection implements HubConnection {
     if (this.state === 'closed') return;
     this.state = 'closed';
     this.clearTimers();
+    this.outbound.discard(new Error('the connection is closed'));
     if (!this.closeError && code !== 1000 && code !== 1001 && code !== 1005) {
       this.closeError = new Error(`WebSocket closed with code ${code}${reason ? ` (${reason})` : ''}.`);
     }

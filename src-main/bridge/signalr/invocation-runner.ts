@@ -16,6 +16,8 @@ import { HubMethodError, type HubConnection, type HubMethodHandler } from './typ
 export interface Outbound {
   /** Resolves once the record is handed to the socket; rejects when the connection is gone. */
   transmit(record: string): Promise<void>;
+  /** Queues the record without waiting; dropped when the connection is gone (nobody is left to tell). */
+  post(record: string): void;
 }
 
 export interface MethodTable {
@@ -169,9 +171,7 @@ export class InvocationRunner {
   }
 
   private post(record: string): void {
-    this.out.transmit(record).catch(() => {
-      // The connection closed first; there is nobody left to tell.
-    });
+    this.out.post(record);
   }
 }
 

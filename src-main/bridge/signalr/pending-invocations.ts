@@ -3,6 +3,7 @@
  * settles exactly once: by the client's Completion, its own timeout, its abort signal, or the
  * connection closing.
  */
+import { onAbort, callDeadlines } from '../../shared/index.js';
 import { HubInvocationError, type InvokeOptions } from './types.js';
 
 interface Pending {
@@ -23,23 +24,22 @@ export class PendingInvocations {
         reject(new HubInvocationError('aborted', `Invocation of client method '${method}' was aborted.`));
         return;
       }
-      let timer: NodeJS.Timeout | undefined;
-      const onAbort = (): void => this.fail(id, new HubInvocationError('aborted', `Invocation of client method '${method}' was aborted.`));
+      let cancelTimeout: (() => void) | undefined;
+      let stopWatching: (() => void) | undefined;
       const entry: Pending = {
         resolve,
         reject,
         dispose: () => {
-          if (timer) clearTimeout(timer);
-          options.signal?.removeEventListener('abort', onAbort);
+          cancelTimeout?.();
+          stopWatching?.();
         },
       };
       this.pending.set(id, entry);
       if (options.timeoutMs !== undefined) {
         const ms = options.timeoutMs;
-        timer = setTimeout(() => this.fail(id, new HubInvocationError('timeout', `Client method '${method}' did not complete within ${ms} ms.`)), ms);
-        timer.unref();
+        cancelTimeout = callDeadlines.after(ms, () => this.fail(id, new HubInvocationError('timeout', `Client method '${method}' did not complete within ${ms} ms.`)));
       }
-      options.signal?.addEventListener('abort', onAbort, { once: true });
+      if (options.signal) stopWatching = onAbort(options.signal, () => this.fail(id, new HubInvocationError('aborted', `Invocation of client method '${method}' was aborted.`)));
       try {
         transmit(id);
       } catch (error) {

@@ -1,0 +1,64 @@
+/**
+ * A raw MCP streamable-HTTP session for load: initialize and initialized through plain HTTP posts,
+ * then tools/call posts on one kept-alive connection. Raw posts rather than the SDK Client so the
+ * load generator spends about as little per call on /mcp as on the floors it is compared with; what
+ * differs between the rows is then the server. Replies may come as JSON or as one SSE event.
+ */
+import { HttpConnection, type HttpReply, type Lane } from './load.js';
+
+const ACCEPT = 'application/json, text/event-stream';
+const PROTOCOL_VERSION = '2025-06-18';
+
+interface JsonRpcReply {
+  id?: unknown;
+  result?: { isError?: boolean; protocolVersion?: string };
+  error?: unknown;
+}
+
+/** The JSON-RPC reply to request `id` in a JSON or SSE body. */
+export function readReply(reply: HttpReply, id: number): JsonRpcReply | undefined {
+  const type = String(reply.headers['content-type'] ?? '');
+  const candidates = type.includes('text/event-stream')
+    ? reply.body
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+    : [reply.body];
+  for (const text of candidates) {
+    try {
+      const parsed = JSON.parse(text) as JsonRpcReply;
+      if (parsed.id === id) return parsed;
+    } catch {
+      // Not JSON (a keep-alive comment or a partial line): not the reply.
+    }
+  }
+  return undefined;
+}
+
+export async function openMcpLane(base: URL, tool: string, args: Record<string, unknown>): Promise<Lane> {
+  const connection = new HttpConnection(base);
+  const init = await connection.post(
+    '/mcp',
+    JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench-load', version: '1.0.0' } } }),
+    { accept: ACCEPT },
+  );
+  const session = init.headers['mcp-session-id'];
+  const negotiated = readReply(init, 0)?.result?.protocolVersion;
+  if (init.status !== 200 || typeof session !== 'string' || !negotiated) throw new Error(`MCP initialize failed: ${init.status} ${init.body.slice(0, 300)}`);
+  const headers = { accept: ACCEPT, 'mcp-session-id': session, 'mcp-protocol-version': negotiated };
+  const initialized = await connection.post('/mcp', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), headers);
+  if (initialized.status !== 202 && initialized.status !== 200) throw new Error(`MCP initialized failed: ${initialized.status}`);
+  let nextId = 1;
+  return {
+    async call() {
+      const id = nextId++;
+      const reply = await connection.post('/mcp', JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: args } }), headers);
+      const parsed = readReply(reply, id);
+      return reply.status === 200 && parsed?.result !== undefined && parsed.result.isError !== true;
+    },
+    async close() {
+      await connection.delete('/mcp', headers).catch(() => undefined);
+      connection.close();
+    },
+  };
+}

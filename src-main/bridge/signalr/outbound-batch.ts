@@ -1,0 +1,79 @@
+/**
+ * Coalesces the records written to one WebSocket during one event-loop turn into one WebSocket
+ * message. The JSON hub protocol ends every record with 0x1E, so a message carrying several records
+ * is legal and every SignalR client splits it; one `send` per turn instead of one per record saves a
+ * syscall, a frame header and a write callback for each record beyond the first.
+ *
+ * Records keep their order. A message never exceeds `maxMessageBytes` unless it holds a single
+ * record that is larger by itself (sent alone, as it would have been without batching).
+ */
+import type { WebSocket } from 'ws';
+
+/** Told once the message carrying the record was handed to the socket, or why it never was. */
+export type SentCallback = (error?: Error) => void;
+
+/**
+ * UTF-8 takes at most 3 bytes per UTF-16 code unit, so `chars * 3` bounds a batch's size without
+ * encoding it; a batch is cut at this bound, which for ASCII is a third of the cap and costs nothing
+ * measurable (messages that large are rare and already expensive).
+ */
+const MAX_BYTES_PER_CHAR = 3;
+
+export class OutboundBatch {
+  private records: string[] = [];
+  private chars = 0;
+  private callbacks: SentCallback[] = [];
+  private scheduled = false;
+  private readonly flushScheduled = (): void => {
+    this.scheduled = false;
+    this.flush();
+  };
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly maxMessageBytes: number,
+  ) {}
+
+  /** Queues `record` for the end of this turn; false (nothing queued) when the socket cannot take data. */
+  write(record: string, sent?: SentCallback): boolean {
+    if (this.socket.readyState !== this.socket.OPEN) return false;
+    if (this.records.length > 0 && (this.chars + record.length) * MAX_BYTES_PER_CHAR > this.maxMessageBytes) this.flush();
+    this.records.push(record);
+    this.chars += record.length;
+    if (sent) this.callbacks.push(sent);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flushScheduled);
+    }
+    return true;
+  }
+
+  /** Sends what is queued now (before a close, so the Close record precedes the WebSocket close frame). */
+  flush(): void {
+    if (this.records.length === 0) return;
+    const message = this.records.length === 1 ? this.records[0]! : this.records.join('');
+    const callbacks = this.callbacks;
+    this.records = [];
+    this.chars = 0;
+    this.callbacks = [];
+    if (this.socket.readyState !== this.socket.OPEN) {
+      settle(callbacks, new Error('the WebSocket closed before the message was sent'));
+      return;
+    }
+    if (callbacks.length === 0) this.socket.send(message);
+    else this.socket.send(message, (error) => settle(callbacks, error ?? undefined));
+  }
+
+  /** Drops what is queued (the socket is gone); waiting writers learn why. */
+  discard(error: Error): void {
+    const callbacks = this.callbacks;
+    this.records = [];
+    this.chars = 0;
+    this.callbacks = [];
+    settle(callbacks, error);
+  }
+}
+
+function settle(callbacks: readonly SentCallback[], error: Error | undefined): void {
+  for (const callback of callbacks) callback(error);
+}

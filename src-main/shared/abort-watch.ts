@@ -1,0 +1,37 @@
+/**
+ * Abort callbacks multiplexed onto one listener per signal. A caller may pass one long-lived signal
+ * (an agent session's) to many concurrent calls; a listener per call would pile onto that signal
+ * (Node warns past 10 with MaxListenersExceededWarning) and cost an EventTarget insert each. Here
+ * the signal carries at most one listener of ours, removed when its last callback is withdrawn.
+ */
+interface Watch {
+  readonly callbacks: Set<() => void>;
+  readonly listener: () => void;
+}
+
+const watches = new WeakMap<AbortSignal, Watch>();
+
+/** Runs `callback` once when `signal` aborts (never if it already has); returns a function that withdraws it. */
+export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  let watch = watches.get(signal);
+  if (!watch) {
+    const callbacks = new Set<() => void>();
+    const listener = (): void => {
+      watches.delete(signal);
+      for (const run of [...callbacks]) run();
+      callbacks.clear();
+    };
+    watch = { callbacks, listener };
+    watches.set(signal, watch);
+    signal.addEventListener('abort', listener, { once: true });
+  }
+  const current = watch;
+  // A distinct wrapper per registration, so the same function registered twice is withdrawn once.
+  const entry = (): void => callback();
+  current.callbacks.add(entry);
+  return () => {
+    if (!current.callbacks.delete(entry) || current.callbacks.size > 0) return;
+    if (watches.get(signal) === current) watches.delete(signal);
+    signal.removeEventListener('abort', current.listener);
+  };
+}

@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
+import { onAbort } from '../../../src-main/shared/abort-watch.js';
+
+test('many callbacks share one listener on the signal, withdrawn ones never run, the last withdrawal removes it', () => {
+  const controller = new AbortController();
+  const ran: number[] = [];
+  const withdraw = Array.from({ length: 50 }, (_, i) => onAbort(controller.signal, () => ran.push(i)));
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 1);
+  withdraw.slice(10).forEach((w) => w());
+  withdraw[3]!();
+  withdraw[3]!();
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 1);
+  controller.abort();
+  assert.deepEqual(ran, [0, 1, 2, 4, 5, 6, 7, 8, 9]);
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
+
+  const other = new AbortController();
+  const offs = [onAbort(other.signal, () => assert.fail('withdrawn')), onAbort(other.signal, () => assert.fail('withdrawn'))];
+  offs.forEach((off) => off());
+  assert.equal(getEventListeners(other.signal, 'abort').length, 0);
+  // Registering again after everything was withdrawn watches the signal anew.
+  let late = 0;
+  onAbort(other.signal, () => late++);
+  other.abort();
+  assert.equal(late, 1);
+});

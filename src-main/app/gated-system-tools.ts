@@ -27,7 +27,7 @@ export function gatedSystemTools(provider: SystemToolProvider, gate: CallGate, t
         args,
         signal,
       });
-      if (!verdict.allowed) return errorOutcome(verdict.error, 'forbidden');
+      if (!verdict.allowed) return errorOutcome(verdict.error);
       return provider.callSystemTool(connectionId, name, verdict.args, signal);
     },
   };

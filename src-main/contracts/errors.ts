@@ -80,6 +80,91 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * Why a failure happened, independent of transport and of the source that reported it. The kind is a
+ * function of the code alone (KIND_BY_CODE), so one code gets one HTTP status and one MCP answer
+ * wherever it comes from; error-table.ts maps kinds to both.
+ */
+export const ERROR_KINDS = ['binding', 'unauthorized', 'forbidden', 'notFound', 'conflict', 'tooLarge', 'requestTimeout', 'thrown', 'rateLimited', 'internal', 'unavailable', 'timeout'] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export const KIND_BY_CODE: Readonly<Record<ErrorCode, ErrorKind>> = {
+  SnapshotMismatch: 'conflict',
+  ActionExpired: 'conflict',
+  ActionAmbiguous: 'conflict',
+  MutationCandidateChanged: 'conflict',
+  TransactionRequired: 'conflict',
+  TransactionActive: 'conflict',
+  ReviewRequired: 'conflict',
+  ReceiptInvalid: 'conflict',
+  ValidationFailed: 'conflict',
+  WorkspaceNotFound: 'notFound',
+  WorkspaceNotTrusted: 'forbidden',
+  WorkspaceSelectorRequired: 'binding',
+  DocumentNotFound: 'notFound',
+  DocumentExists: 'conflict',
+  RangeInvalid: 'binding',
+  PathOutsideWorkspace: 'binding',
+  PathNotAllowed: 'binding',
+  ConflictOnDisk: 'conflict',
+  ModeForbidsMutation: 'conflict',
+  RevisionNotFound: 'notFound',
+  ConcurrentCommit: 'conflict',
+  RecoveryPending: 'conflict',
+  RecoveryVersionUnsupported: 'conflict',
+  StateDirectoryLocked: 'unavailable',
+  DiskFull: 'unavailable',
+  PluginUnavailable: 'unavailable',
+  PluginReloading: 'unavailable',
+  ToolNotFound: 'notFound',
+  ToolFailed: 'thrown',
+  ToolTimeout: 'timeout',
+  InvalidArguments: 'binding',
+  DuplicateTool: 'conflict',
+  PromptNotFound: 'notFound',
+  ResourceNotFound: 'notFound',
+  Conflict: 'conflict',
+  Overloaded: 'rateLimited',
+  PayloadTooLarge: 'tooLarge',
+  RequestTimeout: 'requestTimeout',
+  Unauthorized: 'unauthorized',
+  Forbidden: 'forbidden',
+  InternalError: 'internal',
+  ConfigInvalid: 'binding',
+  Starting: 'unavailable',
+  CapabilityUnavailable: 'conflict',
+  CallNotActive: 'conflict',
+  InvalidRequest: 'binding',
+  AgentRequestFailed: 'thrown',
+  TooManyRequests: 'rateLimited',
+  CompletionRefNotFound: 'notFound',
+  SubscriptionLimit: 'binding',
+  ConnectionNotFound: 'notFound',
+  TransportUnsupported: 'binding',
+  MethodNotAllowed: 'binding',
+  ServerClosing: 'unavailable',
+  ApprovalNotFound: 'notFound',
+  ApprovalDenied: 'forbidden',
+  ApprovalTimedOut: 'forbidden',
+  PolicyInvalid: 'binding',
+  ReplayRefused: 'conflict',
+  ChangeLimitExceeded: 'conflict',
+  ActionUnsupported: 'conflict',
+  invalid_project_pin: 'binding',
+  ProjectNotConnected: 'notFound',
+  InvalidProjectMetadata: 'binding',
+};
+
+/** A structured error with its kind, as a tool outcome carries it. */
+export interface ClassifiedError extends StructuredError {
+  kind: ErrorKind;
+}
+
+/** The error with the kind its code implies. */
+export function classify(error: StructuredError): ClassifiedError {
+  return { ...error, kind: KIND_BY_CODE[error.code] };
+}
+
 export const NEXT_KINDS = ['resolveTargetAgain', 'refreshSnapshot', 'startTransaction', 'requestReview', 'inspectStatus', 'retryLater', 'fixArguments'] as const;
 export type NextKind = (typeof NEXT_KINDS)[number];
 

@@ -5,4 +5,5 @@
 export * from './errors.js';
 export * from './tool-source.js';
 export * from './call-gate.js';
+export * from './error-table.js';
 export type * from './console.js';

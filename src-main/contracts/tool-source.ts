@@ -3,7 +3,7 @@
  * expose them (mcp, the direct HTTP API). A source knows nothing about transports.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { toStructuredError, type StructuredError } from './errors.js';
+import { classify, toStructuredError, type ClassifiedError, type StructuredError } from './errors.js';
 
 /** Which agent session a listing or a call is for; the bridge picks the project from it. */
 export interface AgentScope {
@@ -16,23 +16,21 @@ export interface AgentScope {
 export type ToolDescriptor = Tool;
 export type ToolResult = CallToolResult;
 
-/**
- * Why a call failed, independent of transport. The direct HTTP API maps it to a status:
- * binding 400, forbidden 403, notFound 404, conflict 409, thrown 422, rateLimited 429, internal 500, unavailable 503, timeout 504.
- */
-export type FailureKind = 'binding' | 'forbidden' | 'notFound' | 'conflict' | 'thrown' | 'rateLimited' | 'internal' | 'unavailable' | 'timeout';
+/** A failure as a tool outcome carries it: the structured error, its kind, and a status its plugin declared. */
+export interface OutcomeError extends ClassifiedError {
+  /**
+   * An HTTP status the plugin chose itself, which the direct API answers as is with the message
+   * unchanged: a pre-8.14 plugin's own HttpStatusCode or ErrorKind, as McpPlugin.Server forwards them.
+   */
+  pluginStatus?: number;
+}
 
 export interface ToolOutcome {
   result: ToolResult;
-  /** Present exactly when `result.isError` is true. */
-  failure?: FailureKind;
+  /** Present exactly when `result.isError` is true; transports read the error here, never from the result. */
+  error?: OutcomeError;
   /** The plugin connection that answered, for sources that route to one of several (the bridge). */
   servedBy?: { connectionId: string; name: string; role: 'editor' | 'runtime'; pluginVersion?: string };
-  /**
-   * An HTTP status the source decided itself, which the direct API answers as is, with the message
-   * unchanged: a pre-8.14 plugin's own HttpStatusCode or ErrorKind, as McpPlugin.Server forwards them.
-   */
-  httpStatus?: number;
 }
 
 /** `console`: the operator ran the tool, or replayed a recorded call, from the console. */
@@ -116,10 +114,13 @@ export function publishedDescriptor(descriptor: ToolDescriptor): ToolDescriptor 
   return { ...descriptor, outputSchema: { type: 'object', anyOf: [descriptor.outputSchema, ERROR_ENVELOPE_SCHEMA] } };
 }
 
-/** The one shape every tool failure takes on the wire: `isError` plus `structuredContent.error`. */
-export function errorOutcome(error: StructuredError, failure: FailureKind): ToolOutcome {
+/**
+ * The one shape every tool failure takes: on the wire `isError` plus `structuredContent.error`, and
+ * as data the same error with the kind its code implies.
+ */
+export function errorOutcome(error: StructuredError, pluginStatus?: number): ToolOutcome {
   return {
-    failure,
+    error: { ...classify(error), ...(pluginStatus === undefined ? {} : { pluginStatus }) },
     result: {
       isError: true,
       content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
@@ -139,6 +140,6 @@ export function successOutcome(value: Record<string, unknown>): ToolOutcome {
 }
 
 /** Maps an unexpected thrown value to an outcome; JunctionErrors keep their code. */
-export function thrownOutcome(value: unknown, failure: FailureKind = 'internal'): ToolOutcome {
-  return errorOutcome(toStructuredError(value), failure);
+export function thrownOutcome(value: unknown): ToolOutcome {
+  return errorOutcome(toStructuredError(value));
 }

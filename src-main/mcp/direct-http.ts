@@ -4,30 +4,10 @@
  * from the failure kind and the structured error. Malformed pins are refused before this room sees them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { JunctionError, toStructuredError, type StructuredError, type AgentScope } from '../contracts/index.js';
+import { ANSWER_BY_KIND, httpStatusOf, JunctionError, toStructuredError, type AgentScope, type StructuredError, type ToolOutcome } from '../contracts/index.js';
 import { splitPinnedPath } from '../shared/index.js';
-import type { FailureKind, ToolOutcome, ToolResult } from '../contracts/index.js';
 import type { Catalogue } from './catalogue.js';
 import type { Dispatcher } from './dispatcher.js';
-
-export const STATUS_BY_FAILURE: Readonly<Record<FailureKind, number>> = {
-  binding: 400,
-  forbidden: 403,
-  notFound: 404,
-  conflict: 409,
-  thrown: 422,
-  rateLimited: 429,
-  internal: 500,
-  unavailable: 503,
-  timeout: 504,
-};
-
-/** HTTP status of a request refused while its body was read; anything else about the body is a 400. */
-export function bodyRefusalStatus(code: string | undefined): number {
-  if (code === 'PayloadTooLarge') return 413;
-  if (code === 'RequestTimeout') return 408;
-  return 400;
-}
 
 export interface DirectApiOptions {
   catalogue: Catalogue;
@@ -47,13 +27,6 @@ export function sendJson(res: ServerResponse, status: number, body: unknown) {
 
 export function sendError(res: ServerResponse, status: number, error: StructuredError) {
   sendJson(res, status, { error });
-}
-
-function structuredErrorOf(result: ToolResult): StructuredError {
-  const structured = result.structuredContent as { error?: StructuredError } | undefined;
-  if (structured?.error?.code) return structured.error;
-  const text = result.content.find((c) => c.type === 'text');
-  return { code: 'ToolFailed', message: text && 'text' in text ? text.text : 'The tool reported an error without a message.' };
 }
 
 /** Reads the request body within the configured cap and deadline, or throws a JunctionError (PayloadTooLarge, RequestTimeout, InvalidArguments). */
@@ -78,23 +51,26 @@ export async function readArguments(readBody: BodyReader, req: IncomingMessage, 
 /** Answers a body that could not be read as arguments. */
 export function sendArgumentsError(res: ServerResponse, error: unknown): void {
   const structured = toStructuredError(error);
-  sendError(res, bodyRefusalStatus(structured.code), structured);
+  sendError(res, httpStatusOf(structured), structured);
 }
 
-/** A tool outcome as an HTTP answer: 200 with the result, or the failure's status and structured error. */
+/**
+ * A tool outcome as an HTTP answer: 200 with the result, or the status of the error's kind. A status
+ * the plugin declared itself (McpPlugin.Server's forwarding) is answered as is, with its message unchanged.
+ */
 export function sendOutcome(res: ServerResponse, name: string, outcome: ToolOutcome): void {
-  if (!outcome.result.isError) {
+  const failed = outcome.error;
+  if (!failed) {
     sendJson(res, 200, outcome.result);
     return;
   }
-  const failure = outcome.failure ?? 'internal';
-  const error = structuredErrorOf(outcome.result);
-  if (outcome.httpStatus !== undefined) {
-    sendError(res, outcome.httpStatus, error);
+  const { kind, pluginStatus, ...error } = failed;
+  if (pluginStatus !== undefined) {
+    sendError(res, pluginStatus, error);
     return;
   }
-  const message = failure === 'thrown' || failure === 'internal' ? `Tool execution failed for '${name}': ${error.message}` : error.message;
-  sendError(res, STATUS_BY_FAILURE[failure], { ...error, message });
+  const message = kind === 'thrown' || kind === 'internal' ? `Tool execution failed for '${name}': ${error.message}` : error.message;
+  sendError(res, ANSWER_BY_KIND[kind].http, { ...error, message });
 }
 
 export function createDirectToolApi(options: DirectApiOptions) {

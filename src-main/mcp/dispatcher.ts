@@ -97,7 +97,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
       notify('started', { ...call }, request.args);
       let policy: PolicyDecisionView | undefined;
       const outcome = await run(request, call.callId).catch((error: unknown) => thrownOutcome(error));
-      const errorCode = outcome.result.isError ? errorCodeOf(outcome.result.structuredContent) : undefined;
+      const errorCode = outcome.error?.code;
       notify('finished', {
         ...call,
         status: outcome.result.isError ? 'error' : 'ok',
@@ -121,21 +121,18 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
               next: { kind: 'inspectStatus', tools: ['server-status'] },
               ...(suggestions.length ? { details: { suggestions } } : {}),
             },
-            'notFound',
           );
         }
         const rate = admission?.take(req.agent);
         if (rate && !rate.ok) {
           return errorOutcome(
             { code: 'Overloaded', message: rate.message, next: { kind: 'retryLater', tools: [req.name] }, details: { retryAfterMs: rate.retryAfterMs } },
-            'rateLimited',
           );
         }
         const surrogateAt = findLoneSurrogate(req.args);
         if (surrogateAt) {
           return errorOutcome(
             { code: 'InvalidArguments', message: `Argument ${surrogateAt} holds a lone UTF-16 surrogate, which cannot be delivered intact; send valid Unicode text.`, next: { kind: 'fixArguments', tools: [req.name] }, details: { path: surrogateAt } },
-            'binding',
           );
         }
         const progress: NonNullable<CallContext['progress']> = (update) => {
@@ -153,7 +150,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         };
         const slot = admission?.acquire(req.agent);
         if (slot && !slot.ok) {
-          return errorOutcome({ code: 'Overloaded', message: slot.message, next: { kind: 'retryLater', tools: [req.name] } }, 'unavailable');
+          return errorOutcome({ code: 'Overloaded', message: slot.message, next: { kind: 'retryLater', tools: [req.name] } });
         }
         try {
           let args = req.args;
@@ -173,7 +170,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
               progress,
             });
             policy = verdict.decision;
-            if (!verdict.allowed) return errorOutcome(verdict.error, 'forbidden');
+            if (!verdict.allowed) return errorOutcome(verdict.error);
             args = verdict.args;
           }
           return await entry.source.callTool(req.name, args, context);
@@ -183,12 +180,4 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
       }
     },
   };
-}
-
-function errorCodeOf(structured: unknown): string | undefined {
-  if (structured && typeof structured === 'object' && 'error' in structured) {
-    const error = (structured as { error: unknown }).error;
-    if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code;
-  }
-  return undefined;
 }

@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { StructuredError } from '../contracts/index.js';
+import { httpStatusOf, isJunctionError, type StructuredError } from '../contracts/index.js';
 import { splitPinnedPath } from '../shared/index.js';
-import { bodyRefusalStatus, type BodyReader } from './direct-http.js';
+import type { BodyReader } from './direct-http.js';
 import { HttpSessionTransport } from './http-session-transport.js';
 import { header, isInitialize, MAX_BATCH_SIZE, parseJsonRpcBody, refuse, refusedPostHeaders, refusedStreamHeaders } from './jsonrpc-http.js';
 import type { McpServerFactory } from './server.js';
@@ -63,8 +63,9 @@ async function readMessages(readBody: BodyReader, req: IncomingMessage, res: Ser
   try {
     raw = await readBody(req, res);
   } catch (error) {
-    const structured = (error as { toStructured?: () => StructuredError }).toStructured?.();
-    refuse(res, bodyRefusalStatus(structured?.code), -32600, (error as Error).message, structured);
+    // A body that could not be read is the request's fault unless the reader said otherwise.
+    const structured: StructuredError = isJunctionError(error) ? error.toStructured() : { code: 'InvalidArguments', message: (error as Error).message };
+    refuse(res, httpStatusOf(structured), -32600, structured.message, isJunctionError(error) ? structured : undefined);
     return undefined;
   }
   const parsed = parseJsonRpcBody(raw);

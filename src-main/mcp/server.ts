@@ -20,7 +20,7 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { isJunctionError, JunctionError, type StructuredError } from '../contracts/index.js';
+import { ANSWER_BY_KIND, isJunctionError, JunctionError, jsonRpcCodeOf } from '../contracts/index.js';
 import type { AgentScope, AgentTransport } from '../contracts/index.js';
 import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
@@ -98,11 +98,7 @@ class JsonRpcFailure extends Error {
 function toJsonRpcFailure(error: unknown): JsonRpcFailure {
   if (error instanceof JsonRpcFailure) return error;
   if (error instanceof McpError) return new JsonRpcFailure(error.code, error.message.replace(`MCP error ${error.code}: `, ''), error.data);
-  if (isJunctionError(error)) {
-    const invalidParams = error.code.endsWith('NotFound') || error.code === 'InvalidArguments' || error.code === 'SubscriptionLimit';
-    const code = invalidParams ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-    return new JsonRpcFailure(code, error.message, error.toStructured());
-  }
+  if (isJunctionError(error)) return new JsonRpcFailure(jsonRpcCodeOf(error), error.message, error.toStructured());
   return new JsonRpcFailure(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
 }
 
@@ -212,9 +208,11 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
               }
             : {}),
         });
-        // The spec makes an unknown tool a protocol error (-32602), not a tool result; /api keeps its 404.
-        const error = outcome.result.structuredContent?.['error'] as StructuredError | undefined;
-        if (unknownTool && error) throw new JsonRpcFailure(ErrorCode.InvalidParams, error.message, error);
+        // The spec makes an unknown tool a protocol error, not a tool result; /api keeps its 404.
+        if (unknownTool && outcome.error) {
+          const { kind, pluginStatus: _status, ...error } = outcome.error;
+          throw new JsonRpcFailure(ANSWER_BY_KIND[kind].jsonRpc, error.message, error);
+        }
         return outcome.result;
       });
       if (content) {

@@ -28,16 +28,16 @@ export function createFixtureToolSource(id = 'fixture') {
         case 'echo':
           return successOutcome({ echoed: args });
         case 'fail-thrown':
-          return errorOutcome({ code: 'ToolFailed', message: 'the scene has no camera' }, 'thrown');
+          return errorOutcome({ code: 'ToolFailed', message: 'the scene has no camera' });
         case 'fail-conflict':
-          return thrownOutcome(new JunctionError('Conflict', 'object is locked by another edit'), 'conflict');
+          return thrownOutcome(new JunctionError('Conflict', 'object is locked by another edit'));
         case 'slow': {
           const steps = typeof args.steps === 'number' ? args.steps : 3;
           for (let i = 1; i <= steps; i++) ctx.progress?.({ progress: i, total: steps, message: `step ${i}` });
           return successOutcome({ steps });
         }
         default:
-          return errorOutcome({ code: 'ToolNotFound', message: name }, 'notFound');
+          return errorOutcome({ code: 'ToolNotFound', message: name });
       }
     },
   };

@@ -191,7 +191,7 @@ export class BridgeToolSource implements ToolSource {
 
   /** RunSystemTool on one plugin, bounded by the whole-call deadline; its errors are forwarded as McpPlugin.Server forwards them. */
   async callSystemTool(connectionId: string, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
-    if (!this.registry.get(connectionId)?.handshake) return bridgeFailure(name, 'unavailable', 'PluginUnavailable', 'No plugin is connected to run system tools.');
+    if (!this.registry.get(connectionId)?.handshake) return bridgeFailure(name, 'PluginUnavailable', 'No plugin is connected to run system tools.');
     let reply: PluginReply;
     try {
       reply = await this.port.invokeSystemTool(connectionId, { requestId: randomUUID(), name, arguments: args }, { timeoutMs: this.settings.timeoutMs, signal });
@@ -339,10 +339,9 @@ export class BridgeToolSource implements ToolSource {
   }
 
   private unresolved(resolution: Exclude<ProjectResolution, { kind: 'resolved' }>): ToolOutcome {
-    if (resolution.kind === 'empty') return errorOutcome({ code: 'ProjectNotConnected', message: resolution.message }, 'unavailable');
+    if (resolution.kind === 'empty') return errorOutcome({ code: 'ProjectNotConnected', message: resolution.message });
     return errorOutcome(
       { code: 'ProjectNotConnected', message: resolution.message, next: { kind: 'resolveTargetAgain', tools: ['list_engine_instances'] }, details: { pin: resolution.pin } },
-      'notFound',
     );
   }
 

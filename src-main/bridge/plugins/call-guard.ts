@@ -71,15 +71,15 @@ function waitForPlugin(registry: PluginRegistry, ms: number, signal: AbortSignal
 }
 
 function cancelledOutcome(tool: string): ToolOutcome {
-  return bridgeFailure(tool, 'unavailable', 'PluginUnavailable', `The call to '${tool}' was cancelled before it finished.`);
+  return bridgeFailure(tool, 'PluginUnavailable', `The call to '${tool}' was cancelled before it finished.`);
 }
 
 function notFoundOutcome(tool: string): ToolOutcome {
-  return bridgeFailure(tool, 'notFound', 'ToolNotFound', `No connected plugin publishes a tool named '${tool}'.`);
+  return bridgeFailure(tool, 'ToolNotFound', `No connected plugin publishes a tool named '${tool}'.`);
 }
 
 function timeoutOutcome(tool: string, timeoutMs: number, phase: string): ToolOutcome {
-  return bridgeFailure(tool, 'timeout', 'ToolTimeout', `'${tool}' did not finish within ${timeoutMs} ms (${phase}).`, { timeoutMs });
+  return bridgeFailure(tool, 'ToolTimeout', `'${tool}' did not finish within ${timeoutMs} ms (${phase}).`, { timeoutMs });
 }
 
 export function invokeFailureOutcome(tool: string, failure: InvokeFailure, timeoutMs: number): ToolOutcome {
@@ -90,14 +90,14 @@ export function invokeFailureOutcome(tool: string, failure: InvokeFailure, timeo
       return cancelledOutcome(tool);
     case 'notSent':
     case 'connectionClosed':
-      return bridgeFailure(tool, 'unavailable', 'PluginUnavailable', `The plugin serving '${tool}' disconnected before answering; the call may or may not have run.`);
+      return bridgeFailure(tool, 'PluginUnavailable', `The plugin serving '${tool}' disconnected before answering; the call may or may not have run.`);
     case 'clientError':
-      return bridgeFailure(tool, 'internal', 'InternalError', failure.message);
+      return bridgeFailure(tool, 'InternalError', failure.message);
     case 'protocol':
-      return bridgeFailure(tool, 'internal', 'InternalError', `The plugin serving '${tool}' answered with a malformed result: ${failure.message}`);
+      return bridgeFailure(tool, 'InternalError', `The plugin serving '${tool}' answered with a malformed result: ${failure.message}`);
     case 'noAnswer':
       // McpPlugin.Server's answer when the plugin returns nothing: a bad gateway, not a fault of ours.
-      return { ...bridgeFailure(tool, 'internal', 'InternalError', `The plugin serving '${tool}' returned no result.`), httpStatus: 502 };
+      return bridgeFailure(tool, 'InternalError', `The plugin serving '${tool}' returned no result.`, undefined, 502);
   }
 }
 
@@ -113,7 +113,6 @@ export async function guardedCall(
   if (surrogateAt !== undefined) {
     return bridgeFailure(
       tool,
-      'binding',
       'InvalidArguments',
       `The arguments for '${tool}' hold an unpaired UTF-16 surrogate at ${surrogateAt}; no plugin can receive it. Send well-formed Unicode text.`,
       { path: surrogateAt },
@@ -144,7 +143,7 @@ export async function guardedCall(
       const problems = validateArguments(descriptor, args);
       if (problems.length) {
         const summary = problems.map((p) => `${p.path} ${p.message}`).join('; ');
-        return bridgeFailure(tool, 'binding', 'InvalidArguments', `Invalid arguments for '${tool}': ${summary}`, { problems });
+        return bridgeFailure(tool, 'InvalidArguments', `Invalid arguments for '${tool}': ${summary}`, { problems });
       }
       validated = true;
     }

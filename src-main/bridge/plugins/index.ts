@@ -24,7 +24,7 @@ export { BridgeToolSource, type BridgeEvents, type PluginLogEntry, type PluginPo
 export { PluginRegistry, type DuplicateToolDiagnostic, type ListDegradedDiagnostic, type HandshakeOutcome, type PluginConnectionInfo, type RegistryEvents } from './registry.js';
 export { routeTool, type RouteDecision } from './routing.js';
 export { guardedCall, InvokeFailure, type GuardSettings, type InvokeFailureReason, type ToolInvoker } from './call-guard.js';
-export { failureKindOf, outcomeFromReply, replyFromEnvelope, isNotExecuted, type PluginReply } from './outcome.js';
+export { errorCodeOfReply, outcomeFromReply, replyFromEnvelope, isNotExecuted, type PluginReply } from './outcome.js';
 export { declaredRole, resolveRole, isGuardedVersion } from './roles.js';
 export { evaluateHandshake } from './handshake.js';
 export type { AwaitedPlugin, PluginCatalogue, PluginRecord } from './records.js';

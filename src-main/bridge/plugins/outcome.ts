@@ -1,6 +1,6 @@
 /**
- * Turning a plugin's answer into an MCP tool outcome (pure): the FailureKind from ErrorKind and
- * httpStatusCode, the stable error code, and the message form agents see.
+ * Turning a plugin's answer into an MCP tool outcome (pure): the stable error code from ErrorKind and
+ * httpStatusCode (its kind, and so its status, follows from the code), and the message form agents see.
  */
 import {
   ResponseErrorKind,
@@ -9,7 +9,7 @@ import {
   type ResponseCallTool,
   type ResponseData,
 } from '../../../plugins/sdk/src/protocol.js';
-import { next, type ErrorCode, type NextAction, errorOutcome, type FailureKind, type ToolOutcome } from '../../contracts/index.js';
+import { next, KIND_BY_CODE, type ErrorCode, type NextAction, errorOutcome, type ToolOutcome } from '../../contracts/index.js';
 import { toMcpContent } from './content.js';
 
 /** The tool result and its envelope folded into one: errors may sit on either level. */
@@ -57,35 +57,35 @@ export function isNotExecuted(reply: PluginReply): boolean {
   return reply.notExecuted === true || (reply.errorKind === ResponseErrorKind.Unavailable && reply.message.toLowerCase().includes(RELOAD_GATE_PHRASE));
 }
 
-const BY_STATUS: ReadonlyArray<[number, FailureKind]> = [
-  [400, 'binding'],
-  [404, 'notFound'],
-  [408, 'timeout'],
-  [409, 'conflict'],
-  [422, 'thrown'],
-  [503, 'unavailable'],
-  [504, 'timeout'],
+const CODE_BY_STATUS: ReadonlyArray<[number, ErrorCode]> = [
+  [400, 'InvalidArguments'],
+  [404, 'ToolNotFound'],
+  [408, 'ToolTimeout'],
+  [409, 'Conflict'],
+  [422, 'ToolFailed'],
+  [503, 'PluginUnavailable'],
+  [504, 'ToolTimeout'],
 ];
 
-const BY_KIND: Record<ResponseErrorKind, FailureKind> = {
-  [ResponseErrorKind.None]: 'internal',
-  [ResponseErrorKind.BadRequest]: 'binding',
-  [ResponseErrorKind.NotFound]: 'notFound',
-  [ResponseErrorKind.Conflict]: 'conflict',
-  [ResponseErrorKind.Timeout]: 'timeout',
-  [ResponseErrorKind.Unavailable]: 'unavailable',
-  [ResponseErrorKind.Internal]: 'internal',
+const CODE_BY_PLUGIN_KIND: Record<ResponseErrorKind, ErrorCode> = {
+  [ResponseErrorKind.None]: 'InternalError',
+  [ResponseErrorKind.BadRequest]: 'InvalidArguments',
+  [ResponseErrorKind.NotFound]: 'ToolNotFound',
+  [ResponseErrorKind.Conflict]: 'Conflict',
+  [ResponseErrorKind.Timeout]: 'ToolTimeout',
+  [ResponseErrorKind.Unavailable]: 'PluginUnavailable',
+  [ResponseErrorKind.Internal]: 'InternalError',
 };
 
-/** An explicit HTTP status wins (BadRequest + 422 is "thrown by the tool"); otherwise the kind decides. */
-export function failureKindOf(errorKind: ResponseErrorKind, httpStatusCode: number | undefined): FailureKind {
+/** An explicit HTTP status wins (BadRequest + 422 is "thrown by the tool"); otherwise the plugin's kind decides. */
+export function errorCodeOfReply(errorKind: ResponseErrorKind, httpStatusCode: number | undefined): ErrorCode {
   if (httpStatusCode !== undefined) {
-    const hit = BY_STATUS.find(([status]) => status === httpStatusCode);
+    const hit = CODE_BY_STATUS.find(([status]) => status === httpStatusCode);
     if (hit) return hit[1];
-    if (httpStatusCode >= 500) return 'internal';
-    if (httpStatusCode >= 400) return 'binding';
+    if (httpStatusCode >= 500) return 'InternalError';
+    if (httpStatusCode >= 400) return 'InvalidArguments';
   }
-  return BY_KIND[errorKind];
+  return CODE_BY_PLUGIN_KIND[errorKind];
 }
 
 /** McpPlugin.Server's DirectHttpErrorMapper: an explicit 400–599 wins, otherwise the kind decides. */
@@ -103,28 +103,17 @@ export function dotNetHttpStatus(errorKind: ResponseErrorKind, httpStatusCode: n
   return httpStatusCode !== undefined && httpStatusCode >= 400 && httpStatusCode <= 599 ? httpStatusCode : DOTNET_STATUS_BY_KIND[errorKind];
 }
 
-export const CODE_BY_FAILURE: Record<FailureKind, ErrorCode> = {
-  binding: 'InvalidArguments',
-  forbidden: 'Forbidden',
-  notFound: 'ToolNotFound',
-  conflict: 'Conflict',
-  thrown: 'ToolFailed',
-  rateLimited: 'Overloaded',
-  internal: 'InternalError',
-  unavailable: 'PluginUnavailable',
-  timeout: 'ToolTimeout',
-};
-
-function nextFor(failure: FailureKind, tool: string): NextAction | undefined {
-  if (failure === 'binding') return next('fixArguments', tool);
-  if (failure === 'unavailable' || failure === 'timeout') return next('retryLater', tool);
+function nextFor(code: ErrorCode, tool: string): NextAction | undefined {
+  const kind = KIND_BY_CODE[code];
+  if (kind === 'binding') return next('fixArguments', tool);
+  if (kind === 'unavailable' || kind === 'timeout') return next('retryLater', tool);
   return undefined;
 }
 
-/** A failure the bridge itself decided (routing, guard, transport). */
-export function bridgeFailure(tool: string, failure: FailureKind, code: ErrorCode, message: string, details?: Record<string, unknown>): ToolOutcome {
-  const nextAction = nextFor(failure, tool);
-  return errorOutcome({ code, message, ...(nextAction ? { next: nextAction } : {}), ...(details ? { details } : {}) }, failure);
+/** A failure the bridge itself decided (routing, guard, transport); `pluginStatus` only for statuses McpPlugin.Server forwards. */
+export function bridgeFailure(tool: string, code: ErrorCode, message: string, details?: Record<string, unknown>, pluginStatus?: number): ToolOutcome {
+  const nextAction = nextFor(code, tool);
+  return errorOutcome({ code, message, ...(nextAction ? { next: nextAction } : {}), ...(details ? { details } : {}) }, pluginStatus);
 }
 
 function successResult(reply: PluginReply): ToolOutcome {
@@ -144,12 +133,12 @@ function successResult(reply: PluginReply): ToolOutcome {
  */
 export function outcomeFromReply(tool: string, reply: PluginReply, guarded: boolean): ToolOutcome {
   if (reply.status !== ResponseStatus.Error) return successResult(reply);
-  const failure = failureKindOf(reply.errorKind, reply.httpStatusCode);
+  const code = errorCodeOfReply(reply.errorKind, reply.httpStatusCode);
   const message = reply.message || `The plugin reported an error without a message (kind ${reply.errorKind}).`;
-  const outcome = bridgeFailure(tool, failure, CODE_BY_FAILURE[failure], message);
-  if (guarded) return outcome;
+  if (guarded) return bridgeFailure(tool, code, message);
+  const outcome = bridgeFailure(tool, code, message, undefined, dotNetHttpStatus(reply.errorKind, reply.httpStatusCode));
   if (reply.content.length) outcome.result.content = toMcpContent(reply.content);
-  return { ...outcome, httpStatus: dotNetHttpStatus(reply.errorKind, reply.httpStatusCode) };
+  return outcome;
 }
 
 /** The answer after the re-send window for a `notExecuted` call closed: 503 with the tool's message last. */
@@ -157,7 +146,6 @@ export function pluginReloadingOutcome(tool: string, reply: PluginReply, waitedM
   const seconds = Math.round(waitedMs / 100) / 10;
   return bridgeFailure(
     tool,
-    'unavailable',
     'PluginReloading',
     `[plugin_reloading] '${tool}' was not run: the plugin did not finish reloading within ${seconds}s; try again shortly. ${reply.message}`.trimEnd(),
   );

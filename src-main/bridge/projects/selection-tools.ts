@@ -49,7 +49,7 @@ const selectArgs = z
   .strict();
 
 function invalid(message: string, tool: string): ToolOutcome {
-  return errorOutcome({ code: 'InvalidArguments', message, next: { kind: 'fixArguments', tools: [tool] } }, 'binding');
+  return errorOutcome({ code: 'InvalidArguments', message, next: { kind: 'fixArguments', tools: [tool] } });
 }
 
 export class ProjectSelectionTools implements ToolSource {
@@ -67,7 +67,7 @@ export class ProjectSelectionTools implements ToolSource {
 
   async callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> {
     if (this.registry.mode !== 'multi') {
-      return errorOutcome({ code: 'ToolNotFound', message: `'${name}' is served only with project-routing=multi.` }, 'notFound');
+      return errorOutcome({ code: 'ToolNotFound', message: `'${name}' is served only with project-routing=multi.` });
     }
     return name === LIST_INSTANCES ? this.list(args, ctx) : this.select(args, ctx);
   }
@@ -100,7 +100,7 @@ export class ProjectSelectionTools implements ToolSource {
     const { instance_id: instanceId, project_name: projectName } = parsed.data;
     const instances = this.registry.instances();
     if (instances.length === 0) {
-      return errorOutcome({ code: 'ProjectNotConnected', message: 'No project is connected: open a project in its editor first.' }, 'unavailable');
+      return errorOutcome({ code: 'ProjectNotConnected', message: 'No project is connected: open a project in its editor first.' });
     }
     let target: Project | undefined;
     if (instanceId) {
@@ -113,7 +113,6 @@ export class ProjectSelectionTools implements ToolSource {
       if (keys.size > 1) {
         return errorOutcome(
           { code: 'Conflict', message: `Several projects are named '${projectName}'; pass instance_id instead.`, next: { kind: 'resolveTargetAgain', tools: [LIST_INSTANCES] } },
-          'conflict',
         );
       }
       target = this.registry.project([...keys][0] ?? '');
@@ -123,7 +122,7 @@ export class ProjectSelectionTools implements ToolSource {
     if (!target) return this.notFound('The instance left while it was being selected.');
     const pin = ctx.scope?.pin;
     if (pin !== undefined && !pinMatches(pin, [target.identity.projectPathHash, target.identity.projectPathHashLegacy])) {
-      return errorOutcome({ code: 'Conflict', message: `This session is pinned to project pin ${pin}; it can only select an instance of that project.` }, 'conflict');
+      return errorOutcome({ code: 'Conflict', message: `This session is pinned to project pin ${pin}; it can only select an instance of that project.` });
     }
     this.registry.select(sessionId, target.key);
     const label = instances.find((i) => i.projectKey === target.key)?.label ?? target.key;
@@ -131,6 +130,6 @@ export class ProjectSelectionTools implements ToolSource {
   }
 
   private notFound(message: string): ToolOutcome {
-    return errorOutcome({ code: 'ProjectNotConnected', message, next: { kind: 'resolveTargetAgain', tools: [LIST_INSTANCES] } }, 'notFound');
+    return errorOutcome({ code: 'ProjectNotConnected', message, next: { kind: 'resolveTargetAgain', tools: [LIST_INSTANCES] } });
   }
 }

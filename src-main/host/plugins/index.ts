@@ -15,7 +15,6 @@ export {
 } from './plugin-tool-source.js';
 export { createQueryCache, canonicalCacheKey } from './query-cache.js';
 export { redirectConsoleToStderr } from './console-redirect.js';
-export { failureKindOf } from './failure-kind.js';
 export { snapshotIdentitySchema, workspaceSelectorSchema, RESERVED_PROPERTIES } from './host-envelope.js';
 export { createSnapshotView, createResolver, type SnapshotSource } from './context/snapshot-view.js';
 export { createAnalysisServices, type AnalysisSource } from './context/analysis-services.js';

@@ -19,7 +19,6 @@ import type {
 import { bindArguments } from './binding.js';
 import type { PluginCatalogue } from './catalogue.js';
 import type { PluginDiagnostic } from './diagnostics.js';
-import { failureKindOf } from './failure-kind.js';
 import type { ToolKind } from './host-envelope.js';
 import { createQueryCache } from './query-cache.js';
 import type { ValidatedTool } from './validate-definition.js';
@@ -90,10 +89,10 @@ function pluginFault(tool: ValidatedTool, what: string, details?: Record<string,
 }
 
 function failed(error: unknown, tool: ValidatedTool): ToolOutcome {
-  if (isJunctionError(error)) return errorOutcome(error.toStructured(), failureKindOf(error.code));
+  if (isJunctionError(error)) return errorOutcome(error.toStructured());
   const message = error instanceof Error ? error.message : String(error);
   const structured: StructuredError = pluginFault(tool, `threw: ${message}`).toStructured();
-  return errorOutcome(structured, 'thrown');
+  return errorOutcome(structured);
 }
 
 function describe(tool: ValidatedTool, publishOutput: boolean): ToolDescriptor {
@@ -166,7 +165,7 @@ export function createPluginToolSource(options: PluginToolSourceOptions): Plugin
     async callTool(name, args, ctx) {
       const tool = options.catalogue.tools.get(name);
       if (!tool || !visible(tool)) {
-        return errorOutcome(new JunctionError('ToolNotFound', `No plugin tool named '${name}' is published.`, { next: next('inspectStatus', 'server-status') }).toStructured(), 'notFound');
+        return errorOutcome(new JunctionError('ToolNotFound', `No plugin tool named '${name}' is published.`, { next: next('inspectStatus', 'server-status') }).toStructured());
       }
       try {
         return await invoke(tool, args, ctx);

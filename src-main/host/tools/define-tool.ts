@@ -4,9 +4,8 @@
  * (admission runs whether or not output schemas are published).
  */
 import { z } from 'zod';
-import type { ErrorCode } from '../../contracts/index.js';
 import { type JsonSchemaObject } from '../../shared/index.js';
-import { JunctionError, errorOutcome, next, successOutcome, thrownOutcome, toStructuredError, type CallContext, type FailureKind, type ToolDescriptor, type ToolOutcome, type ToolSource } from '../../contracts/index.js';
+import { JunctionError, errorOutcome, next, successOutcome, thrownOutcome, toStructuredError, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource } from '../../contracts/index.js';
 
 export type OutputSchemaPublication = 'publish' | 'omit';
 
@@ -50,28 +49,6 @@ export function describeTool(tool: HostTool, outputSchema: OutputSchemaPublicati
   return descriptor;
 }
 
-const FAILURE_BY_CODE: Partial<Record<ErrorCode, FailureKind>> = {
-  InvalidArguments: 'binding',
-  RangeInvalid: 'binding',
-  PathOutsideWorkspace: 'binding',
-  PathNotAllowed: 'binding',
-  WorkspaceSelectorRequired: 'binding',
-  ToolNotFound: 'notFound',
-  WorkspaceNotFound: 'notFound',
-  DocumentNotFound: 'notFound',
-  RevisionNotFound: 'notFound',
-  ApprovalNotFound: 'notFound',
-  SnapshotMismatch: 'conflict',
-  TransactionActive: 'conflict',
-  ConflictOnDisk: 'conflict',
-  ConcurrentCommit: 'conflict',
-  DocumentExists: 'conflict',
-  RecoveryPending: 'conflict',
-  Conflict: 'conflict',
-  DiskFull: 'unavailable',
-  InternalError: 'internal',
-};
-
 /**
  * The failure of a call to `tool`. Operations deep in the host know that arguments were wrong but not
  * which tool carried them; the tool being called is the one to call again with fixed arguments.
@@ -79,7 +56,7 @@ const FAILURE_BY_CODE: Partial<Record<ErrorCode, FailureKind>> = {
 function failureOf(tool: string, error: unknown): ToolOutcome {
   const structured = toStructuredError(error);
   const fix = structured.next?.kind === 'fixArguments' && structured.next.tools.length === 0 ? { next: next('fixArguments', tool) } : {};
-  return errorOutcome({ ...structured, ...fix }, FAILURE_BY_CODE[structured.code] ?? (error instanceof JunctionError ? 'thrown' : 'internal'));
+  return errorOutcome({ ...structured, ...fix });
 }
 
 function invalidArguments(issues: z.core.$ZodIssue[]): JunctionError {
@@ -107,7 +84,7 @@ export function createToolSource(id: string, tools: readonly HostTool[], outputS
         return failureOf(name, error);
       }
       const admitted = tool.output.safeParse(value);
-      if (!admitted.success) return thrownOutcome(new JunctionError('InternalError', `Tool '${name}' produced a result outside its contract.`), 'internal');
+      if (!admitted.success) return thrownOutcome(new JunctionError('InternalError', `Tool '${name}' produced a result outside its contract.`));
       return successOutcome(admitted.data as Record<string, unknown>);
     },
     onToolsChanged: () => () => undefined,

@@ -17,7 +17,7 @@ import { callContext, startBridge, toolNames, until, type TestBridge } from './h
 const CONCURRENT = 64;
 
 function assertOk(outcome: ToolOutcome): void {
-  assert.equal(outcome.failure, undefined, JSON.stringify(outcome.result));
+  assert.equal(outcome.error?.kind, undefined, JSON.stringify(outcome.result));
 }
 
 function errorCode(outcome: ToolOutcome): string | undefined {

@@ -52,7 +52,7 @@ describe('call guard over the real hub', () => {
       },
       async ({ bridge }) => {
         const outcome = await bridge.callTool('recompile', { file: 'a.cs' }, callContext());
-        assert.equal(outcome.failure, undefined, JSON.stringify(outcome.result));
+        assert.equal(outcome.error?.kind, undefined, JSON.stringify(outcome.result));
         assert.deepEqual(outcome.result.structuredContent, { compiled: 'a.cs', attempt: 2 });
         assert.equal(reloads, 1);
         assert.equal(plugin?.state, 'connected');
@@ -77,7 +77,7 @@ describe('call guard over the real hub', () => {
         }),
       async ({ bridge }) => {
         const outcome = await bridge.callTool('stuck', {}, callContext());
-        assert.equal(outcome.failure, 'unavailable');
+        assert.equal(outcome.error?.kind, 'unavailable');
         const error = errorOf(outcome);
         assert.equal(error.code, 'PluginReloading');
         assert.ok(error.message.startsWith('[plugin_reloading]'), error.message);
@@ -103,7 +103,7 @@ describe('call guard over the real hub', () => {
         }),
       async ({ bridge }) => {
         const outcome = await bridge.callTool('slow', {}, callContext());
-        assert.equal(outcome.failure, 'timeout');
+        assert.equal(outcome.error?.kind, 'timeout');
         assert.equal(errorOf(outcome).code, 'ToolTimeout');
         await cancelled;
       },
@@ -135,12 +135,12 @@ describe('call guard over the real hub', () => {
       },
       async ({ bridge }) => {
         const invalid = await bridge.callTool('count', { n: 'three' }, callContext());
-        assert.equal(invalid.failure, 'binding');
+        assert.equal(invalid.error?.kind, 'binding');
         assert.equal(errorOf(invalid).code, 'InvalidArguments');
         assert.match(errorOf(invalid).message, /\/n must be integer/);
 
         const surrogate = await bridge.callTool('count', { n: 1, text: 'bad \udc00 text' }, callContext());
-        assert.equal(surrogate.failure, 'binding');
+        assert.equal(surrogate.error?.kind, 'binding');
         assert.match(errorOf(surrogate).message, /unpaired UTF-16 surrogate at \$\.text/);
         assert.equal(ran, 0);
 
@@ -148,11 +148,11 @@ describe('call guard over the real hub', () => {
         assert.deepEqual(fine.result.structuredContent, { n: 2 });
 
         const thrown = await bridge.callTool('explode', {}, callContext());
-        assert.equal(thrown.failure, 'thrown');
+        assert.equal(thrown.error?.kind, 'thrown');
         assert.deepEqual(errorOf(thrown), { code: 'ToolFailed', message: 'the crate is locked' });
 
         const unknown = await bridge.callTool('nope', {}, callContext());
-        assert.equal(unknown.failure, 'notFound');
+        assert.equal(unknown.error?.kind, 'notFound');
       },
     );
   });

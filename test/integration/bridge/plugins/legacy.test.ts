@@ -50,15 +50,15 @@ test('an 8.0-era raw SignalR client still works: unvalidated, errors as sent, ne
 
     // No server-side validation: the wrongly typed argument reaches the plugin.
     const echoed = await bridge.callTool('legacy-echo', { n: 'not a number' }, callContext());
-    assert.equal(echoed.failure, undefined, JSON.stringify(echoed.result));
+    assert.equal(echoed.error?.kind, undefined, JSON.stringify(echoed.result));
     assert.deepEqual(echoed.result.content, [{ type: 'text', text: '{"n":"not a number"}' }]);
 
     const failed = await bridge.callTool('legacy-echo', { n: 1, fail: true }, callContext());
-    assert.equal(failed.failure, 'internal');
+    assert.equal(failed.error?.kind, 'internal');
     assert.equal(errorOf(failed).message, 'Legacy failure text');
 
     const surrogate = await bridge.callTool('legacy-echo', { n: '\ud83d' }, callContext());
-    assert.equal(surrogate.failure, 'binding');
+    assert.equal(surrogate.error?.kind, 'binding');
 
     // A role applies only between two 8.14+ plugins: a new runtime replaces the old editor.
     const closed = new Promise<void>((resolve) => legacy.onclose(() => resolve()));

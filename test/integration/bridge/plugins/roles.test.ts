@@ -28,13 +28,13 @@ describe('editor and runtime over the real hub', () => {
       assert.deepEqual(bridge.pluginViews().map((v) => v.role).sort(), ['editor', 'runtime']);
 
       const added = await bridge.callTool('add-object', { name: 'Crate', kind: 'cube', position: { x: 0, y: 2, z: 0 } }, callContext());
-      assert.equal(added.failure, undefined, JSON.stringify(added.result));
+      assert.equal(added.error?.kind, undefined, JSON.stringify(added.result));
       assert.equal(editor.scene.size, 1);
       assert.equal(runtime.scene.size, 0);
 
       runtime.scene.add({ name: 'Ball', kind: 'sphere', position: { x: 0, y: 1, z: 0 } });
       const stepped = await bridge.callTool('simulate-step', { steps: 5 }, callContext());
-      assert.equal(stepped.failure, undefined, JSON.stringify(stepped.result));
+      assert.equal(stepped.error?.kind, undefined, JSON.stringify(stepped.result));
       assert.deepEqual(stepped.result.structuredContent, { tick: 5, moved: 1 });
     }));
 
@@ -70,12 +70,12 @@ describe('editor and runtime over the real hub', () => {
 
       // Runtime-only tools keep working while the editor is away.
       const stepped = await bridge.callTool('simulate-step', {}, callContext());
-      assert.equal(stepped.failure, undefined);
+      assert.equal(stepped.error?.kind, undefined);
 
       const pending = bridge.callTool('add-object', { name: 'Late', kind: 'cube' }, callContext());
       await editor.plugin.connect();
       const outcome = await pending;
-      assert.equal(outcome.failure, undefined, JSON.stringify(outcome.result));
+      assert.equal(outcome.error?.kind, undefined, JSON.stringify(outcome.result));
       assert.equal(editor.scene.size, 1);
       assert.equal(runtime.scene.size, 0);
       assert.equal(bridge.pluginViews().find((v) => v.role === 'editor')?.reconnects, 1);
@@ -91,7 +91,7 @@ describe('editor and runtime over the real hub', () => {
       await until(bridge, () => !bridge.pluginViews().some((v) => v.role === 'editor' && v.state === 'connected'), 'editor left');
       // Sent while the editor is still awaited: it waits out the short window, then the runtime takes it.
       const outcome = await bridge.callTool('add-object', { name: 'Fallback', kind: 'sphere' }, callContext());
-      assert.equal(outcome.failure, undefined, JSON.stringify(outcome.result));
+      assert.equal(outcome.error?.kind, undefined, JSON.stringify(outcome.result));
       assert.equal(runtime.scene.size, 1);
       assert.equal(editor.scene.size, 0);
       await until(bridge, () => bridge.pluginViews().length === 1, 'awaited editor expired');

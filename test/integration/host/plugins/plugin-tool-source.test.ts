@@ -97,7 +97,7 @@ describe('plugin tools through an MCP client', () => {
 
   test('a mutation without expectedSnapshot is a binding failure', async () => {
     const outcome = await source.callTool('add-file-header', { path: 'src/a.ts', header: 'x' }, { callId: 'c', agent: 't', transport: 'http-api', signal: new AbortController().signal });
-    assert.equal(outcome.failure, 'binding');
+    assert.equal(outcome.error?.kind, 'binding');
     assert.equal(structured(outcome.result).error!.code, 'InvalidArguments');
   });
 
@@ -109,7 +109,7 @@ describe('plugin tools through an MCP client', () => {
 
   test('handler faults become ToolFailed: a thrown error and a response its schema rejects', async () => {
     const thrown = await source.callTool('always-throws', {}, { callId: 'c', agent: 't', transport: 'http-api', signal: new AbortController().signal });
-    assert.equal(thrown.failure, 'thrown');
+    assert.equal(thrown.error?.kind, 'thrown');
     assert.equal(structured(thrown.result).error!.code, 'ToolFailed');
     const wrong = await harness.client.callTool({ name: 'wrong-response', arguments: {} });
     assert.equal(structured(wrong).error!.code, 'ToolFailed');

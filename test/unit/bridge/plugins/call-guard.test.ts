@@ -44,7 +44,7 @@ describe('call guard', () => {
     join(registry, { role: 'editor', mcpPluginVersion: null, tools: ['t'] });
     const invoker = new ScriptedInvoker(() => ok);
     const outcome = await guardedCall(registry, invoker, settings, 't', { text: 'a\ud800b' }, ctx());
-    assert.equal(outcome.failure, 'binding');
+    assert.equal(outcome.error?.kind, 'binding');
     assert.equal(code(outcome), 'InvalidArguments');
     assert.equal(invoker.calls.length, 0);
   });
@@ -55,14 +55,14 @@ describe('call guard', () => {
     registry.setTools(guarded.id, [tool('count', countSchema)]);
     const invoker = new ScriptedInvoker(() => ok);
     const refused = await guardedCall(registry, invoker, settings, 'count', { count: 'x' }, ctx());
-    assert.equal(refused.failure, 'binding');
+    assert.equal(refused.error?.kind, 'binding');
     assert.equal(invoker.calls.length, 0);
 
     const legacyRegistry = newRegistry();
     const legacy = join(legacyRegistry, { mcpPluginVersion: null });
     legacyRegistry.setTools(legacy.id, [tool('count', countSchema)]);
     const forwarded = await guardedCall(legacyRegistry, invoker, settings, 'count', { count: 'x' }, ctx());
-    assert.equal(forwarded.failure, undefined);
+    assert.equal(forwarded.error?.kind, undefined);
     assert.equal(invoker.calls.length, 1);
   });
 
@@ -71,7 +71,7 @@ describe('call guard', () => {
     join(registry, { role: 'editor', tools: ['t'] });
     const invoker = new ScriptedInvoker((_id, attempt) => (attempt < 3 ? reloading : ok));
     const outcome = await guardedCall(registry, invoker, settings, 't', {}, ctx());
-    assert.equal(outcome.failure, undefined);
+    assert.equal(outcome.error?.kind, undefined);
     assert.equal(invoker.calls.length, 3);
     assert.equal(new Set(invoker.calls.map((c) => c.request.requestId)).size, 3);
   });
@@ -81,7 +81,7 @@ describe('call guard', () => {
     join(registry, { mcpPluginVersion: null, tools: ['t'] });
     const invoker = new ScriptedInvoker(() => reloading);
     const outcome = await guardedCall(registry, invoker, settings, 't', {}, ctx());
-    assert.equal(outcome.failure, 'unavailable');
+    assert.equal(outcome.error?.kind, 'unavailable');
     assert.equal(code(outcome), 'PluginUnavailable');
     assert.equal(invoker.calls.length, 1);
   });
@@ -91,7 +91,7 @@ describe('call guard', () => {
     join(registry, { role: 'editor', tools: ['t'] });
     const invoker = new ScriptedInvoker(() => reloading);
     const outcome = await guardedCall(registry, invoker, { ...settings, reconnectWaitMs: 100 }, 't', {}, ctx());
-    assert.equal(outcome.failure, 'unavailable');
+    assert.equal(outcome.error?.kind, 'unavailable');
     assert.equal(code(outcome), 'PluginReloading');
     assert.ok(invoker.calls.length >= 2);
   });
@@ -104,7 +104,7 @@ describe('call guard', () => {
     const pending = guardedCall(registry, invoker, settings, 't', {}, ctx());
     const second = join(registry, { role: 'editor', tools: ['t'] });
     const outcome = await pending;
-    assert.equal(outcome.failure, undefined);
+    assert.equal(outcome.error?.kind, undefined);
     assert.deepEqual(invoker.calls.map((c) => c.connectionId), [second.id]);
   });
 
@@ -113,21 +113,21 @@ describe('call guard', () => {
     const first = join(registry, { role: 'editor', tools: ['t'] });
     registry.disconnect(first.id, Date.now(), 5_000);
     const timedOut = await guardedCall(registry, new ScriptedInvoker(() => ok), { ...settings, timeoutMs: 50 }, 't', {}, ctx());
-    assert.equal(timedOut.failure, 'timeout');
+    assert.equal(timedOut.error?.kind, 'timeout');
     assert.equal(code(timedOut), 'ToolTimeout');
 
     const live = newRegistry();
     join(live, { role: 'editor', tools: ['t'] });
     const closed = await guardedCall(live, new ScriptedInvoker(() => Promise.reject(new InvokeFailure('connectionClosed', 'gone'))), settings, 't', {}, ctx());
-    assert.equal(closed.failure, 'unavailable');
+    assert.equal(closed.error?.kind, 'unavailable');
     const broken = await guardedCall(live, new ScriptedInvoker(() => Promise.reject(new InvokeFailure('clientError', 'handler crashed'))), settings, 't', {}, ctx());
-    assert.equal(broken.failure, 'internal');
+    assert.equal(broken.error?.kind, 'internal');
     assert.match((broken.result.structuredContent as { error: { message: string } }).error.message, /^handler crashed$/);
   });
 
   test('an unknown tool is notFound', async () => {
     const outcome = await guardedCall(newRegistry(), new ScriptedInvoker(() => ok), settings, 'nope', {}, ctx());
-    assert.equal(outcome.failure, 'notFound');
+    assert.equal(outcome.error?.kind, 'notFound');
     assert.equal(code(outcome), 'ToolNotFound');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ResponseErrorKind, ResponseStatus, ResponseCallToolDataSchema } from '../../../../plugins/sdk/src/protocol.js';
-import { failureKindOf, isNotExecuted, outcomeFromReply, replyFromEnvelope, type PluginReply } from '../../../../src-main/bridge/plugins/index.js';
+import { errorCodeOfReply, isNotExecuted, outcomeFromReply, replyFromEnvelope, type PluginReply } from '../../../../src-main/bridge/plugins/index.js';
 import { pluginReloadingOutcome } from '../../../../src-main/bridge/plugins/outcome.js';
 
 function errorReply(errorKind: ResponseErrorKind, httpStatusCode: number | undefined, message: string, extra: Partial<PluginReply> = {}): PluginReply {
@@ -14,40 +14,40 @@ function errorOf(outcome: ReturnType<typeof outcomeFromReply>): { code: string; 
 
 describe('failure kind mapping', () => {
   test('an explicit status wins over the kind; the kind decides otherwise', () => {
-    assert.equal(failureKindOf(ResponseErrorKind.BadRequest, 422), 'thrown');
-    assert.equal(failureKindOf(ResponseErrorKind.BadRequest, undefined), 'binding');
-    assert.equal(failureKindOf(ResponseErrorKind.BadRequest, 400), 'binding');
-    assert.equal(failureKindOf(ResponseErrorKind.NotFound, undefined), 'notFound');
-    assert.equal(failureKindOf(ResponseErrorKind.Conflict, undefined), 'conflict');
-    assert.equal(failureKindOf(ResponseErrorKind.Timeout, undefined), 'timeout');
-    assert.equal(failureKindOf(ResponseErrorKind.Unavailable, undefined), 'unavailable');
-    assert.equal(failureKindOf(ResponseErrorKind.Internal, undefined), 'internal');
-    assert.equal(failureKindOf(ResponseErrorKind.None, 503), 'unavailable');
-    assert.equal(failureKindOf(ResponseErrorKind.None, 502), 'internal');
-    assert.equal(failureKindOf(ResponseErrorKind.None, 418), 'binding');
+    assert.equal(errorCodeOfReply(ResponseErrorKind.BadRequest, 422), 'ToolFailed');
+    assert.equal(errorCodeOfReply(ResponseErrorKind.BadRequest, undefined), 'InvalidArguments');
+    assert.equal(errorCodeOfReply(ResponseErrorKind.BadRequest, 400), 'InvalidArguments');
+    assert.equal(errorCodeOfReply(ResponseErrorKind.NotFound, undefined), 'ToolNotFound');
+    assert.equal(errorCodeOfReply(ResponseErrorKind.Conflict, undefined), 'Conflict');
+    assert.equal(errorCodeOfReply(ResponseErrorKind.Timeout, undefined), 'ToolTimeout');
+    assert.equal(errorCodeOfReply(ResponseErrorKind.Unavailable, undefined), 'PluginUnavailable');
+    assert.equal(errorCodeOfReply(ResponseErrorKind.Internal, undefined), 'InternalError');
+    assert.equal(errorCodeOfReply(ResponseErrorKind.None, 503), 'PluginUnavailable');
+    assert.equal(errorCodeOfReply(ResponseErrorKind.None, 502), 'InternalError');
+    assert.equal(errorCodeOfReply(ResponseErrorKind.None, 418), 'InvalidArguments');
   });
 });
 
 describe('outcomes', () => {
   test("a thrown failure from an 8.14+ plugin keeps the tool's own message (the HTTP API adds its form)", () => {
     const outcome = outcomeFromReply('add-object', errorReply(ResponseErrorKind.BadRequest, 422, 'no such layer'), true);
-    assert.equal(outcome.failure, 'thrown');
+    assert.equal(outcome.error?.kind, 'thrown');
     assert.equal(outcome.result.isError, true);
     assert.deepEqual(errorOf(outcome), { code: 'ToolFailed', message: 'no such layer' });
   });
 
   test('an internal failure maps to 500 and a binding failure to 400, both with the message as sent', () => {
     const internal = outcomeFromReply('t', errorReply(ResponseErrorKind.Internal, undefined, 'NullReference'), true);
-    assert.equal(internal.failure, 'internal');
+    assert.equal(internal.error?.kind, 'internal');
     assert.equal(errorOf(internal).message, 'NullReference');
     const binding = outcomeFromReply('t', errorReply(ResponseErrorKind.BadRequest, 400, 'x must be a number'), true);
-    assert.equal(binding.failure, 'binding');
+    assert.equal(binding.error?.kind, 'binding');
     assert.deepEqual(errorOf(binding), { code: 'InvalidArguments', message: 'x must be a number', next: { kind: 'fixArguments', tools: ['t'] } });
   });
 
   test("an 8.0-era plugin's error is not rewritten and keeps its own content", () => {
     const outcome = outcomeFromReply('t', errorReply(ResponseErrorKind.Internal, undefined, 'boom'), false);
-    assert.equal(outcome.failure, 'internal');
+    assert.equal(outcome.error?.kind, 'internal');
     assert.equal(errorOf(outcome).message, 'boom');
     assert.deepEqual(outcome.result.content, [{ type: 'text', text: 'boom' }]);
   });
@@ -59,7 +59,7 @@ describe('outcomes', () => {
       value: { requestId: 'r', status: 'Success', content: [{ type: 'text', text: 'hi', annotations: null }], structuredContent: { a: 1 } },
     });
     const outcome = outcomeFromReply('t', replyFromEnvelope(envelope), true);
-    assert.equal(outcome.failure, undefined);
+    assert.equal(outcome.error?.kind, undefined);
     assert.deepEqual(outcome.result, { content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 } });
     const wrapped = outcomeFromReply('t', { status: ResponseStatus.Success, content: [], structuredContent: [1, 2], errorKind: 0, message: '' }, true);
     assert.deepEqual(wrapped.result.structuredContent, { result: [1, 2] });
@@ -69,7 +69,7 @@ describe('outcomes', () => {
   test('an error on the envelope alone (no value) is still an error', () => {
     const envelope = ResponseCallToolDataSchema.parse({ requestId: 'r', status: 0, message: 'Tool not found', errorKind: 'NotFound' });
     const outcome = outcomeFromReply('t', replyFromEnvelope(envelope), true);
-    assert.equal(outcome.failure, 'notFound');
+    assert.equal(outcome.error?.kind, 'notFound');
     assert.equal(errorOf(outcome).message, 'Tool not found');
   });
 });
@@ -84,7 +84,7 @@ describe('not executed', () => {
 
   test('the reload answer is 503 PluginReloading: "[plugin_reloading]" first, the tool message last', () => {
     const outcome = pluginReloadingOutcome('compile', errorReply(ResponseErrorKind.Unavailable, 503, 'Editor is compiling.'), 2_000);
-    assert.equal(outcome.failure, 'unavailable');
+    assert.equal(outcome.error?.kind, 'unavailable');
     const error = errorOf(outcome);
     assert.equal(error.code, 'PluginReloading');
     assert.ok(error.message.startsWith('[plugin_reloading]'));
@@ -94,7 +94,7 @@ describe('not executed', () => {
 
 describe('8.x plugins over HTTP (McpPlugin.Server DirectHttpErrorMapper)', () => {
   test('an explicit HttpStatusCode from 400 to 599 wins; otherwise the ErrorKind decides; guarded plugins keep the kind table', () => {
-    const status = (kind: ResponseErrorKind, code?: number) => outcomeFromReply('t', errorReply(kind, code, 'm'), false).httpStatus;
+    const status = (kind: ResponseErrorKind, code?: number) => outcomeFromReply('t', errorReply(kind, code, 'm'), false).error?.pluginStatus;
     assert.equal(status(ResponseErrorKind.BadRequest, 451), 451);
     assert.equal(status(ResponseErrorKind.Internal, 302), 500, 'a status outside 400–599 is not an error status');
     assert.equal(status(ResponseErrorKind.BadRequest), 400);
@@ -103,6 +103,6 @@ describe('8.x plugins over HTTP (McpPlugin.Server DirectHttpErrorMapper)', () =>
     assert.equal(status(ResponseErrorKind.Timeout), 504);
     assert.equal(status(ResponseErrorKind.Unavailable), 503);
     assert.equal(status(ResponseErrorKind.Internal), 500);
-    assert.equal(outcomeFromReply('t', errorReply(ResponseErrorKind.BadRequest, 451, 'm'), true).httpStatus, undefined);
+    assert.equal(outcomeFromReply('t', errorReply(ResponseErrorKind.BadRequest, 451, 'm'), true).error?.pluginStatus, undefined);
   });
 });

@@ -6,3 +6,4 @@ export * from './log.js';
 export * from './call-gate.js';
 export * from './project-pin.js';
 export * from './suggest.js';
+export * from './bounded-copy.js';

@@ -22,7 +22,7 @@ import { eventually, startTestJunction, type TestJunction } from '../../support/
 const EIGHT_MB = 8 * 1024 * 1024;
 /** Far below one retained argument or result, far above the heap's noise between two full collections. */
 const GROWTH_LIMIT_MB = 2;
-const CALLS_PER_PATH = 3;
+const CALLS_PER_PATH = 2;
 
 const POLICY: PolicyDocument = { rules: [{ tool: 'echo-held', action: 'ask', reason: 'held for the memory test' }] };
 
@@ -116,7 +116,8 @@ describe('large arguments and results leave nothing large behind', () => {
     await named.close();
   };
 
-  test('8 MB arguments and results over /api and /mcp, held by the policy or not, leave heap growth far below 8 MB', async () => {
+  // Megabytes through every layer take long on a loaded machine: more than the runner's default 120 s was seen.
+  test('8 MB arguments and results over /api and /mcp, held by the policy or not, leave heap growth far below 8 MB', { timeout: 300_000 }, async () => {
     // Warm-up with small values, so code paths, caches and compiled functions already count in the baseline.
     for (let n = 0; n < 3; n++) {
       await api('echo', `warm-${n}`);

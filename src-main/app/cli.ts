@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url';
 import { isJunctionError } from '../contracts/index.js';
 import { createLogger } from '../shared/index.js';
 import { CONFIG_KEYS, envNameOf, loadConfig, type LoadedConfig } from './config/index.js';
-import { startDemo } from './demo.js';
 import { findElectronBinary } from './electron-binary.js';
 import { runAuditCommand } from './audit-cli.js';
 import { startJunction, type Junction } from './junction.js';
@@ -46,7 +45,8 @@ async function serveHeadless(loaded: LoadedConfig, reason?: string): Promise<Jun
   const { config, origins, settingsPath } = loaded;
   const logger = createLogger(config['log-level']);
   const junction = await startJunction({ config, origins, settingsPath, logger });
-  const demo = config.demo ? await startDemo(junction, logger) : undefined;
+  // The demo's scene plugins bring the SignalR client and the plugin SDK; a Junction without the demo never loads them.
+  const demo = config.demo ? await (await import('./demo.js')).startDemo(junction, logger) : undefined;
   stopOnSignals(async () => {
     await demo?.stop();
     await junction.close();

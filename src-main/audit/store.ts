@@ -9,6 +9,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CallView } from '../contracts/index.js';
+import { cappedJson } from '../shared/index.js';
 import type { Logger } from '../shared/index.js';
 import type { AuditCallInput, AuditEventInput, AuditEventKind, AuditStatus, CallPage, CallQuery, StoredCall, StoredEvent } from './records.js';
 import { redactCall, redactValue, type RedactionRules } from './redact.js';
@@ -104,7 +105,12 @@ export interface EventRow {
   data: string;
 }
 
-type Queued = { type: 'call'; input: AuditCallInput } | { type: 'event'; input: AuditEventInput };
+type RowParams = Record<string, string | number | null>;
+/**
+ * A record waiting for the database, already redacted and cut to its previews: the queue may hold
+ * thousands while the file is unavailable, and must not keep a call's full arguments and result alive.
+ */
+type Queued = { type: 'call' | 'event'; params: RowParams };
 
 const DAY_MS = 86_400_000;
 const PRUNE_EVERY_MS = 60_000;
@@ -117,18 +123,6 @@ const TIMED_BATCH = 500;
 const PRUNE_STEP = 10_000;
 /** Longest a size-cap pass may hold the event loop before it yields and continues at the next flush. */
 const PRUNE_BUDGET_MS = 25;
-
-/** JSON text of a value, replaced by a JSON string preview when longer than `max` bytes. */
-export function jsonPreview(value: unknown, max: number): { text: string; truncated: boolean } {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? 'null';
-  } catch {
-    text = JSON.stringify(String(value));
-  }
-  if (text.length <= max / 3 || Buffer.byteLength(text, 'utf8') <= max) return { text, truncated: false };
-  return { text: JSON.stringify(`${text.slice(0, Math.floor(max / 3))}…`), truncated: true };
-}
 
 const parseJson = (text: string | null): unknown => (text === null ? undefined : JSON.parse(text));
 
@@ -230,11 +224,13 @@ export class AuditStore {
   }
 
   recordCall(input: AuditCallInput): void {
-    this.enqueue({ type: 'call', input });
+    if (this.closed) return;
+    this.enqueue({ type: 'call', params: this.callParams(input) });
   }
 
   recordEvent(input: AuditEventInput): void {
-    this.enqueue({ type: 'event', input });
+    if (this.closed) return;
+    this.enqueue({ type: 'event', params: this.eventParams(input) });
   }
 
   /** Writes everything queued in one transaction. Safe to call at any time; never throws. */
@@ -438,18 +434,18 @@ export class AuditStore {
     const insertEvent = db.prepare('INSERT INTO events (at, kind, workspace_id, transaction_id, data) VALUES (@at, @kind, @workspaceId, @transactionId, @data)');
     this.writeBatch = db.transaction((batch: Queued[]) => {
       for (const item of batch) {
-        if (item.type === 'call') insertCall.run(this.callParams(item.input));
-        else insertEvent.run(this.eventParams(item.input));
+        if (item.type === 'call') insertCall.run(item.params);
+        else insertEvent.run(item.params);
       }
     });
   }
 
-  private callParams(input: AuditCallInput): Record<string, string | number | null> {
+  private callParams(input: AuditCallInput): RowParams {
     const { call } = input;
     const redacted = redactCall({ arguments: input.arguments, result: input.result }, this.options.rules);
-    const args = jsonPreview(redacted.value.arguments, this.previewBytes);
-    const result = input.result === undefined ? undefined : jsonPreview(redacted.value.result, this.previewBytes);
-    const policy = input.policy === null || input.policy === undefined ? null : jsonPreview(redactValue(input.policy, this.options.rules).value, this.previewBytes).text;
+    const args = cappedJson(redacted.value.arguments, this.previewBytes);
+    const result = input.result === undefined ? undefined : cappedJson(redacted.value.result, this.previewBytes);
+    const policy = input.policy === null || input.policy === undefined ? null : cappedJson(redactValue(input.policy, this.options.rules).value, this.previewBytes).json;
     return {
       callId: call.callId,
       startedAt: call.startedAt,
@@ -462,8 +458,8 @@ export class AuditStore {
       durationMs: call.durationMs ?? null,
       requestBytes: call.requestBytes,
       responseBytes: call.responseBytes ?? null,
-      arguments: args.text,
-      result: result?.text ?? null,
+      arguments: args.json,
+      result: result?.json ?? null,
       redacted: redacted.paths.length > 0 ? JSON.stringify(redacted.paths) : null,
       truncated: args.truncated || result?.truncated ? 1 : 0,
       policy,
@@ -472,10 +468,10 @@ export class AuditStore {
     };
   }
 
-  private eventParams(input: AuditEventInput): Record<string, string | number | null> {
+  private eventParams(input: AuditEventInput): RowParams {
     // Event payloads hold diffs: give them more room than call previews, still bounded.
-    const data = jsonPreview(redactValue(input.data, this.options.rules).value, this.previewBytes * 16);
-    return { at: input.at, kind: input.kind, workspaceId: input.workspaceId ?? null, transactionId: input.transactionId ?? null, data: data.text };
+    const data = cappedJson(redactValue(input.data, this.options.rules).value, this.previewBytes * 16);
+    return { at: input.at, kind: input.kind, workspaceId: input.workspaceId ?? null, transactionId: input.transactionId ?? null, data: data.json };
   }
 
   private fail(error: unknown): void {

@@ -2,6 +2,7 @@
  * The console's memory of recent calls: a bounded, insertion-ordered log of CallViews plus bounded
  * argument/result details. Pure data structure, no I/O.
  */
+import { cappedJson } from '../shared/index.js';
 import type { CallDetail, CallView, NestedRequestView } from '../contracts/index.js';
 
 /** Nested requests kept per call in the console's view; older ones drop off first. */
@@ -28,47 +29,6 @@ interface StoredDetail {
   result: string | undefined;
   truncated: boolean;
   bytes: number;
-}
-
-export interface CappedValue {
-  /** JSON text of the value, or of a string preview of it. */
-  json: string;
-  truncated: boolean;
-  /** UTF-8 size of `json`. */
-  bytes: number;
-}
-
-/**
- * A flat copy of `text`. V8 represents `slice` and `+` results as views into their source strings, so a
- * 32 KB preview sliced from a 4 MB argument would keep all 4 MB alive; a UTF-16 round trip through a
- * Buffer (lossless, lone surrogates included) allocates the preview on its own.
- */
-function detached(text: string): string {
-  return Buffer.from(text, 'utf16le').toString('utf16le');
-}
-
-function preview(text: string, maxBytes: number): CappedValue {
-  // Slicing by UTF-16 units keeps the preview at or under the byte cap for ASCII-heavy JSON and close to it otherwise.
-  const json = JSON.stringify(detached(`${text.slice(0, Math.max(0, Math.floor(maxBytes / 2)))}…`));
-  return { json, truncated: true, bytes: Buffer.byteLength(json, 'utf8') };
-}
-
-/**
- * A bounded copy of a value as JSON text: the value's own JSON when it fits in `maxBytes`, else a
- * string preview of that size. Text rather than the value itself, whose strings may be views into much
- * larger ones (a result sliced from a whole document) and whose object graph would take several times
- * its JSON size on the heap: the log retains what it counts.
- */
-export function capValue(value: unknown, maxBytes: number): CappedValue {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? 'null';
-  } catch {
-    return preview(String(value), maxBytes);
-  }
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes <= maxBytes) return { json: text, truncated: false, bytes };
-  return preview(text, maxBytes);
 }
 
 export class CallLog {
@@ -129,8 +89,8 @@ export class CallLog {
 
   recordDetail(callId: string, args: unknown, result?: unknown): void {
     if (!this.calls.has(callId)) return;
-    const cappedArgs = capValue(args, this.limits.maxDetailBytes);
-    const cappedResult = result === undefined ? undefined : capValue(result, this.limits.maxDetailBytes);
+    const cappedArgs = cappedJson(args, this.limits.maxDetailBytes);
+    const cappedResult = result === undefined ? undefined : cappedJson(result, this.limits.maxDetailBytes);
     this.dropDetail(callId);
     const detail: StoredDetail = {
       arguments: cappedArgs.json,

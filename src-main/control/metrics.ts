@@ -74,6 +74,8 @@ export class CallMetrics {
     if (failed) bucket.errors += 1;
     bucket.histogram[bin] = (bucket.histogram[bin] ?? 0) + 1;
     bucket.agents.add(call.agent);
+    // A name outside the catalogue (target `none`) is no tool: per-tool totals would grow with every name an agent invents.
+    if (call.target === 'none') return;
     let totals = this.tools.get(call.tool);
     if (!totals) {
       totals = { calls: 0, errors: 0, histogram: new Uint32Array(BINS) };

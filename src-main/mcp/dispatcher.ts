@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CallView, NestedRequestView, PolicyDecisionView, CallGate, AgentScope } from '../contracts/index.js';
-import { findLoneSurrogate, closestNames, didYouMean } from '../shared/index.js';
+import { boundedText, findLoneSurrogate, closestNames, didYouMean } from '../shared/index.js';
 import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type ToolOutcome } from '../contracts/index.js';
 import type { Catalogue } from './catalogue.js';
 import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
@@ -57,6 +57,19 @@ export interface Admission {
   acquire(agent: string): { ok: true; release: () => void } | { ok: false; message: string };
 }
 
+/**
+ * Longest agent-supplied text a call's view keeps (tool name, agent label, error code, progress message):
+ * views and per-agent admission keys outlive the call (the console's log, metrics, the audit trail, rate
+ * buckets), so they hold bounded copies, never the request's own strings (an agent may name itself or an
+ * unknown tool with megabytes). Agents whose labels agree in their first 256 characters share a budget.
+ */
+const VIEW_TEXT_CHARS = 256;
+const PROGRESS_MESSAGE_CHARS = 1024;
+
+function progressView(update: NonNullable<CallView['progress']>): NonNullable<CallView['progress']> {
+  return update.message === undefined ? update : { ...update, message: boundedText(update.message, PROGRESS_MESSAGE_CHARS) };
+}
+
 const byteLength = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
 export interface DispatcherOptions {
@@ -81,13 +94,19 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
   };
 
   return {
-    async call(request) {
+    async call(incoming) {
+      // Sources, admission keys, the policy and every view see the agent's names as bounded copies.
+      const request: DispatchRequest = {
+        ...incoming,
+        agent: boundedText(incoming.agent, VIEW_TEXT_CHARS),
+        ...(incoming.agentName !== undefined ? { agentName: boundedText(incoming.agentName, VIEW_TEXT_CHARS) } : {}),
+      };
       const entry = catalogue.resolve(request.name);
       const call: CallView = {
         callId: request.callId ?? randomUUID(),
         agent: request.agent,
         transport: request.transport,
-        tool: request.name,
+        tool: boundedText(request.name, VIEW_TEXT_CHARS),
         target: entry?.source.id ?? 'none',
         status: 'running',
         startedAt: Date.now(),
@@ -103,7 +122,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         status: outcome.result.isError ? 'error' : 'ok',
         durationMs: Date.now() - call.startedAt,
         responseBytes: byteLength(outcome.result),
-        ...(errorCode ? { errorCode } : {}),
+        ...(errorCode ? { errorCode: boundedText(errorCode, VIEW_TEXT_CHARS) } : {}),
         ...(outcome.servedBy ? { servedBy: outcome.servedBy } : {}),
         ...(policy ? { policy } : {}),
       }, outcome.result);
@@ -136,7 +155,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
           );
         }
         const progress: NonNullable<CallContext['progress']> = (update) => {
-          notify('progress', callId, update);
+          notify('progress', callId, progressView(update));
           req.progress?.(update);
         };
         const context: CallContext = {

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { NestedRequestView, AgentRequests } from '../contracts/index.js';
+import { boundedText } from '../shared/index.js';
 import { isJunctionError } from '../contracts/index.js';
 
 const SUMMARY_CHARS = 200;
@@ -16,12 +17,12 @@ function lastMessageText(params: Record<string, unknown>): string {
 
 export function traceAgentRequests(requests: AgentRequests, callId: string, report: (nested: NestedRequestView) => void): AgentRequests {
   async function traced<T>(kind: NestedRequestView['kind'], summary: string, run: () => Promise<T>, outcomeOf: (result: T) => string | undefined): Promise<T> {
-    const view: NestedRequestView = { callId, nestedId: randomUUID(), kind, status: 'pending', startedAt: Date.now(), summary: summary.slice(0, SUMMARY_CHARS) };
+    const view: NestedRequestView = { callId, nestedId: randomUUID(), kind, status: 'pending', startedAt: Date.now(), summary: boundedText(summary, SUMMARY_CHARS) };
     report(view);
     try {
       const result = await run();
       const outcome = outcomeOf(result);
-      report({ ...view, status: 'ok', durationMs: Date.now() - view.startedAt, ...(outcome ? { outcome } : {}) });
+      report({ ...view, status: 'ok', durationMs: Date.now() - view.startedAt, ...(outcome ? { outcome: boundedText(outcome, SUMMARY_CHARS) } : {}) });
       return result;
     } catch (error) {
       report({ ...view, status: 'error', durationMs: Date.now() - view.startedAt, errorCode: isJunctionError(error) ? error.code : 'InternalError' });

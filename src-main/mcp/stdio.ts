@@ -2,7 +2,6 @@
  * stdio for agents that spawn a process (`junction connect`): either relay every JSON-RPC message to a
  * running instance's `/mcp`, or serve an in-process catalogue directly. stdout carries only protocol.
  */
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { StructuredError } from '../contracts/index.js';
@@ -52,6 +51,8 @@ export async function proxyStdioToHttp(
   options: StdioStreams & { headers?: Record<string, string>; log?: (message: string) => void } = {},
 ): Promise<StdioProxy> {
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  // The SDK's client side (and its OAuth and SSE dependencies) is loaded only by `junction connect`, never by a serving Junction.
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const local = new StdioLineTransport(options);
   const remote = new StreamableHTTPClientTransport(url, options.headers ? { requestInit: { headers: options.headers } } : undefined);
   let resolveClosed!: () => void;

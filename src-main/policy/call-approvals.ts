@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CallApprovalView, CallDecisionRequest, PolicyRule, CallGate, GateRequest, GateVerdict, ToolTarget } from '../contracts/index.js';
+import { cappedJson } from '../shared/index.js';
 import { JunctionError, next } from '../contracts/index.js';
 import { canonicalJson, decisionDigest } from './canonical.js';
 import { evaluate, type Evaluation } from './engine.js';
@@ -24,6 +25,8 @@ export interface CallApprovalsOptions {
   tickMs?: number;
   /** Decided approvals kept for the console. */
   keepDecided?: number;
+  /** Largest arguments a decided approval keeps whole; larger ones keep a JSON text preview. */
+  decidedArgumentBytes?: number;
   now?: () => number;
 }
 
@@ -37,6 +40,8 @@ interface Held {
   timedOutWhileDeciding: boolean;
   settle(verdict: GateVerdict): void;
 }
+
+const DECIDED_ARGUMENT_BYTES = 16 * 1024;
 
 export function targetLabel(target: ToolTarget): string {
   if (target.source === 'host') return 'host';
@@ -251,6 +256,8 @@ export class CallApprovals implements CallGate {
       ...entry.view,
       state,
       decidedAt: this.now(),
+      // The operator saw the whole arguments while the call was held; what the console keeps afterwards is bounded.
+      arguments: this.decidedArguments(entry.args),
       ...(decision ? { decision } : {}),
       ...(operatorReason !== undefined ? { operatorReason } : {}),
     };
@@ -262,6 +269,11 @@ export class CallApprovals implements CallGate {
     this.options.events.decided(entry.view);
     entry.settle(outcome);
     return entry.view;
+  }
+
+  private decidedArguments(args: Record<string, unknown>): unknown {
+    const capped = cappedJson(args, this.options.decidedArgumentBytes ?? DECIDED_ARGUMENT_BYTES);
+    return capped.truncated ? (JSON.parse(capped.json) as string) : args;
   }
 
   private verdictOf(entry: Held): GateVerdict {

@@ -5,3 +5,4 @@ export * from './project-pin.js';
 export * from './suggest.js';
 export * from './abort-watch.js';
 export * from './deadlines.js';
+export * from './bounded-copy.js';

@@ -1,6 +1,6 @@
 /**
  * Server-side argument validation against a tool's published input schema (8.14+ plugins only).
- * Validators are compiled once per descriptor object; a schema ajv cannot compile is not enforced,
+ * Validators are compiled once per schema text; a schema ajv cannot compile is not enforced,
  * because refusing every call over a plugin's schema bug would be worse than forwarding it.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
@@ -11,19 +11,42 @@ export interface ArgumentProblem {
   message: string;
 }
 
-const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
+const newAjv = () => new Ajv({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
+/**
+ * ajv keeps every schema object it ever compiled, and a plugin that reconnects publishes equal schemas
+ * as new objects: compiled per object, each reconnect leaked its validators (about 7 KB a tool). So
+ * validators are shared by schema text, and past this many distinct schemas the instance is replaced,
+ * which drops ajv's own cache with it.
+ */
+const MAX_SCHEMAS = 1_000;
+let ajv = newAjv();
+const byText = new Map<string, ValidateFunction | null>();
 const compiled = new WeakMap<ResponseListTool, ValidateFunction | null>();
+
+function compileOnce(schema: Record<string, unknown>): ValidateFunction | null {
+  const text = JSON.stringify(schema);
+  const known = byText.get(text);
+  if (known !== undefined) return known;
+  if (byText.size >= MAX_SCHEMAS) {
+    byText.clear();
+    ajv = newAjv();
+  }
+  let validator: ValidateFunction | null;
+  try {
+    validator = ajv.compile(schema);
+  } catch {
+    validator = null;
+  }
+  byText.set(text, validator);
+  return validator;
+}
 
 function validatorFor(tool: ResponseListTool): ValidateFunction | null {
   let validator = compiled.get(tool);
   if (validator === undefined) {
     // The dialect marker would make ajv look up a meta-schema it may not bundle; the keywords are what matter.
     const { $schema: _dialect, ...schema } = tool.inputSchema;
-    try {
-      validator = ajv.compile(schema);
-    } catch {
-      validator = null;
-    }
+    validator = compileOnce(schema);
     compiled.set(tool, validator);
   }
   return validator;

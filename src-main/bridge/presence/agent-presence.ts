@@ -5,8 +5,8 @@
  * present from its first call until it has been idle for `apiIdleMs`.
  */
 import { createHash } from 'node:crypto';
+import { boundedText, TypedEmitter } from '../../shared/index.js';
 import type { AgentTransport } from '../../contracts/index.js';
-import { TypedEmitter } from '../../shared/index.js';
 
 /** McpPlugin's `McpClientData`: explicit camelCase names on the wire; unset fields are left out. */
 export interface McpClientData {
@@ -50,11 +50,19 @@ export interface PresenceEvents {
 const MAX_TEXT = 256;
 const MAX_API_AGENTS = 1_000;
 
-/** Agents name themselves; what reaches plugins and the console is bounded and free of control characters. */
+/**
+ * Agents name themselves; what reaches plugins and the console is bounded, free of control characters,
+ * and a copy of its own (a session outlives the initialize request its names were parsed from).
+ */
 function clean(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const text = value.replace(/\p{Cc}/gu, ' ').trim().slice(0, MAX_TEXT);
-  return text === '' ? undefined : text;
+  const text = value.replace(/\p{Cc}/gu, ' ').trim();
+  return text === '' ? undefined : boundedText(text, MAX_TEXT);
+}
+
+function cleanClient(client: AgentClientInfo): AgentClientInfo {
+  const fields = Object.entries({ name: client.name, version: client.version, title: client.title, description: client.description, websiteUrl: client.websiteUrl }).map(([key, value]) => [key, clean(value)] as const);
+  return Object.fromEntries(fields.filter(([, value]) => value !== undefined));
 }
 
 export function clientData(session: AgentSession, isConnected: boolean): McpClientData {
@@ -79,7 +87,8 @@ export class AgentPresence {
     this.sweep.unref();
   }
 
-  opened(session: AgentSession): void {
+  opened(opened: AgentSession): void {
+    const session = { ...opened, client: cleanClient(opened.client) };
     this.sessions.delete(session.sessionId);
     this.sessions.set(session.sessionId, session);
     this.events.emit('connected', { agent: clientData(session, true), all: this.clients() });

@@ -3,7 +3,8 @@
  * as it goes and stopping one action past the limit, so the bound is applied before the work is done.
  * Synchronous: the language service is only valid until the next retarget.
  */
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from '../workspace/index.js';
 import type { Snapshot } from '../workspace/index.js';
 import type { CodeFixDescriptor, FixAllScope, RefactorDescriptor } from './descriptors.js';
 import type { ExclusionLog } from './exclusions.js';
@@ -56,7 +57,7 @@ function* codeFixActions(request: DiscoveryRequest, exclusions: ExclusionLog): G
   for (const d of diagnosticsIn(request)) {
     const start = d.start!;
     const length = d.length ?? 0;
-    const message = ts.flattenDiagnosticMessageText(d.messageText, '\n').slice(0, MAX_MESSAGE);
+    const message = typescript().flattenDiagnosticMessageText(d.messageText, '\n').slice(0, MAX_MESSAGE);
     for (const fix of codeFixes(request.ls, request.fileName, start, start + length, d.code)) {
       if (fix.commands && fix.commands.length > 0) {
         exclusions.record({ path: request.path, title: fix.description, reason: 'commands', detail: `runs ${fix.commands.length} command(s), e.g. a package install` });

@@ -1,7 +1,9 @@
 /** The language-service calls code actions make, with the host's fixed formatting and preferences. */
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from '../workspace/index.js';
 
-export const FORMAT: ts.FormatCodeSettings = ts.getDefaultFormatCodeSettings('\n');
+let format: ts.FormatCodeSettings | undefined;
+const formatSettings = (): ts.FormatCodeSettings => (format ??= typescript().getDefaultFormatCodeSettings('\n'));
 /** Code fixes run with the service's default preferences: any explicit preference makes each call measurably slower. */
 const FIX_PREFERENCES: ts.UserPreferences = {};
 /** Refactorings may create files (e.g. move to a new file); those become create changes in the candidate. */
@@ -11,11 +13,11 @@ let supported: ReadonlySet<string> | undefined;
 
 /** Diagnostic codes any built-in code fix handles. */
 export function supportedFixCodes(): ReadonlySet<string> {
-  return (supported ??= new Set(ts.getSupportedCodeFixes()));
+  return (supported ??= new Set(typescript().getSupportedCodeFixes()));
 }
 
 export function codeFixes(ls: ts.LanguageService, fileName: string, start: number, end: number, code: number): readonly ts.CodeFixAction[] {
-  return ls.getCodeFixesAtPosition(fileName, start, end, [code], FORMAT, FIX_PREFERENCES);
+  return ls.getCodeFixesAtPosition(fileName, start, end, [code], formatSettings(), FIX_PREFERENCES);
 }
 
 export type RefactorPosition = number | ts.TextRange;
@@ -29,9 +31,9 @@ export function applicableRefactors(ls: ts.LanguageService, fileName: string, at
 }
 
 export function refactorEdits(ls: ts.LanguageService, fileName: string, at: RefactorPosition, refactorName: string, actionName: string): ts.RefactorEditInfo | undefined {
-  return ls.getEditsForRefactor(fileName, FORMAT, at, refactorName, actionName, REFACTOR_PREFERENCES);
+  return ls.getEditsForRefactor(fileName, formatSettings(), at, refactorName, actionName, REFACTOR_PREFERENCES);
 }
 
 export function combinedFix(ls: ts.LanguageService, fileName: string, fixId: string): ts.CombinedCodeActions {
-  return ls.getCombinedCodeFix({ type: 'file', fileName }, fixId, FORMAT, FIX_PREFERENCES);
+  return ls.getCombinedCodeFix({ type: 'file', fileName }, fixId, formatSettings(), FIX_PREFERENCES);
 }

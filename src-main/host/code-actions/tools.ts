@@ -3,7 +3,7 @@
  * mutation. The wire speaks the published contract's names (CodeFixes, Document, TS6133, providers);
  * this adapter maps them to the service's and back.
  */
-import ts from 'typescript';
+import { typescript } from '../workspace/index.js';
 import { z } from 'zod';
 import { defineTool, schemas, type HostTool } from '../tools/index.js';
 import type { FixAllScope } from './descriptors.js';
@@ -45,7 +45,7 @@ function wireActions(items: readonly ListedAction[], includeProvenance: boolean)
       if (!providerId) {
         providerId = `p${keyOf.size + 1}`;
         keyOf.set(name, providerId);
-        providers[providerId] = { name, package: 'typescript', version: ts.version };
+        providers[providerId] = { name, package: 'typescript', version: typescript().version };
       }
     }
     return {

@@ -1,6 +1,6 @@
 /** Read-only questions about a workspace's effective snapshot: documents, diagnostics, symbols, references. */
 import { join } from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
 import type { DiagnosticView } from '../../contracts/index.js';
 import { JunctionError, next } from '../../contracts/index.js';
 import { clipUtf16, lineStarts, resolvePosition, toLineColumn, type Position } from '../transactions/index.js';

@@ -1,8 +1,13 @@
 /** Unified diffs between two snapshots, one entry per changed document, in path order. */
-import { createTwoFilesPatch } from 'diff';
+import { createRequire } from 'node:module';
 import type { FileDiffView } from '../../contracts/index.js';
 import type { Snapshot } from '../workspace/index.js';
 import { clipUtf16 } from './text-edits.js';
+
+type DiffLibrary = typeof import('diff');
+let library: DiffLibrary | undefined;
+/** Loaded with the first diff (staging needs an open workspace), not at start. */
+const diffLibrary = (): DiffLibrary => (library ??= createRequire(import.meta.url)('diff') as DiffLibrary);
 
 export interface FileDiff {
   path: string;
@@ -13,7 +18,7 @@ export interface FileDiff {
 }
 
 function patch(oldPath: string | null, newPath: string | null, before: string, after: string): string {
-  return createTwoFilesPatch(oldPath === null ? '/dev/null' : `a/${oldPath}`, newPath === null ? '/dev/null' : `b/${newPath}`, before, after, undefined, undefined, { context: 3 });
+  return diffLibrary().createTwoFilesPatch(oldPath === null ? '/dev/null' : `a/${oldPath}`, newPath === null ? '/dev/null' : `b/${newPath}`, before, after, undefined, undefined, { context: 3 });
 }
 
 /** `origins` maps a path in `after` to its path in `before` for renamed documents. */

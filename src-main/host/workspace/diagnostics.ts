@@ -1,16 +1,22 @@
 /** Compiler diagnostics of a snapshot as console/tool views, bounded while they are collected. */
 import { join } from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from './typescript.js';
 import type { DiagnosticView } from '../../contracts/index.js';
 import { isSourcePath } from './loader.js';
 import type { Snapshot } from './snapshot.js';
 
-const CATEGORY: Record<ts.DiagnosticCategory, DiagnosticView['category']> = {
-  [ts.DiagnosticCategory.Error]: 'error',
-  [ts.DiagnosticCategory.Warning]: 'warning',
-  [ts.DiagnosticCategory.Suggestion]: 'suggestion',
-  [ts.DiagnosticCategory.Message]: 'message',
-};
+let categories: Record<ts.DiagnosticCategory, DiagnosticView['category']> | undefined;
+function categoryOf(category: ts.DiagnosticCategory): DiagnosticView['category'] {
+  const { DiagnosticCategory } = typescript();
+  categories ??= {
+    [DiagnosticCategory.Error]: 'error',
+    [DiagnosticCategory.Warning]: 'warning',
+    [DiagnosticCategory.Suggestion]: 'suggestion',
+    [DiagnosticCategory.Message]: 'message',
+  };
+  return categories[category];
+}
 
 function toView(path: string, d: ts.Diagnostic): DiagnosticView {
   const position = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : { line: 0, character: 0 };
@@ -19,8 +25,8 @@ function toView(path: string, d: ts.Diagnostic): DiagnosticView {
     line: position.line,
     column: position.character,
     code: `TS${d.code}`,
-    message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
-    category: CATEGORY[d.category],
+    message: typescript().flattenDiagnosticMessageText(d.messageText, '\n'),
+    category: categoryOf(d.category),
   };
 }
 
@@ -45,7 +51,7 @@ export function collectDiagnostics(service: ts.LanguageService, snapshot: Snapsh
     if (program ? !program.getSourceFile(fileName) : !isSourcePath(path)) continue;
     const found = query.syntacticOnly ? service.getSyntacticDiagnostics(fileName) : [...service.getSyntacticDiagnostics(fileName), ...service.getSemanticDiagnostics(fileName)];
     for (const d of found) {
-      if (query.errorsOnly && d.category !== ts.DiagnosticCategory.Error) continue;
+      if (query.errorsOnly && d.category !== typescript().DiagnosticCategory.Error) continue;
       out.push(toView(path, d));
       if (out.length >= stopAfter) break;
     }

@@ -6,3 +6,4 @@ export { isWithin, normaliseRelativePath } from './paths.js';
 export { WorkspaceRegistry } from './registry.js';
 export { Snapshot, makeDocument, sha256, type SnapshotDocument, type SnapshotIdentity } from './snapshot.js';
 export { resolveWorkspaceRoot, Workspace, type WorkspaceOpenOptions } from './workspace.js';
+export { typescript } from './typescript.js';

@@ -4,7 +4,8 @@
  * snapshot is cheap: the shared DocumentRegistry reuses every unchanged source file.
  */
 import { join } from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from './typescript.js';
 import { isSourcePath } from './loader.js';
 import { isWithin } from './paths.js';
 import type { Snapshot } from './snapshot.js';
@@ -15,9 +16,11 @@ export interface SnapshotLanguageService {
   dispose(): void;
 }
 
-const sharedRegistry = ts.createDocumentRegistry();
+/** One registry for every workspace and snapshot, created with the first language service. */
+let sharedRegistry: ts.DocumentRegistry | undefined;
 
 export function createSnapshotLanguageService(realRoot: string, options: ts.CompilerOptions): SnapshotLanguageService {
+  const { sys, ScriptSnapshot, createDocumentRegistry, createLanguageService, getDefaultLibFilePath } = typescript();
   let target: Snapshot | undefined;
   const relativeOf = (fileName: string): string | undefined => {
     const normalised = fileName.replace(/\\/g, '/');
@@ -39,26 +42,26 @@ export function createSnapshotLanguageService(realRoot: string, options: ts.Comp
     },
     getScriptSnapshot: (fileName) => {
       const rel = relativeOf(fileName);
-      const text = rel === undefined ? ts.sys.readFile(fileName) : current().get(rel)?.text;
-      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+      const text = rel === undefined ? sys.readFile(fileName) : current().get(rel)?.text;
+      return text === undefined ? undefined : ScriptSnapshot.fromString(text);
     },
     fileExists: (fileName) => {
       const rel = relativeOf(fileName);
-      return rel === undefined || !isSourcePath(rel) ? ts.sys.fileExists(fileName) : current().has(rel);
+      return rel === undefined || !isSourcePath(rel) ? sys.fileExists(fileName) : current().has(rel);
     },
     readFile: (fileName) => {
       const rel = relativeOf(fileName);
-      return rel === undefined || !isSourcePath(rel) ? ts.sys.readFile(fileName) : current().get(rel)?.text;
+      return rel === undefined || !isSourcePath(rel) ? sys.readFile(fileName) : current().get(rel)?.text;
     },
-    readDirectory: ts.sys.readDirectory,
-    directoryExists: ts.sys.directoryExists,
-    getDirectories: ts.sys.getDirectories,
-    realpath: ts.sys.realpath,
+    readDirectory: sys.readDirectory,
+    directoryExists: sys.directoryExists,
+    getDirectories: sys.getDirectories,
+    realpath: sys.realpath,
     getCurrentDirectory: () => realRoot,
-    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-    useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
+    getDefaultLibFileName: (o) => getDefaultLibFilePath(o),
+    useCaseSensitiveFileNames: () => sys.useCaseSensitiveFileNames,
   };
-  const service = ts.createLanguageService(host, sharedRegistry);
+  const service = createLanguageService(host, (sharedRegistry ??= createDocumentRegistry()));
   return {
     at(snapshot) {
       target = snapshot;

@@ -4,7 +4,8 @@
  */
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from './typescript.js';
 import { isWithin } from './paths.js';
 
 export const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] as const;
@@ -51,16 +52,16 @@ export async function loadDocuments(realRoot: string): Promise<Map<string, strin
   return out;
 }
 
-const DEFAULT_OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+const defaultOptions = (): ts.CompilerOptions => ({
+  target: typescript().ScriptTarget.ES2022,
+  module: typescript().ModuleKind.NodeNext,
+  moduleResolution: typescript().ModuleResolutionKind.NodeNext,
   strict: true,
   allowJs: true,
   checkJs: false,
   noEmit: true,
   skipLibCheck: true,
-};
+});
 
 export interface ProjectConfig {
   options: ts.CompilerOptions;
@@ -70,11 +71,12 @@ export interface ProjectConfig {
 }
 
 export function readProjectConfig(realRoot: string): ProjectConfig {
+  const ts = typescript();
   const configPath = join(realRoot, 'tsconfig.json');
-  if (!ts.sys.fileExists(configPath)) return { options: { ...DEFAULT_OPTIONS }, source: 'defaults', errors: [] };
+  if (!ts.sys.fileExists(configPath)) return { options: defaultOptions(), source: 'defaults', errors: [] };
   const read = ts.readConfigFile(configPath, ts.sys.readFile);
   const flatten = (d: ts.Diagnostic): string => ts.flattenDiagnosticMessageText(d.messageText, '\n');
-  if (read.error) return { options: { ...DEFAULT_OPTIONS }, source: 'defaults', errors: [flatten(read.error)] };
+  if (read.error) return { options: defaultOptions(), source: 'defaults', errors: [flatten(read.error)] };
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, realRoot, undefined, configPath);
   return { options: { ...parsed.options, noEmit: true }, source: 'tsconfig.json', errors: parsed.errors.map(flatten) };
 }

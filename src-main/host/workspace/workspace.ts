@@ -9,6 +9,7 @@ import type ts from 'typescript';
 import { JunctionError, next } from '../../contracts/index.js';
 import { createSnapshotLanguageService, type SnapshotLanguageService } from './language-service.js';
 import { loadDocuments, readProjectConfig, type ProjectConfig } from './loader.js';
+import { typescript } from './typescript.js';
 import { Snapshot, type SnapshotIdentity } from './snapshot.js';
 import { watchDirectory, type DirectoryWatcher } from './watcher.js';
 
@@ -61,6 +62,8 @@ export class Workspace {
 
   static async open(root: string, options: WorkspaceOpenOptions): Promise<Workspace> {
     const { absolute, real } = await resolveWorkspaceRoot(root);
+    // The first workspace pays for loading TypeScript here, not the first tool call that needs it.
+    typescript();
     const workspace = new Workspace(absolute, real, Snapshot.fromTexts(await loadDocuments(real)), readProjectConfig(real), options);
     if (options.watch !== false) {
       workspace.watcher = watchDirectory(real, options.debounceMs ?? 150, () => void workspace.reload(false), options.onWatchError ?? (() => undefined));

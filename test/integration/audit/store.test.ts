@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -96,6 +96,35 @@ describe('audit store under bad conditions', () => {
       assert.ok(report.status.queued > 0, 'the failed batch is kept for a retry, not partly written');
       assert.equal(report.integrity, 'ok');
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('calls queued while the database is unavailable keep only their redacted previews, never the whole arguments and result', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'junction-audit-queue-'));
+    // A database path under a regular file can never open, so every record waits in the queue.
+    writeFileSync(join(dir, 'file'), '');
+    const store = new AuditStore({ path: join(dir, 'file', 'audit.db'), rules: compileRedaction([]), logger: silentLogger, retentionDays: 30, maxBytes: 1024 * 1024 * 1024, retryMs: 60_000 });
+    const gc = collector();
+    try {
+      store.open();
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      // In a function of its own, so no suspended frame of this test keeps the last argument alive.
+      const recordLarge = (i: number) => {
+        const big = `${i}${Buffer.alloc(8 * 1024 * 1024, 'x').toString('latin1')}`;
+        store.recordCall({ ...call(i, big), result: { content: [{ type: 'text', text: big.toUpperCase() }] } });
+      };
+      for (let i = 0; i < 5; i++) recordLarge(i);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      gc();
+      gc();
+      const grownMb = (process.memoryUsage().heapUsed - before) / 1024 / 1024;
+      assert.equal(store.status().state, 'unavailable');
+      assert.equal(store.status().queued, 5);
+      assert.ok(grownMb < 2, `five queued calls with 8 MB arguments and results hold ${grownMb.toFixed(1)} MB`);
+    } finally {
+      store.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -16,7 +16,19 @@ const codeArg = z.object({ code: z.enum(ERROR_CODES) });
 
 const hostSource = createToolSource(
   'host',
-  [defineTool({ name: 'host-fails', description: 'Throws the error code it is given.', input: codeArg, output: z.object({}), handler: ({ code }) => { throw new JunctionError(code, `host says ${code}`); } })],
+  [
+    defineTool({
+      name: 'host-fails',
+      title: 'Host fails',
+      description: 'Throws the error code it is given.',
+      readOnly: true,
+      input: codeArg,
+      output: z.object({}),
+      handler: ({ code }) => {
+        throw new JunctionError(code, `host says ${code}`);
+      },
+    }),
+  ],
   'omit',
 );
 

@@ -223,4 +223,25 @@ describe('call approvals (policy gate)', () => {
     gate.close();
     assert.equal((await elsewhere).allowed, false);
   });
+  test('a held call shows its whole arguments; once decided, the kept view holds a bounded preview and the call still runs with all of them', async () => {
+    await setup(ASK);
+    const text = 'x'.repeat(100_000);
+    const verdict = gate.authorize(request({ args: { text } }));
+    const pending = await held();
+    assert.deepEqual(pending.arguments, { text }, 'the operator decides on everything the call will receive');
+    const decided = await gate.decide({ askId: pending.askId, digest: pending.digest, decision: 'allow-once' });
+    const outcome = await verdict;
+    assert.deepEqual(outcome.allowed && outcome.args, { text });
+    for (const view of [decided, gate.views().find((v) => v.askId === pending.askId)!]) {
+      assert.equal(typeof view.arguments, 'string');
+      assert.ok(Buffer.byteLength(JSON.stringify(view.arguments)) <= 16 * 1024, 'at most 16 KB of JSON');
+      assert.ok((view.arguments as string).startsWith('{"text":"xxx'));
+      assert.equal(view.argumentBytes, Buffer.byteLength(JSON.stringify({ text })), 'the size still says how large they were');
+    }
+    const small = gate.authorize(request({ args: { id: 'cube-2' } }));
+    const second = await held();
+    await gate.decide({ askId: second.askId, digest: second.digest, decision: 'deny', reason: 'no' });
+    await small;
+    assert.deepEqual(gate.views().find((v) => v.askId === second.askId)!.arguments, { id: 'cube-2' }, 'small arguments are kept whole');
+  });
 });

@@ -4,10 +4,10 @@
  * between calls still reads the state its context was built for.
  */
 import { join } from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript, isWithin, type Snapshot } from '../../workspace/index.js';
 import type { AnalysisServices, ReferenceOccurrence, ResolvedLocation, TypeHierarchyEntry } from '../../../../plugins/host-api/index.js';
 import { lineStarts, toLineColumn } from '../../transactions/index.js';
-import { isWithin, type Snapshot } from '../../workspace/index.js';
 
 export interface AnalysisSource {
   realRoot: string;
@@ -49,7 +49,7 @@ function findReferences(source: AnalysisSource, location: ResolvedLocation, docu
 function innermostNodeAt(sourceFile: ts.SourceFile, offset: number): ts.Node {
   let node: ts.Node = sourceFile;
   for (;;) {
-    const child = ts.forEachChild(node, (c) => (c.getStart(sourceFile) <= offset && offset < c.getEnd() ? c : undefined));
+    const child = typescript().forEachChild(node, (c) => (c.getStart(sourceFile) <= offset && offset < c.getEnd() ? c : undefined));
     if (!child) return node;
     node = child;
   }
@@ -58,15 +58,16 @@ function innermostNodeAt(sourceFile: ts.SourceFile, offset: number): ts.Node {
 type TypeDeclaration = ts.ClassLikeDeclaration | ts.InterfaceDeclaration;
 
 function canonicalSymbol(checker: ts.TypeChecker, symbol: ts.Symbol | undefined): ts.Symbol | undefined {
-  if (symbol && symbol.flags & ts.SymbolFlags.Alias) return checker.getAliasedSymbol(symbol);
+  if (symbol && symbol.flags & typescript().SymbolFlags.Alias) return checker.getAliasedSymbol(symbol);
   return symbol;
 }
 
 function declarationsIn(sourceFile: ts.SourceFile): TypeDeclaration[] {
   const out: TypeDeclaration[] = [];
+  const { forEachChild, isClassLike, isInterfaceDeclaration } = typescript();
   const visit = (node: ts.Node): void => {
-    if ((ts.isClassLike(node) || ts.isInterfaceDeclaration(node)) && node.heritageClauses) out.push(node);
-    ts.forEachChild(node, visit);
+    if ((isClassLike(node) || isInterfaceDeclaration(node)) && node.heritageClauses) out.push(node);
+    forEachChild(node, visit);
   };
   visit(sourceFile);
   return out;
@@ -105,7 +106,7 @@ function findDerivedTypes(source: AnalysisSource, location: ResolvedLocation, do
       if (distance.has(c.symbol) || !c.bases.some((b) => frontier.has(b))) continue;
       distance.set(c.symbol, depth);
       nextFrontier.add(c.symbol);
-      found.push({ name: c.symbol.getName(), kind: ts.isInterfaceDeclaration(c.node) ? 'interface' : 'class', path: c.path, start: c.node.name!.getStart(), distance: depth });
+      found.push({ name: c.symbol.getName(), kind: typescript().isInterfaceDeclaration(c.node) ? 'interface' : 'class', path: c.path, start: c.node.name!.getStart(), distance: depth });
     }
     frontier = nextFrontier;
   }

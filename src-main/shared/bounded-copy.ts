@@ -1,0 +1,56 @@
+/**
+ * Bounded copies of agent-supplied text and values, for everything that outlives a call (the console's
+ * call log and traces, the audit queue, presence, decided approvals).
+ *
+ * V8 represents the result of `slice`, `substring`, `trim` and of `+` / template concatenation as a
+ * view into the source string (a sliced or cons string), and `replace` returns its input unchanged when
+ * nothing matched, so a 200-character preview of an 8 MB argument keeps all 8 MB alive for as long as
+ * the preview lives. `JSON.stringify`, `JSON.parse` and `structuredClone` always produce strings of
+ * their own. test/integration/app/memory-retention.test.ts measures this on the heap.
+ */
+
+/** A flat copy of `text` that shares no storage with it. A UTF-16 round trip is lossless, lone surrogates included. */
+export function ownCopy(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
+}
+
+/** At most `maxChars` UTF-16 units of `text`, ending in `…` when cut, in storage of its own. */
+export function boundedText(text: string, maxChars: number): string {
+  return ownCopy(text.length <= maxChars ? text : `${text.slice(0, Math.max(0, maxChars - 1))}…`);
+}
+
+export interface CappedJson {
+  /** JSON text of the value, or of a string preview of it. */
+  json: string;
+  truncated: boolean;
+  /** UTF-8 size of `json`, at most the cap. */
+  bytes: number;
+}
+
+/**
+ * A bounded copy of a value as JSON text: the value's own JSON when it fits in `maxBytes`, else a JSON
+ * string holding the start of that JSON, at most `maxBytes` in all. Text rather than the value, whose
+ * object graph would take several times its JSON size on the heap: what is kept is what is counted.
+ */
+export function cappedJson(value: unknown, maxBytes: number): CappedJson {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? 'null';
+  } catch {
+    // Cycles and BigInts have no JSON; their string form, as a JSON string, stands in for them.
+    text = JSON.stringify(String(value));
+  }
+  // JSON text fits when even three UTF-8 bytes per UTF-16 unit would; only longer text is measured.
+  if (text.length * 3 <= maxBytes) return { json: text, truncated: false, bytes: Buffer.byteLength(text, 'utf8') };
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= maxBytes) return { json: text, truncated: false, bytes };
+  // Start at one byte per unit and shrink in proportion until the escaped preview fits (once for ASCII).
+  let keep = Math.floor(maxBytes / 2);
+  for (;;) {
+    // The stringified preview is a new flat string: it keeps nothing of `text` alive.
+    const json = JSON.stringify(`${text.slice(0, keep)}…`);
+    const size = Buffer.byteLength(json, 'utf8');
+    if (size <= maxBytes || keep === 0) return { json, truncated: true, bytes: size };
+    keep = Math.max(0, Math.min(keep - 1, Math.floor((keep * maxBytes) / size) - 1));
+  }
+}

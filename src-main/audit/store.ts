@@ -12,6 +12,8 @@ import type { CallView } from '../control/index.js';
 import type { Logger } from '../shared/log.js';
 import type { AuditCallInput, AuditEventInput, AuditEventKind, AuditStatus, CallPage, CallQuery, StoredCall, StoredEvent } from './records.js';
 import { redactCall, redactValue, type RedactionRules } from './redact.js';
+import { assertSupported, migrate, type MigrationReport } from './schema.js';
+import { searchExpression } from './search.js';
 
 export interface AuditStoreOptions {
   path: string;
@@ -30,45 +32,6 @@ export interface AuditStoreOptions {
   retryMs?: number;
   now?: () => number;
 }
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS calls (
-  seq INTEGER PRIMARY KEY,
-  call_id TEXT NOT NULL,
-  started_at INTEGER NOT NULL,
-  agent TEXT NOT NULL,
-  transport TEXT NOT NULL,
-  tool TEXT NOT NULL,
-  target TEXT NOT NULL,
-  status TEXT NOT NULL,
-  error_code TEXT,
-  duration_ms INTEGER,
-  request_bytes INTEGER NOT NULL,
-  response_bytes INTEGER,
-  arguments TEXT NOT NULL,
-  result TEXT,
-  redacted TEXT,
-  truncated INTEGER NOT NULL DEFAULT 0,
-  policy TEXT,
-  decided_by TEXT,
-  replay_of TEXT
-);
-CREATE INDEX IF NOT EXISTS calls_call_id ON calls(call_id);
-CREATE INDEX IF NOT EXISTS calls_started_at ON calls(started_at);
-CREATE INDEX IF NOT EXISTS calls_tool ON calls(tool, seq);
-CREATE INDEX IF NOT EXISTS calls_agent ON calls(agent, seq);
-CREATE INDEX IF NOT EXISTS calls_status ON calls(status, seq);
-CREATE TABLE IF NOT EXISTS events (
-  seq INTEGER PRIMARY KEY,
-  at INTEGER NOT NULL,
-  kind TEXT NOT NULL,
-  workspace_id TEXT,
-  transaction_id TEXT,
-  data TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS events_at ON events(at);
-CREATE INDEX IF NOT EXISTS events_transaction ON events(transaction_id, seq);
-`;
 
 export const CALL_COLUMNS =
   'seq, call_id, started_at, agent, transport, tool, target, status, error_code, duration_ms, request_bytes, response_bytes, arguments, result, redacted, truncated, policy, decided_by, replay_of';
@@ -164,18 +127,24 @@ export function rowToEvent(row: EventRow): StoredEvent {
   return { seq: row.seq, kind: row.kind as AuditEventKind, at: row.at, workspaceId: row.workspace_id, transactionId: row.transaction_id, data: JSON.parse(row.data) };
 }
 
-/** Opens (creating when needed) an audit database for writing, in WAL mode, never waiting on another process's lock. */
-export function openAuditDatabase(path: string): Database.Database {
+/**
+ * Opens (creating when needed) an audit database for writing, in WAL mode, never waiting on another
+ * process's lock, and migrates it to the current schema (told to `migrated` when it had to).
+ */
+export function openAuditDatabase(path: string, migrated?: (report: MigrationReport) => void): Database.Database {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new Database(path, { timeout: 0 });
   try {
+    // Before any pragma writes to the file: a newer Junction's database stays exactly as it was.
+    assertSupported(db);
     // Incremental auto-vacuum lets size-based retention give pages back to the file system.
     db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     // Call ids are random, so their index takes inserts all over the tree; a larger page cache keeps those pages in memory.
     db.pragma('cache_size = -16384');
-    db.exec(SCHEMA);
+    const report = migrate(db);
+    if (report) migrated?.(report);
     return db;
   } catch (error) {
     db.close();
@@ -276,38 +245,46 @@ export class AuditStore {
     if (!db) return { items: [] };
     const where: string[] = [];
     const params: Record<string, string | number> = {};
+    const text = query.text?.trim();
+    const match = text ? searchExpression(text) : undefined;
+    // Text without a single word can match nothing (see search.ts).
+    if (text && !match) return { items: [] };
     if (query.status) {
       // With a tool or agent, those indexes are far more selective; the unary + keeps the planner off the status index.
-      where.push(query.tool || query.agent ? '+status = @status' : 'status = @status');
+      where.push(query.tool || query.agent ? '+c.status = @status' : 'c.status = @status');
       params.status = query.status;
     }
     if (query.tool) {
-      where.push('tool = @tool');
+      where.push('c.tool = @tool');
       params.tool = query.tool;
     }
     if (query.agent) {
-      where.push('agent = @agent');
+      where.push('c.agent = @agent');
       params.agent = query.agent;
     }
     if (query.since !== undefined) {
-      where.push('started_at >= @since');
+      where.push('c.started_at >= @since');
       params.since = query.since;
     }
     if (query.until !== undefined) {
-      where.push('started_at < @until');
+      where.push('c.started_at < @until');
       params.until = query.until;
     }
     if (query.before !== undefined) {
-      where.push('seq < @before');
+      // On the index's rowid when searching, so the full-text scan itself starts below the cursor.
+      where.push(match ? 'calls_fts.rowid < @before' : 'c.seq < @before');
       params.before = query.before;
     }
-    const text = query.text?.trim();
-    if (text) {
-      where.push("(tool LIKE @text ESCAPE '\\' OR agent LIKE @text ESCAPE '\\' OR target LIKE @text ESCAPE '\\' OR call_id LIKE @text ESCAPE '\\' OR error_code LIKE @text ESCAPE '\\')");
-      params.text = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    if (match) {
+      where.push('calls_fts MATCH @match');
+      params.match = match;
     }
     params.limit = query.limit + 1;
-    const sql = `SELECT ${CALL_COLUMNS} FROM calls ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT @limit`;
+    const columns = CALL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
+    // Searching walks the index's matches newest first and stops at a full page.
+    const from = match ? 'calls_fts JOIN calls c ON c.seq = calls_fts.rowid' : 'calls c';
+    const order = match ? 'calls_fts.rowid' : 'c.seq';
+    const sql = `SELECT ${columns} FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} DESC LIMIT @limit`;
     const rows = db.prepare(sql).all(params) as CallRow[];
     const items = rows.slice(0, query.limit).map(rowToCall);
     const last = items[items.length - 1];
@@ -418,7 +395,9 @@ export class AuditStore {
     if (this.db) return true;
     if (this.now() < this.retryAt) return false;
     try {
-      this.db = openAuditDatabase(this.options.path);
+      this.db = openAuditDatabase(this.options.path, (report) => {
+        this.options.logger.info(`audit: upgraded ${this.options.path} from schema ${report.from} to ${report.to}, indexing ${report.calls} recorded calls for search in ${Math.round(report.ms)} ms`);
+      });
       this.prepare(this.db);
       this.prune();
       this.recovered();

@@ -5,14 +5,18 @@
  *  2. p50/p99 of one filtered history page at 1,000,000 recorded calls, and the database size per
  *     1,000,000 calls.
  * AUDIT_BENCH_SECONDS (default 10) sets each throughput round; AUDIT_BENCH_ROWS (default 1,000,000) the table;
- * AUDIT_BENCH_PARTS (default `throughput,history`) which parts run.
+ *  3. the event loop's cost per recorded call (main-thread active time from eventLoopUtilization, less the
+ *     same loop recording nothing): the worker-thread store vs the same writer called on the main thread.
+ * AUDIT_BENCH_PARTS (default `throughput,loop,history`) which parts run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { AuditStore, compileRedaction, type AuditCallInput } from '../src-main/audit/index.js';
+import { AuditWriter, type AuditRecord } from '../src-main/audit/writer.js';
 import { cliInvocation } from '../src-main/app/paths.js';
 import { silentLogger } from '../src-main/shared/log.js';
 import { fmt, measureLatency, measureThroughput } from './support/stats.js';
@@ -23,7 +27,7 @@ const CONCURRENCY = 64;
 const ROUNDS = Number(process.env.AUDIT_BENCH_ROUNDS ?? 3);
 /** Linux reports process CPU time in clock ticks of 10 ms. */
 const TICK_MS = 10;
-const PARTS = new Set((process.env.AUDIT_BENCH_PARTS ?? 'throughput,history').split(','));
+const PARTS = new Set((process.env.AUDIT_BENCH_PARTS ?? 'throughput,loop,history').split(','));
 
 /** User + system CPU time a process has used so far, in ms (Linux /proc); the load generator's own CPU is not in it. */
 function cpuMs(pid: number): number {
@@ -140,7 +144,54 @@ async function historyAtScale(): Promise<void> {
 
 async function main(): Promise<void> {
   if (PARTS.has('throughput')) await throughputRounds();
+  if (PARTS.has('loop')) await eventLoopCost();
   if (PARTS.has('history')) await historyAtScale();
+}
+
+const LOOP_CALLS = 20_000;
+const LOOP_BATCH = 500;
+
+/** Main-thread active ms while `record` takes LOOP_CALLS calls in turns of LOOP_BATCH and `settled` reports them written. */
+async function activeMs(record: (call: AuditCallInput) => void, settled: () => boolean): Promise<number> {
+  const before = performance.eventLoopUtilization();
+  for (let i = 0; i < LOOP_CALLS; i++) {
+    record(syntheticCall(i));
+    if (i % LOOP_BATCH === LOOP_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+  }
+  while (!settled()) await new Promise((resolve) => setTimeout(resolve, 5));
+  return performance.eventLoopUtilization(before).active;
+}
+
+async function eventLoopCost(): Promise<void> {
+  process.stdout.write(`\nevent-loop time per recorded call (${LOOP_CALLS.toLocaleString()} calls, main thread only), µs:\n`);
+  const dir = mkdtempSync(join(tmpdir(), 'junction-audit-bench-loop-'));
+  try {
+    const rules = compileRedaction([]);
+    for (let round = 0; round < 2; round++) {
+      const idle = await activeMs(() => undefined, () => true);
+      const inline = new AuditWriter({ path: join(dir, `inline-${round}.db`), rules, retentionDays: 36_500, maxBytes: 64 * 1024 ** 3, previewBytes: 16 * 1024 });
+      let pending: AuditRecord[] = [];
+      const onThread = await activeMs(
+        (input) => {
+          pending.push({ type: 'call', input });
+          if (pending.length === LOOP_BATCH) {
+            inline.write(pending, Date.now());
+            pending = [];
+          }
+        },
+        () => pending.length === 0,
+      );
+      inline.close();
+      const store = new AuditStore({ path: join(dir, `worker-${round}.db`), rules, logger: silentLogger, retentionDays: 36_500, maxBytes: 64 * 1024 ** 3, maxQueue: 100_000 });
+      store.open();
+      const inWorker = await activeMs((input) => store.recordCall(input), () => store.status().queued === 0);
+      store.close();
+      const perCall = (ms: number) => fmt(((ms - idle) * 1000) / LOOP_CALLS, 1);
+      process.stdout.write(`  round ${round + 1}: writer on the event loop ${perCall(onThread)}, worker-thread store ${perCall(inWorker)}\n`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function throughputRounds(): Promise<void> {

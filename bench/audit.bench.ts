@@ -121,7 +121,7 @@ async function historyAtScale(): Promise<void> {
       { name: 'status=error', q: { status: 'error' as const } },
       { name: 'tool=tool-7 status=ok', q: { tool: 'tool-7', status: 'ok' as const } },
       { name: 'agent=agent-3', q: { agent: 'agent-3' } },
-      { name: 'text "tool-1" (tool-1, tool-1x)', q: { text: 'tool-1' } },
+      { name: 'text "tool-1" (2.5 %)', q: { text: 'tool-1' } },
       { name: 'text with no match', q: { text: 'no-such-word' } },
       { name: 'text "module-999" (0.1 %)', q: { text: 'module-999' } },
       { name: 'text "src/module-42.ts" + error', q: { text: 'src/module-42.ts', status: 'error' as const } },

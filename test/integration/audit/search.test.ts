@@ -52,7 +52,7 @@ CREATE TABLE events (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, kind TEXT NOT
 `;
 
 describe('history search (full-text index)', () => {
-  test('terms match words in every searchable field, the last word of a term as a prefix, all terms required', () => {
+  test('terms match words in every searchable field, the last word of a term (3+ characters) as a prefix, all terms required', () => {
     withStore((store) => {
       store.recordCall(call(1, 'login', { user: 'ada', password: 'hunter2-SECRET' }));
       store.recordCall(call(2, 'document-read', { path: 'src/module-42.ts' }, { content: [{ type: 'text', text: 'export const answer = 42' }] }));
@@ -68,9 +68,13 @@ describe('history search (full-text index)', () => {
       assert.deepEqual(ids(store, 'src edits'), ['call-4'], 'every term must match, in any field');
       assert.deepEqual(ids(store, 'elan'), ['call-4'], 'accents are ignored');
       assert.deepEqual(ids(store, 'call-2'), ['call-2'], 'the call id');
-      assert.deepEqual(ids(store, 'claude-code'), ['call-4', 'call-3', 'call-2', 'call-1'], 'the agent');
-      assert.deepEqual(ids(store, 'src', { status: 'ok', limit: 1 }), ['call-4'], 'with filters and a page size');
-      const firstPage = store.queryCalls({ text: 'src', limit: 1 });
+      store.recordCall(call(12, 'document-read', { path: 'src/module-420.ts' }));
+      assert.deepEqual(ids(store, 'module-42'), ['call-2'], 'a last word shorter than three characters is a whole word');
+      assert.deepEqual(ids(store, 'module-420'), ['call-12'], 'from three characters on, a prefix');
+      assert.deepEqual(ids(store, 'modu'), ['call-12', 'call-4', 'call-2']);
+      assert.deepEqual(ids(store, 'claude-code'), ['call-12', 'call-4', 'call-3', 'call-2', 'call-1'], 'the agent');
+      assert.deepEqual(ids(store, 'src', { status: 'ok', limit: 1 }), ['call-12'], 'with filters and a page size');
+      const firstPage = store.queryCalls({ text: 'src', limit: 2 });
       assert.deepEqual(ids(store, 'src', { before: firstPage.nextBefore! }), ['call-2'], 'the cursor continues below the first page');
       assert.deepEqual(ids(store, 'hunter2'), [], 'a redacted secret is not in the index either');
     });
@@ -91,7 +95,7 @@ describe('history search (full-text index)', () => {
       assert.deepEqual(ids(store, 'x*'), ['call-1']);
       assert.deepEqual(ids(store, '()'), [], 'text without a word matches nothing');
       assert.deepEqual(ids(store, 'readme ()'), ['call-2'], 'a term without a word is ignored beside others');
-      assert.equal(searchExpression('say "hi" (now)*'), '"say"* """hi"""* "(now)*"*');
+      assert.equal(searchExpression('say "hi" (now)*'), '"say"* """hi""" "(now)*"*');
       assert.equal(searchExpression(' * ( '), undefined);
     });
   });

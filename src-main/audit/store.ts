@@ -39,11 +39,10 @@ export interface AuditStoreOptions {
 
 /** Records per timer-driven batch: one message and one transaction each; the rest follows when it is written. */
 const TIMED_BATCH = 500;
-/**
- * Longest a synchronous wait for the writer may block (a flush before a query, open, close). Generous:
- * opening an older trail backfills its search index once.
- */
-const SYNC_WAIT_MS = 120_000;
+/** Longest a synchronous wait for the writer may block (a flush before a query, close): a dead worker cannot say so while we block. */
+const SYNC_WAIT_MS = 30_000;
+/** Opening may upgrade an older trail, backfilling its search index once (about 2.5 s per 150,000 calls on a loaded machine). */
+const OPEN_WAIT_MS = 600_000;
 
 export class AuditStore {
   private writer: WriterThread | undefined;
@@ -72,7 +71,7 @@ export class AuditStore {
   /** Opens the database (in the writer thread, waiting for it); a failure is reported as a warning and retried later, never thrown. */
   open(): void {
     const writer = this.writerThread();
-    if (writer) this.await(writer, writer.send({ op: 'open', now: this.now() }));
+    if (writer) this.await(writer, writer.send({ op: 'open', now: this.now() }), OPEN_WAIT_MS);
   }
 
   status(): AuditStatus {
@@ -241,9 +240,9 @@ export class AuditStore {
     }
   }
 
-  private await(writer: WriterThread, id: number): void {
-    if (!writer.waitFor(id, SYNC_WAIT_MS) && writer.alive) {
-      this.fail(new Error(`the audit writer thread did not answer within ${SYNC_WAIT_MS / 1000} s`));
+  private await(writer: WriterThread, id: number, timeoutMs = SYNC_WAIT_MS): void {
+    if (!writer.waitFor(id, timeoutMs) && writer.alive) {
+      this.fail(new Error(`the audit writer thread did not answer within ${timeoutMs / 1000} s`));
     }
   }
 

@@ -226,6 +226,7 @@ export class AuditStore {
   private writerThread(): WriterThread | undefined {
     if (this.writer?.alive) return this.writer;
     if (this.now() < this.retryAt) return undefined;
+    this.writer?.terminate();
     this.writer = undefined;
     try {
       this.writer = new WriterThread(

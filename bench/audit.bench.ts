@@ -4,13 +4,19 @@
  *     its own process (`junction serve`); this process is the load generator. Rounds alternate off/on.
  *  2. p50/p99 of one filtered history page at 1,000,000 recorded calls, and the database size per
  *     1,000,000 calls.
- * AUDIT_BENCH_SECONDS (default 10) sets each throughput round; AUDIT_BENCH_ROWS (default 1,000,000) the table.
+ * AUDIT_BENCH_SECONDS (default 10) sets each throughput round; AUDIT_BENCH_ROWS (default 1,000,000) the table;
+ *  3. the event loop's cost per recorded call (main-thread active time from eventLoopUtilization, less the
+ *     same loop recording nothing): the worker-thread store vs the same writer called on the main thread.
+ * AUDIT_BENCH_PARTS (default `throughput,loop,history`) which parts run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { AuditStore, compileRedaction, type AuditCallInput } from '../src-main/audit/index.js';
+import { AuditWriter, type AuditRecord } from '../src-main/audit/writer.js';
 import { cliInvocation } from '../src-main/app/paths.js';
 import { silentLogger } from '../src-main/shared/log.js';
 import { fmt, measureLatency, measureThroughput } from './support/stats.js';
@@ -21,6 +27,7 @@ const CONCURRENCY = 64;
 const ROUNDS = Number(process.env.AUDIT_BENCH_ROUNDS ?? 3);
 /** Linux reports process CPU time in clock ticks of 10 ms. */
 const TICK_MS = 10;
+const PARTS = new Set((process.env.AUDIT_BENCH_PARTS ?? 'throughput,loop,history').split(','));
 
 /** User + system CPU time a process has used so far, in ms (Linux /proc); the load generator's own CPU is not in it. */
 function cpuMs(pid: number): number {
@@ -87,7 +94,8 @@ function syntheticCall(i: number): AuditCallInput {
 async function historyAtScale(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'junction-audit-bench-rows-'));
   try {
-    const store = new AuditStore({ path: join(dir, 'audit.db'), rules: compileRedaction([]), logger: silentLogger, retentionDays: 36_500, maxBytes: 64 * 1024 ** 3, maxQueue: 100_000 });
+    const options = { path: join(dir, 'audit.db'), rules: compileRedaction([]), logger: silentLogger, retentionDays: 36_500, maxBytes: 64 * 1024 ** 3, maxQueue: 100_000 };
+    let store = new AuditStore(options);
     store.open();
     const started = performance.now();
     for (let i = 0; i < ROWS; i++) {
@@ -96,6 +104,16 @@ async function historyAtScale(): Promise<void> {
     }
     store.flush();
     const loadSeconds = (performance.now() - started) / 1000;
+    process.stdout.write(`\n${ROWS.toLocaleString()} calls recorded in ${fmt(loadSeconds, 1)} s (${fmt(ROWS / loadSeconds, 0)} records/s through redaction and batched writes, search index included)\n`);
+    store.close();
+    // An existing trail without the search index: the upgrade a database recorded by an older Junction goes through.
+    const legacy = new Database(join(dir, 'audit.db'));
+    legacy.exec('DROP TRIGGER calls_fts_insert; DROP TRIGGER calls_fts_delete; DROP TRIGGER calls_fts_update; DROP TABLE calls_fts; PRAGMA user_version = 0;');
+    legacy.close();
+    const upgradeStarted = performance.now();
+    store = new AuditStore(options);
+    store.open();
+    process.stdout.write(`upgrade of a trail without the search index (backfill of ${ROWS.toLocaleString()} calls): ${fmt((performance.now() - upgradeStarted) / 1000, 1)} s\n`);
     store.prune();
     const bytes = store.fileBytes();
     let cursor = 0;
@@ -103,10 +121,12 @@ async function historyAtScale(): Promise<void> {
       { name: 'status=error', q: { status: 'error' as const } },
       { name: 'tool=tool-7 status=ok', q: { tool: 'tool-7', status: 'ok' as const } },
       { name: 'agent=agent-3', q: { agent: 'agent-3' } },
-      { name: 'text "tool-1"', q: { text: 'tool-1' } },
-      { name: 'text (rare) "agent-49" + error', q: { text: 'agent-49', status: 'error' as const } },
+      { name: 'text "tool-1" (2.5 %)', q: { text: 'tool-1' } },
+      { name: 'text with no match', q: { text: 'no-such-word' } },
+      { name: 'text "module-999" (0.1 %)', q: { text: 'module-999' } },
+      { name: 'text "src/module-42.ts" + error', q: { text: 'src/module-42.ts', status: 'error' as const } },
+      { name: 'text "agent-49" + error (never both)', q: { text: 'agent-49', status: 'error' as const } },
     ];
-    process.stdout.write(`\n${ROWS.toLocaleString()} calls recorded in ${fmt(loadSeconds, 1)} s (${fmt(ROWS / loadSeconds, 0)} records/s through redaction and batched writes)\n`);
     process.stdout.write(`database size: ${fmt(bytes / 1e6, 1)} MB, ${fmt((bytes / 1e6) * (1_000_000 / ROWS), 1)} MB per 1,000,000 calls\n`);
     process.stdout.write('history page (100 rows, newest first, random cursor depth) p50 / p99 ms:\n');
     for (const { name, q } of queries) {
@@ -123,6 +143,58 @@ async function historyAtScale(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (PARTS.has('throughput')) await throughputRounds();
+  if (PARTS.has('loop')) await eventLoopCost();
+  if (PARTS.has('history')) await historyAtScale();
+}
+
+const LOOP_CALLS = 20_000;
+const LOOP_BATCH = 500;
+
+/** Main-thread active ms while `record` takes LOOP_CALLS calls in turns of LOOP_BATCH and `settled` reports them written. */
+async function activeMs(record: (call: AuditCallInput) => void, settled: () => boolean): Promise<number> {
+  const before = performance.eventLoopUtilization();
+  for (let i = 0; i < LOOP_CALLS; i++) {
+    record(syntheticCall(i));
+    if (i % LOOP_BATCH === LOOP_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+  }
+  while (!settled()) await new Promise((resolve) => setTimeout(resolve, 5));
+  return performance.eventLoopUtilization(before).active;
+}
+
+async function eventLoopCost(): Promise<void> {
+  process.stdout.write(`\nevent-loop time per recorded call (${LOOP_CALLS.toLocaleString()} calls, main thread only), µs:\n`);
+  const dir = mkdtempSync(join(tmpdir(), 'junction-audit-bench-loop-'));
+  try {
+    const rules = compileRedaction([]);
+    for (let round = 0; round < 2; round++) {
+      const idle = await activeMs(() => undefined, () => true);
+      const inline = new AuditWriter({ path: join(dir, `inline-${round}.db`), rules, retentionDays: 36_500, maxBytes: 64 * 1024 ** 3, previewBytes: 16 * 1024 });
+      let pending: AuditRecord[] = [];
+      const onThread = await activeMs(
+        (input) => {
+          pending.push({ type: 'call', input });
+          if (pending.length === LOOP_BATCH) {
+            inline.write(pending, Date.now());
+            pending = [];
+          }
+        },
+        () => pending.length === 0,
+      );
+      inline.close();
+      const store = new AuditStore({ path: join(dir, `worker-${round}.db`), rules, logger: silentLogger, retentionDays: 36_500, maxBytes: 64 * 1024 ** 3, maxQueue: 100_000 });
+      store.open();
+      const inWorker = await activeMs((input) => store.recordCall(input), () => store.status().queued === 0);
+      store.close();
+      const perCall = (ms: number) => fmt(((ms - idle) * 1000) / LOOP_CALLS, 1);
+      process.stdout.write(`  round ${round + 1}: writer on the event loop ${perCall(onThread)}, worker-thread store ${perCall(inWorker)}\n`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function throughputRounds(): Promise<void> {
   process.stdout.write(`calls/s at ${CONCURRENCY} concurrent through POST /api/tools/server-status, ${SECONDS} s rounds, Junction in its own process\n`);
   const off: Round[] = [];
   const on: Round[] = [];
@@ -136,7 +208,6 @@ async function main(): Promise<void> {
   const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
   process.stdout.write(`ratio on/off, calls/s: ${fmt(mean(on.map((r) => r.callsPerSecond)) / mean(off.map((r) => r.callsPerSecond)), 3)} (target >= 0.95)\n`);
   process.stdout.write(`ratio off/on, Junction CPU per call: ${fmt(mean(off.map((r) => r.cpuUsPerCall)) / mean(on.map((r) => r.cpuUsPerCall)), 3)} (the calls/s ratio a CPU-bound Junction would reach)\n`);
-  await historyAtScale();
 }
 
 await main();

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { JunctionError } from '../contracts/index.js';
-import { CALL_COLUMNS, rowToCall, rowToEvent, type CallRow, type EventRow } from './store.js';
+import { CALL_COLUMNS, rowToCall, rowToEvent, type CallRow, type EventRow } from './database.js';
 
 export type ExportFormat = 'jsonl' | 'csv';
 

@@ -1,5 +1,6 @@
 /** The audit room's public door: the durable trail, its export, and the redaction every record passes. */
-export { AuditStore, describeDbError, type AuditStoreOptions } from './store.js';
+export { AuditStore, type AuditStoreOptions } from './store.js';
+export { describeDbError } from './database.js';
 export { exportAudit, parseInstant, type ExportFormat, type ExportOptions } from './export.js';
 export { compileRedaction, redactCall, redactValue, DEFAULT_REDACTION, REDACTED, type RedactionRules } from './redact.js';
 export type * from './records.js';

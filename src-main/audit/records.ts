@@ -58,7 +58,10 @@ export interface StoredEvent {
 }
 
 export interface CallQuery {
-  /** Case-insensitive substring of tool, agent, target, call id or error code. */
+  /**
+   * Words to find in the tool, agent, target, call id, error code, redacted arguments or result: every
+   * white-space separated term must match adjacent words, its last word as a prefix (see search.ts).
+   */
   text?: string;
   status?: CallView['status'];
   tool?: string;

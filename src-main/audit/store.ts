@@ -1,18 +1,23 @@
 /**
  * Adapter: the durable audit trail in SQLite (better-sqlite3, WAL). Recording only appends to an
- * in-memory queue; a timer flushes it off the call path, redacting and writing each batch in one
- * transaction, so a batch is either wholly in the file or not at all. A locked, full or broken database
- * never fails a call: the store warns once per distinct problem, keeps a bounded queue, retries, and
- * counts what it had to drop.
+ * in-memory queue; a timer hands the queue in batches to a worker thread that owns the writing
+ * connection (redaction, one transaction per batch, the full-text index, retention), so an agent's call
+ * pays for the trail with a message, not with SQLite. A batch is either wholly in the file or not at all.
+ * A locked, full or broken database never fails a call: the store warns once per distinct problem,
+ * keeps a bounded queue, retries, and counts what it had to drop. Reads (the console's history) use a
+ * second connection on this thread after a synchronous flush, so a page shows every call recorded before it.
  */
-import { mkdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import type { CallView } from '../contracts/index.js';
-import { cappedJson } from '../shared/index.js';
 import type { Logger } from '../shared/index.js';
-import type { AuditCallInput, AuditEventInput, AuditEventKind, AuditStatus, CallPage, CallQuery, StoredCall, StoredEvent } from './records.js';
-import { redactCall, redactValue, type RedactionRules } from './redact.js';
+import { describeDbError } from './database.js';
+import { endedTransactions, findCall, queryCalls } from './queries.js';
+import type { AuditCallInput, AuditEventInput, AuditStatus, CallPage, CallQuery, StoredCall, StoredEvent } from './records.js';
+import type { RedactionRules } from './redact.js';
+import type { MigrationReport } from './schema.js';
+import { toError, type WriterReply } from './writer-protocol.js';
+import { WriterThread } from './writer-thread.js';
+import type { AuditRecord } from './writer.js';
 
 export interface AuditStoreOptions {
   path: string;
@@ -32,335 +37,93 @@ export interface AuditStoreOptions {
   now?: () => number;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS calls (
-  seq INTEGER PRIMARY KEY,
-  call_id TEXT NOT NULL,
-  started_at INTEGER NOT NULL,
-  agent TEXT NOT NULL,
-  transport TEXT NOT NULL,
-  tool TEXT NOT NULL,
-  target TEXT NOT NULL,
-  status TEXT NOT NULL,
-  error_code TEXT,
-  duration_ms INTEGER,
-  request_bytes INTEGER NOT NULL,
-  response_bytes INTEGER,
-  arguments TEXT NOT NULL,
-  result TEXT,
-  redacted TEXT,
-  truncated INTEGER NOT NULL DEFAULT 0,
-  policy TEXT,
-  decided_by TEXT,
-  replay_of TEXT
-);
-CREATE INDEX IF NOT EXISTS calls_call_id ON calls(call_id);
-CREATE INDEX IF NOT EXISTS calls_started_at ON calls(started_at);
-CREATE INDEX IF NOT EXISTS calls_tool ON calls(tool, seq);
-CREATE INDEX IF NOT EXISTS calls_agent ON calls(agent, seq);
-CREATE INDEX IF NOT EXISTS calls_status ON calls(status, seq);
-CREATE TABLE IF NOT EXISTS events (
-  seq INTEGER PRIMARY KEY,
-  at INTEGER NOT NULL,
-  kind TEXT NOT NULL,
-  workspace_id TEXT,
-  transaction_id TEXT,
-  data TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS events_at ON events(at);
-CREATE INDEX IF NOT EXISTS events_transaction ON events(transaction_id, seq);
-`;
-
-export const CALL_COLUMNS =
-  'seq, call_id, started_at, agent, transport, tool, target, status, error_code, duration_ms, request_bytes, response_bytes, arguments, result, redacted, truncated, policy, decided_by, replay_of';
-
-export interface CallRow {
-  seq: number;
-  call_id: string;
-  started_at: number;
-  agent: string;
-  transport: string;
-  tool: string;
-  target: string;
-  status: string;
-  error_code: string | null;
-  duration_ms: number | null;
-  request_bytes: number;
-  response_bytes: number | null;
-  arguments: string;
-  result: string | null;
-  redacted: string | null;
-  truncated: number;
-  policy: string | null;
-  decided_by: string | null;
-  replay_of: string | null;
-}
-
-export interface EventRow {
-  seq: number;
-  at: number;
-  kind: string;
-  workspace_id: string | null;
-  transaction_id: string | null;
-  data: string;
-}
-
-type RowParams = Record<string, string | number | null>;
-/**
- * A record waiting for the database, already redacted and cut to its previews: the queue may hold
- * thousands while the file is unavailable, and must not keep a call's full arguments and result alive.
- */
-type Queued = { type: 'call' | 'event'; params: RowParams };
-
-const DAY_MS = 86_400_000;
-const PRUNE_EVERY_MS = 60_000;
-/**
- * Records per timer-driven transaction: writing is synchronous on the event loop, so a bounded batch
- * (tens of microseconds a record) keeps every pause short; the rest follows on the next turn.
- */
+/** Records per timer-driven batch: one message and one transaction each; the rest follows when it is written. */
 const TIMED_BATCH = 500;
-/** Rows one retention statement deletes, so a large backlog of expired records is removed in short steps. */
-const PRUNE_STEP = 10_000;
-/** Longest a size-cap pass may hold the event loop before it yields and continues at the next flush. */
-const PRUNE_BUDGET_MS = 25;
-
-const parseJson = (text: string | null): unknown => (text === null ? undefined : JSON.parse(text));
-
-export function rowToCall(row: CallRow): StoredCall {
-  const call: CallView = {
-    callId: row.call_id,
-    agent: row.agent,
-    transport: row.transport as CallView['transport'],
-    tool: row.tool,
-    target: row.target,
-    status: row.status as CallView['status'],
-    startedAt: row.started_at,
-    requestBytes: row.request_bytes,
-  };
-  if (row.duration_ms !== null) call.durationMs = row.duration_ms;
-  if (row.response_bytes !== null) call.responseBytes = row.response_bytes;
-  if (row.error_code !== null) call.errorCode = row.error_code;
-  if (row.replay_of !== null) call.replayOf = row.replay_of;
-  return {
-    seq: row.seq,
-    call,
-    arguments: parseJson(row.arguments),
-    result: parseJson(row.result),
-    redacted: row.redacted === null ? [] : (JSON.parse(row.redacted) as string[]),
-    truncated: row.truncated === 1,
-    policy: row.policy === null ? null : parseJson(row.policy),
-    decidedBy: row.decided_by,
-    replayOf: row.replay_of,
-  };
-}
-
-export function rowToEvent(row: EventRow): StoredEvent {
-  return { seq: row.seq, kind: row.kind as AuditEventKind, at: row.at, workspaceId: row.workspace_id, transactionId: row.transaction_id, data: JSON.parse(row.data) };
-}
-
-/** Opens (creating when needed) an audit database for writing, in WAL mode, never waiting on another process's lock. */
-export function openAuditDatabase(path: string): Database.Database {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const db = new Database(path, { timeout: 0 });
-  try {
-    // Incremental auto-vacuum lets size-based retention give pages back to the file system.
-    db.pragma('auto_vacuum = INCREMENTAL');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    // Call ids are random, so their index takes inserts all over the tree; a larger page cache keeps those pages in memory.
-    db.pragma('cache_size = -16384');
-    db.exec(SCHEMA);
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-}
-
-/** Words for the operator: what went wrong with the database, without a stack. */
-export function describeDbError(path: string, error: unknown): { key: string; message: string } {
-  const code = (error as { code?: unknown }).code;
-  const text = error instanceof Error ? error.message : String(error);
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return { key: 'locked', message: `the audit database ${path} is locked by another process` };
-  if (code === 'SQLITE_FULL' || /ENOSPC|disk is full|database or disk is full/i.test(text)) return { key: 'full', message: `the disk holding the audit database ${path} is full` };
-  if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN' || code === 'EACCES') return { key: 'access', message: `the audit database ${path} cannot be written (${text})` };
-  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return { key: 'corrupt', message: `the audit database ${path} is damaged (${text}); move it aside to start a new one` };
-  return { key: `other:${String(code)}`, message: `the audit database ${path} failed: ${text}` };
-}
+/** Longest a synchronous wait for the writer may block (a flush before a query, close): a dead worker cannot say so while we block. */
+const SYNC_WAIT_MS = 30_000;
+/** Opening may upgrade an older trail, backfilling its search index once (about 2.5 s per 150,000 calls on a loaded machine). */
+const OPEN_WAIT_MS = 600_000;
 
 export class AuditStore {
-  private db: Database.Database | undefined;
-  private writeBatch: ((batch: Queued[]) => void) | undefined;
-  private queue: Queued[] = [];
+  private writer: WriterThread | undefined;
+  /** The batch the writer holds, until it answers. */
+  private inflight: { id: number; batch: AuditRecord[] } | undefined;
+  private writerOpen = false;
+  private reader: Database.Database | undefined;
+  private queue: AuditRecord[] = [];
   private timer: NodeJS.Timeout | undefined;
   private dropped = 0;
   private problem: { key: string; message: string } | undefined;
   private retryAt = 0;
-  private lastPrune = 0;
   private closed = false;
-  private readonly previewBytes: number;
   private readonly flushIntervalMs: number;
   private readonly maxQueue: number;
   private readonly retryMs: number;
   private readonly now: () => number;
 
   constructor(private readonly options: AuditStoreOptions) {
-    this.previewBytes = options.previewBytes ?? 16 * 1024;
     this.flushIntervalMs = options.flushIntervalMs ?? 100;
     this.maxQueue = options.maxQueue ?? 50_000;
     this.retryMs = options.retryMs ?? 5_000;
     this.now = options.now ?? Date.now;
   }
 
-  /** Opens the database; a failure is reported as a warning and retried later, never thrown. */
+  /** Opens the database (in the writer thread, waiting for it); a failure is reported as a warning and retried later, never thrown. */
   open(): void {
-    this.tryOpen();
+    const writer = this.writerThread();
+    if (writer) this.await(writer, writer.send({ op: 'open', now: this.now() }), OPEN_WAIT_MS);
   }
 
   status(): AuditStatus {
-    const out: AuditStatus = { path: this.options.path, state: this.db ? 'open' : 'unavailable', queued: this.queue.length, dropped: this.dropped };
+    const out: AuditStatus = { path: this.options.path, state: this.writerOpen ? 'open' : 'unavailable', queued: this.queue.length + (this.inflight?.batch.length ?? 0), dropped: this.dropped };
     if (this.problem) out.reason = this.problem.message;
     return out;
   }
 
   recordCall(input: AuditCallInput): void {
-    if (this.closed) return;
-    this.enqueue({ type: 'call', params: this.callParams(input) });
+    this.enqueue({ type: 'call', input });
   }
 
   recordEvent(input: AuditEventInput): void {
-    if (this.closed) return;
-    this.enqueue({ type: 'event', params: this.eventParams(input) });
+    this.enqueue({ type: 'event', input });
   }
 
-  /** Writes everything queued in one transaction. Safe to call at any time; never throws. */
+  /** Waits until everything queued is written, or the database failed. Safe to call at any time; never throws. */
   flush(): void {
-    this.write(Number.POSITIVE_INFINITY);
-  }
-
-  /** Writes up to `max` queued records in one transaction and schedules the rest. */
-  private write(max: number): void {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    if (this.queue.length === 0) return;
-    if (!this.db && !this.tryOpen()) {
-      this.schedule(this.retryMs);
-      return;
-    }
-    const batch = this.queue.length <= max ? this.queue : this.queue.slice(0, max);
-    this.queue = this.queue.length <= max ? [] : this.queue.slice(max);
-    try {
-      this.writeBatch?.(batch);
-      this.recovered();
-      if (this.now() - this.lastPrune >= PRUNE_EVERY_MS) this.prune();
-      if (this.queue.length > 0) this.schedule(0);
-    } catch (error) {
-      // The transaction rolled back: nothing of this batch is in the file, so it is retried whole.
-      this.queue = batch.concat(this.queue);
-      this.trim();
-      this.fail(error);
-      this.schedule(this.retryMs);
+    this.clearTimer();
+    for (;;) {
+      const writer = this.writer;
+      if (this.inflight && writer) {
+        this.await(writer, this.inflight.id);
+        if (this.inflight) return;
+        continue;
+      }
+      if (this.queue.length === 0 || !this.post(Number.POSITIVE_INFINITY)) return;
     }
   }
 
   /** Newest first, filtered on the server side, paged by sequence cursor. */
   queryCalls(query: CallQuery): CallPage {
-    this.flush();
-    const db = this.db;
-    if (!db) return { items: [] };
-    const where: string[] = [];
-    const params: Record<string, string | number> = {};
-    if (query.status) {
-      // With a tool or agent, those indexes are far more selective; the unary + keeps the planner off the status index.
-      where.push(query.tool || query.agent ? '+status = @status' : 'status = @status');
-      params.status = query.status;
-    }
-    if (query.tool) {
-      where.push('tool = @tool');
-      params.tool = query.tool;
-    }
-    if (query.agent) {
-      where.push('agent = @agent');
-      params.agent = query.agent;
-    }
-    if (query.since !== undefined) {
-      where.push('started_at >= @since');
-      params.since = query.since;
-    }
-    if (query.until !== undefined) {
-      where.push('started_at < @until');
-      params.until = query.until;
-    }
-    if (query.before !== undefined) {
-      where.push('seq < @before');
-      params.before = query.before;
-    }
-    const text = query.text?.trim();
-    if (text) {
-      where.push("(tool LIKE @text ESCAPE '\\' OR agent LIKE @text ESCAPE '\\' OR target LIKE @text ESCAPE '\\' OR call_id LIKE @text ESCAPE '\\' OR error_code LIKE @text ESCAPE '\\')");
-      params.text = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    }
-    params.limit = query.limit + 1;
-    const sql = `SELECT ${CALL_COLUMNS} FROM calls ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT @limit`;
-    const rows = db.prepare(sql).all(params) as CallRow[];
-    const items = rows.slice(0, query.limit).map(rowToCall);
-    const last = items[items.length - 1];
-    return rows.length > query.limit && last ? { items, nextBefore: last.seq } : { items };
+    const db = this.readerDb();
+    return db ? queryCalls(db, query) : { items: [] };
   }
 
   findCall(callId: string): StoredCall | undefined {
-    this.flush();
-    const row = this.db?.prepare(`SELECT ${CALL_COLUMNS} FROM calls WHERE call_id = ? ORDER BY seq DESC LIMIT 1`).get(callId) as CallRow | undefined;
-    return row ? rowToCall(row) : undefined;
+    const db = this.readerDb();
+    return db ? findCall(db, callId) : undefined;
   }
 
   /** Events of the most recent transactions that ended (committed or rolled back), newest transaction first. */
   endedTransactions(limit: number): Array<{ transactionId: string; events: StoredEvent[] }> {
-    this.flush();
-    const db = this.db;
-    if (!db) return [];
-    const ids = db
-      .prepare("SELECT transaction_id AS id, MAX(seq) AS last FROM events WHERE kind IN ('transaction.committed', 'transaction.rolledBack') AND transaction_id IS NOT NULL GROUP BY transaction_id ORDER BY last DESC LIMIT ?")
-      .all(limit) as Array<{ id: string }>;
-    const byTx = db.prepare('SELECT * FROM events WHERE transaction_id = ? ORDER BY seq');
-    return ids.map(({ id }) => ({ transactionId: id, events: (byTx.all(id) as EventRow[]).map(rowToEvent) }));
+    const db = this.readerDb();
+    return db ? endedTransactions(db, limit) : [];
   }
 
-  /** Deletes records past the retention age, then the oldest until the file fits `maxBytes`. */
+  /** Applies retention now (it also runs after writes, once a minute), after writing what is queued. */
   prune(): void {
-    const db = this.db;
-    if (!db) return;
-    this.lastPrune = this.now();
-    try {
-      const cutoff = this.now() - this.options.retentionDays * DAY_MS;
-      const expiredCalls = db.prepare('DELETE FROM calls WHERE seq IN (SELECT seq FROM calls WHERE started_at < ? LIMIT ?)').run(cutoff, PRUNE_STEP).changes;
-      const expiredEvents = db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE at < ? LIMIT ?)').run(cutoff, PRUNE_STEP).changes;
-      // More expired rows remain: the next flush continues instead of one long pause now.
-      if (expiredCalls === PRUNE_STEP || expiredEvents === PRUNE_STEP) this.lastPrune = 0;
-      const pageSize = db.pragma('page_size', { simple: true }) as number;
-      const used = () => ((db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number)) * pageSize;
-      const started = performance.now();
-      while (used() > this.options.maxBytes) {
-        const { n } = db.prepare('SELECT COUNT(*) AS n FROM calls').get() as { n: number };
-        const { e } = db.prepare('SELECT COUNT(*) AS e FROM events').get() as { e: number };
-        if (n + e === 0) break;
-        // A tenth of the oldest rows per round: few rounds, and no more history lost than the cap demands.
-        db.prepare('DELETE FROM calls WHERE seq IN (SELECT seq FROM calls ORDER BY seq LIMIT ?)').run(Math.min(PRUNE_STEP, Math.max(1, Math.ceil(n / 10))));
-        db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?)').run(Math.min(PRUNE_STEP, Math.max(1, Math.ceil(e / 10))));
-        if (performance.now() - started > PRUNE_BUDGET_MS) {
-          this.lastPrune = 0;
-          break;
-        }
-      }
-      db.pragma('incremental_vacuum');
-      // Keeps the planner's statistics current, so a filtered page walks the most selective index.
-      db.pragma('optimize');
-      db.pragma('wal_checkpoint(PASSIVE)');
-    } catch (error) {
-      this.fail(error);
-    }
+    this.flush();
+    const writer = this.writer;
+    if (writer && this.writerOpen) this.await(writer, writer.send({ op: 'prune', now: this.now() }));
   }
 
   /** Flushes what is queued and closes the database. */
@@ -368,10 +131,16 @@ export class AuditStore {
     if (this.closed) return;
     this.flush();
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.queue.length > 0) this.options.logger.warn(`audit: ${this.queue.length} records could not be written before closing: ${this.problem?.message ?? 'the database is unavailable'}`);
-    this.closeDb();
+    this.clearTimer();
+    const pending = this.queue.length + (this.inflight?.batch.length ?? 0);
+    if (pending > 0) this.options.logger.warn(`audit: ${pending} records could not be written before closing: ${this.problem?.message ?? 'the database is unavailable'}`);
+    const writer = this.writer;
+    if (writer) {
+      this.await(writer, writer.send({ op: 'close' }));
+      writer.terminate();
+      this.writer = undefined;
+    }
+    this.closeReader();
   }
 
   /** Size of the database file and its write-ahead log, in bytes (0 when absent). */
@@ -387,12 +156,47 @@ export class AuditStore {
     return total;
   }
 
-  private enqueue(item: Queued): void {
+  private enqueue(item: AuditRecord): void {
     if (this.closed) return;
     this.queue.push(item);
     this.trim();
-    if (this.queue.length >= TIMED_BATCH) this.schedule(0);
-    else this.schedule(this.flushIntervalMs);
+    this.schedule(this.queue.length >= TIMED_BATCH ? 0 : this.flushIntervalMs);
+  }
+
+  /** Hands up to `max` queued records to the writer; false when it cannot take them now. */
+  private post(max: number): boolean {
+    if (this.inflight) return false;
+    if (this.now() < this.retryAt) {
+      this.schedule(this.retryAt - this.now());
+      return false;
+    }
+    const writer = this.writerThread();
+    if (!writer) return false;
+    const batch = this.queue.length <= max ? this.queue : this.queue.slice(0, max);
+    this.queue = this.queue.length <= max ? [] : this.queue.slice(max);
+    this.inflight = { id: writer.send({ op: 'write', batch, now: this.now() }), batch };
+    return true;
+  }
+
+  private onReply(reply: WriterReply): void {
+    this.writerOpen = reply.open;
+    if (!reply.open) this.closeReader();
+    // A new, empty database is migrated too; only an upgrade of recorded calls is worth a line.
+    if (reply.ok && reply.migrated && reply.migrated.calls > 0) this.migrated(reply.migrated);
+    const batch = this.inflight?.id === reply.id ? this.inflight.batch : undefined;
+    if (batch) this.inflight = undefined;
+    if (!reply.ok) {
+      // The transaction rolled back: nothing of this batch is in the file, so it is retried whole.
+      if (batch) {
+        this.queue = batch.concat(this.queue);
+        this.trim();
+      }
+      this.fail(toError(reply.error));
+      return;
+    }
+    if (reply.pruneError) this.fail(toError(reply.pruneError));
+    else this.recovered();
+    if (this.queue.length > 0) this.schedule(0);
   }
 
   private trim(): void {
@@ -405,73 +209,81 @@ export class AuditStore {
   private schedule(delayMs: number): void {
     if (this.closed) return;
     if (this.timer && delayMs > 0) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.write(TIMED_BATCH), delayMs);
+    this.clearTimer();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.post(TIMED_BATCH);
+    }, delayMs);
     this.timer.unref();
   }
 
-  private tryOpen(): boolean {
-    if (this.db) return true;
-    if (this.now() < this.retryAt) return false;
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** The writer thread, started on first use and again after a crash; undefined while a retry waits. */
+  private writerThread(): WriterThread | undefined {
+    if (this.writer?.alive) return this.writer;
+    if (this.now() < this.retryAt) return undefined;
+    this.writer?.terminate();
+    this.writer = undefined;
     try {
-      this.db = openAuditDatabase(this.options.path);
-      this.prepare(this.db);
-      this.prune();
-      this.recovered();
-      return true;
+      this.writer = new WriterThread(
+        { path: this.options.path, rules: this.options.rules, retentionDays: this.options.retentionDays, maxBytes: this.options.maxBytes, previewBytes: this.options.previewBytes ?? 16 * 1024 },
+        (reply) => this.onReply(reply),
+        (error) => this.crashed(error),
+      );
+      return this.writer;
     } catch (error) {
-      this.closeDb();
       this.fail(error);
-      return false;
+      return undefined;
     }
   }
 
-  private prepare(db: Database.Database): void {
-    const insertCall = db.prepare(
-      `INSERT INTO calls (call_id, started_at, agent, transport, tool, target, status, error_code, duration_ms, request_bytes, response_bytes, arguments, result, redacted, truncated, policy, decided_by, replay_of)
-       VALUES (@callId, @startedAt, @agent, @transport, @tool, @target, @status, @errorCode, @durationMs, @requestBytes, @responseBytes, @arguments, @result, @redacted, @truncated, @policy, @decidedBy, @replayOf)`,
-    );
-    const insertEvent = db.prepare('INSERT INTO events (at, kind, workspace_id, transaction_id, data) VALUES (@at, @kind, @workspaceId, @transactionId, @data)');
-    this.writeBatch = db.transaction((batch: Queued[]) => {
-      for (const item of batch) {
-        if (item.type === 'call') insertCall.run(item.params);
-        else insertEvent.run(item.params);
+  private await(writer: WriterThread, id: number, timeoutMs = SYNC_WAIT_MS): void {
+    if (!writer.waitFor(id, timeoutMs) && writer.alive) {
+      this.fail(new Error(`the audit writer thread did not answer within ${timeoutMs / 1000} s`));
+    }
+  }
+
+  private crashed(error: Error): void {
+    this.writerOpen = false;
+    if (this.inflight) {
+      this.queue = this.inflight.batch.concat(this.queue);
+      this.inflight = undefined;
+      this.trim();
+    }
+    this.fail(error);
+    this.schedule(this.retryMs);
+  }
+
+  /** A connection for reading, once the writer has the database open; what is queued is written first. */
+  private readerDb(): Database.Database | undefined {
+    this.flush();
+    if (!this.writerOpen) return undefined;
+    if (!this.reader) {
+      try {
+        this.reader = new Database(this.options.path, { fileMustExist: true, timeout: 0 });
+      } catch (error) {
+        this.fail(error);
+        return undefined;
       }
-    });
+    }
+    return this.reader;
   }
 
-  private callParams(input: AuditCallInput): RowParams {
-    const { call } = input;
-    const redacted = redactCall({ arguments: input.arguments, result: input.result }, this.options.rules);
-    const args = cappedJson(redacted.value.arguments, this.previewBytes);
-    const result = input.result === undefined ? undefined : cappedJson(redacted.value.result, this.previewBytes);
-    const policy = input.policy === null || input.policy === undefined ? null : cappedJson(redactValue(input.policy, this.options.rules).value, this.previewBytes).json;
-    return {
-      callId: call.callId,
-      startedAt: call.startedAt,
-      agent: call.agent,
-      transport: call.transport,
-      tool: call.tool,
-      target: call.target,
-      status: call.status,
-      errorCode: call.errorCode ?? null,
-      durationMs: call.durationMs ?? null,
-      requestBytes: call.requestBytes,
-      responseBytes: call.responseBytes ?? null,
-      arguments: args.json,
-      result: result?.json ?? null,
-      redacted: redacted.paths.length > 0 ? JSON.stringify(redacted.paths) : null,
-      truncated: args.truncated || result?.truncated ? 1 : 0,
-      policy,
-      decidedBy: input.decidedBy,
-      replayOf: input.replayOf ?? null,
-    };
+  private closeReader(): void {
+    try {
+      this.reader?.close();
+    } catch {
+      // Closing a broken handle can fail too; there is nothing left to release.
+    }
+    this.reader = undefined;
   }
 
-  private eventParams(input: AuditEventInput): RowParams {
-    // Event payloads hold diffs: give them more room than call previews, still bounded.
-    const data = cappedJson(redactValue(input.data, this.options.rules).value, this.previewBytes * 16);
-    return { at: input.at, kind: input.kind, workspaceId: input.workspaceId ?? null, transactionId: input.transactionId ?? null, data: data.json };
+  private migrated(report: MigrationReport): void {
+    this.options.logger.info(`audit: upgraded ${this.options.path} from schema ${report.from} to ${report.to}, indexing ${report.calls} recorded calls for search in ${Math.round(report.ms)} ms`);
   }
 
   private fail(error: unknown): void {
@@ -480,22 +292,12 @@ export class AuditStore {
     this.problem = problem;
     this.retryAt = this.now() + this.retryMs;
     if (first) this.options.logger.warn(`audit: ${problem.message}; tool calls continue unrecorded meanwhile (retrying every ${Math.round(this.retryMs / 1000)} s, holding up to ${this.maxQueue} records)`);
-    if (problem.key !== 'locked' && problem.key !== 'full') this.closeDb();
+    if (this.queue.length > 0) this.schedule(this.retryMs);
   }
 
   private recovered(): void {
     if (!this.problem) return;
     this.options.logger.warn(`audit: the audit database ${this.options.path} is writable again${this.dropped > 0 ? `; ${this.dropped} records were dropped meanwhile` : ''}`);
     this.problem = undefined;
-  }
-
-  private closeDb(): void {
-    try {
-      this.db?.close();
-    } catch {
-      // Closing a broken handle can fail too; there is nothing left to release.
-    }
-    this.db = undefined;
-    this.writeBatch = undefined;
   }
 }

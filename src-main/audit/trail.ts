@@ -212,6 +212,8 @@ export function transactionRecord(transactionId: string, events: readonly Stored
         const entry: TransactionRecordView['approvals'][number] = { revision: Number(data.revision), state: data.state as ApprovalView['state'] };
         if (typeof data.decidedAt === 'number') entry.decidedAt = data.decidedAt;
         if (typeof data.reason === 'string') entry.reason = data.reason;
+        const requestedBy = (data.requestedBy ?? approvals.get(id)?.requestedBy) as ApprovalView['requestedBy'];
+        if (requestedBy) entry.requestedBy = requestedBy;
         approvals.set(id, entry);
         break;
       }

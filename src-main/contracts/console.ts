@@ -261,7 +261,7 @@ export interface TransactionRecordView {
   commit?: unknown;
   /** The review receipt the commit presented, when there was one. */
   receipt?: string;
-  approvals: Array<{ revision: number; state: ApprovalView['state']; decidedAt?: number; reason?: string }>;
+  approvals: Array<{ revision: number; state: ApprovalView['state']; decidedAt?: number; reason?: string; requestedBy?: ApprovalRequesterView }>;
 }
 
 export interface ReplayResult {
@@ -329,6 +329,19 @@ export interface ApprovalView {
   reason?: string;
   /** Compiler diagnostics the transaction adds or removes in its changed files and their importers, computed at review time. */
   compile?: CompileCheckView;
+  /** The agent whose transaction-review call raised the request. */
+  requestedBy?: ApprovalRequesterView;
+}
+
+/** Who asked for a commit approval: the calling agent as the console's call rows name it. */
+export interface ApprovalRequesterView {
+  /** The agent label of the call (client name/version and session or address), as in `CallView.agent`. */
+  agent: string;
+  /** The MCP client's name, `http` for direct HTTP calls. */
+  agentName: string;
+  transport: CallView['transport'];
+  /** The MCP session id; absent for direct HTTP calls. */
+  sessionId?: string;
 }
 
 export interface CompileCheckView {

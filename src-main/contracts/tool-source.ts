@@ -41,6 +41,8 @@ export interface CallContext {
   callId: string;
   /** Who asked: an MCP session id or a remote address, for display and rate limits. */
   agent: string;
+  /** The MCP client's name (`clientInfo.name`), `http` for direct HTTP calls; for display and audit. */
+  agentName?: string;
   transport: AgentTransport;
   signal: AbortSignal;
   progress?: (update: { progress: number; total?: number; message?: string }) => void;

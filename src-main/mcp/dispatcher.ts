@@ -161,6 +161,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         const context: CallContext = {
           callId,
           agent: req.agent,
+          agentName: req.agentName ?? req.agent,
           transport: req.transport,
           signal: req.signal,
           ...(req.scope ? { scope: req.scope } : {}),

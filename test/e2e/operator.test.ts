@@ -296,6 +296,7 @@ describe('operator console on the real stack', { skip }, () => {
     const pending = page.getByTestId('approval-pending');
     await pending.waitFor();
     assert.match(await pending.locator('h3').innerText(), /workspace demo-workspace/);
+    assert.equal(await pending.getByTestId('approval-agent').innerText(), 'test-agent', 'the prompt names the agent that asked');
   });
 
   test('keyboard: every view is reachable from the tab list, focus is visible, the palette opens and closes from the keyboard', async () => {
@@ -335,6 +336,9 @@ describe('operator console on the real stack', { skip }, () => {
     await view('Approvals');
     await page.getByTestId('approval-pending').getByRole('button', { name: 'Approve' }).click();
     await review;
+    const decided = page.getByTestId('approval-decided').filter({ hasText: 'approved' }).first();
+    await decided.waitFor();
+    assert.equal(await decided.getByTestId('approval-agent').innerText(), 'test-agent', 'the decision table names the agent');
     assert.deepEqual(errors, []);
   });
 });

@@ -3,7 +3,7 @@
  * record decisions in a bounded log, and hand out single-use signed receipts.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApprovalView, CompileCheckView, FileDiffView } from '../../contracts/index.js';
+import type { ApprovalRequesterView, ApprovalView, CompileCheckView, FileDiffView } from '../../contracts/index.js';
 import { JunctionError } from '../../contracts/index.js';
 import { ReceiptSigner, receiptInvalid, type ReceiptBinding } from './receipts.js';
 
@@ -43,9 +43,10 @@ export class ApprovalDesk {
 
   /**
    * Raises a request, or returns the pending (or approved, not yet used) one for exactly the same binding.
-   * `compile` runs only for a new request: the same content always compiles the same way.
+   * `compile` runs only for a new request: the same content always compiles the same way. A request
+   * re-attached to keeps the agent that raised it: the operator was shown that one.
    */
-  request(binding: Omit<ReceiptBinding, 'approvalId'>, files: FileDiffView[], compile?: () => CompileCheckView): ApprovalView {
+  request(binding: Omit<ReceiptBinding, 'approvalId'>, files: FileDiffView[], compile?: () => CompileCheckView, requestedBy?: ApprovalRequesterView): ApprovalView {
     for (const entry of this.entries.values()) {
       const b = entry.binding;
       const reusable = entry.view.state === 'pending' || (entry.view.state === 'approved' && !this.used.has(b.approvalId));
@@ -64,6 +65,7 @@ export class ApprovalDesk {
       files,
       state: 'pending',
       ...(check ? { compile: check } : {}),
+      ...(requestedBy ? { requestedBy } : {}),
     };
     this.entries.set(approvalId, { view, binding: { ...binding, approvalId }, waiters: new Set() });
     this.events.requested(view);

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join, relative, sep } from 'node:path';
-import type { ApprovalView, CompileCheckView, DiagnosticView, FileDiffView, RevisionView, TransactionView } from '../../contracts/index.js';
+import type { ApprovalRequesterView, ApprovalView, CompileCheckView, DiagnosticView, FileDiffView, RevisionView, TransactionView } from '../../contracts/index.js';
 import type { FileChange } from '../../recovery/index.js';
 import { JunctionError, isJunctionError, next } from '../../contracts/index.js';
 import type { ApprovalDesk } from '../approvals/index.js';
@@ -111,13 +111,18 @@ export class TransactionService {
   }
 
   /** Raises (or re-attaches to) the operator approval for the current revision and waits for it, bounded. */
-  async review(workspace: Workspace, expected: SnapshotIdentity, wait: { timeoutMs: number; signal?: AbortSignal; onTick?: (elapsedMs: number) => void }): Promise<ReviewResult> {
+  async review(
+    workspace: Workspace,
+    expected: SnapshotIdentity,
+    wait: { timeoutMs: number; signal?: AbortSignal; onTick?: (elapsedMs: number) => void },
+    requestedBy?: ApprovalRequesterView,
+  ): Promise<ReviewResult> {
     assertMutable(this.deps.policy, workspace);
     const tx = requireActive(this.transactionOf(workspace.workspaceId), workspace);
     assertSnapshot(workspace, expected);
     const files = tx.preview().map((f) => toFileDiffView(f, DEFAULT_MAX_DIFF_CHARS));
     const binding = { workspaceId: workspace.workspaceId, transactionId: tx.transactionId, revision: tx.revision, contentHash: tx.contentHash() };
-    const request = this.deps.desk.request(binding, files, () => this.compileCheck(workspace, tx));
+    const request = this.deps.desk.request(binding, files, () => this.compileCheck(workspace, tx), requestedBy);
     const decided = await this.deps.desk.wait(request.approvalId, { timeoutMs: wait.timeoutMs, tickMs: 1000, ...(wait.signal ? { signal: wait.signal } : {}), ...(wait.onTick ? { onTick: wait.onTick } : {}) });
     const receipt = this.deps.desk.receiptFor(decided.approvalId);
     if (decided.state === 'approved' && receipt) return { approval: decided, receipt };

@@ -1,5 +1,6 @@
 /** The transaction tools; published only in modes that allow mutation, shaped by the mode's commit rule. */
 import { z } from 'zod';
+import type { ApprovalRequesterView, CallContext } from '../../contracts/index.js';
 import type { HostCore } from '../core.js';
 import { assertSnapshot } from '../operations/index.js';
 import type { CandidateChange } from '../transactions/index.js';
@@ -24,6 +25,11 @@ const COMMIT_RULE: Record<HostCore['policy']['commitRequires'], string> = {
   preview: 'The exact current revision must have been previewed with transaction-preview.',
   receipt: 'Requires the receipt that transaction-review returned for the exact current revision; a receipt is single-use.',
 };
+
+/** The calling agent as the approval names it to the operator and the audit trail. */
+function requesterOf(ctx: CallContext): ApprovalRequesterView {
+  return { agent: ctx.agent, agentName: ctx.agentName ?? ctx.agent, transport: ctx.transport, ...(ctx.scope?.sessionId !== undefined ? { sessionId: ctx.scope.sessionId } : {}) };
+}
 
 export function transactionTools(core: HostCore): HostTool[] {
   const { policy, registry, transactions } = core;
@@ -115,11 +121,16 @@ export function transactionTools(core: HostCore): HostTool[] {
         output: z.object({ approval: approvalView, receipt: z.string() }),
         handler: ({ workspace, expectedSnapshot: expected, waitSeconds }, ctx) => {
           const progress = ctx.progress;
-          return transactions.review(registry.resolve(workspace), expected, {
-            timeoutMs: waitSeconds * 1000,
-            signal: ctx.signal,
-            ...(progress ? { onTick: (elapsed: number) => progress({ progress: Math.floor(elapsed / 1000), total: waitSeconds, message: 'Waiting for the operator\'s decision' }) } : {}),
-          });
+          return transactions.review(
+            registry.resolve(workspace),
+            expected,
+            {
+              timeoutMs: waitSeconds * 1000,
+              signal: ctx.signal,
+              ...(progress ? { onTick: (elapsed: number) => progress({ progress: Math.floor(elapsed / 1000), total: waitSeconds, message: 'Waiting for the operator\'s decision' }) } : {}),
+            },
+            requesterOf(ctx),
+          );
         },
       }),
     );

@@ -3,6 +3,7 @@ import type { ApprovalView, CallApprovalView, CompileCheckView, PolicyDecisionKi
 import { useConsole } from '../store/store.js';
 import { formatSpan, formatTime } from '../lib/format.js';
 import { useNow } from '../lib/use-now.js';
+import { Requester } from '../components/Requester.js';
 import { FileDiffs } from './DiffView.js';
 import { JsonTree } from './JsonTree.js';
 
@@ -68,7 +69,8 @@ function PendingApproval({ approval }: { approval: ApprovalView }) {
         {named.summary && <> ({named.summary})</>} in workspace <strong title={approval.workspaceId}>{named.workspace}</strong>
       </h3>
       <p className="muted">
-        Requested {formatTime(approval.requestedAt)} · transaction <code>{approval.transactionId}</code> · {approval.files.length} file(s). This is exactly what will be committed:
+        Requested by <Requester requestedBy={approval.requestedBy} /> {approval.requestedBy && <>({approval.requestedBy.agent} via {approval.requestedBy.transport}) </>}at{' '}
+        {formatTime(approval.requestedAt)} · transaction <code>{approval.transactionId}</code> · {approval.files.length} file(s). This is exactly what will be committed:
       </p>
       <CompileCheck compile={approval.compile} />
       <FileDiffs files={approval.files} label={`approval ${approval.approvalId}`} />
@@ -226,6 +228,7 @@ export function ApprovalsView() {
               <tr>
                 <th scope="col">Approval</th>
                 <th scope="col">Workspace</th>
+                <th scope="col">Agent</th>
                 <th scope="col">Revision</th>
                 <th scope="col">Decision</th>
                 <th scope="col">When</th>
@@ -241,6 +244,9 @@ export function ApprovalsView() {
                     <code>{a.approvalId}</code>
                   </td>
                   <td title={a.workspaceId}>{named.workspace}</td>
+                  <td>
+                    <Requester requestedBy={a.requestedBy} />
+                  </td>
                   <td>
                     {a.revision}
                     {named.summary && <> · {named.summary}</>}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { TransactionRecordView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { formatTime } from '../lib/format.js';
+import { Requester } from '../components/Requester.js';
 import { FileDiffs } from './DiffView.js';
 
 interface CommitFile {
@@ -31,7 +32,7 @@ function Ended({ record }: { record: TransactionRecordView }) {
           <p className="muted">Transaction {record.transactionId}</p>
           {record.approvals.map((a, i) => (
             <p key={i}>
-              Approval of r{a.revision}: <span className="pill">{a.state}</span>
+              Approval of r{a.revision} requested by <Requester requestedBy={a.requestedBy} />: <span className="pill">{a.state}</span>
               {a.decidedAt !== undefined && ` at ${formatTime(a.decidedAt)}`}
               {a.reason && ` (${a.reason})`}
             </p>

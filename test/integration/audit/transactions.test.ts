@@ -46,6 +46,11 @@ describe('audit trail: transaction events from a real approval-required workspac
     const staged = await stage('// audited commit\n', 'add an audited line');
     const reviewing = call('transaction-review', { expectedSnapshot: staged, waitSeconds: 60 });
     const approval = await eventually(() => junction.workspaceHost.approvals.pending()[0], 10_000, 'the approval request');
+    const requester = approval.requestedBy;
+    assert.equal(requester?.agentName, 'test-agent', 'the approval names the client that asked for it');
+    assert.equal(requester?.transport, 'mcp-http');
+    assert.match(requester?.sessionId ?? '', /^[0-9a-f-]{36}$/, 'and its MCP session');
+    assert.match(requester?.agent ?? '', /^test-agent\/1\.0\.0 /);
     await junction.control.approve(approval.approvalId);
     const review = await reviewing;
     const commit = await call('transaction-commit', { expectedSnapshot: staged, receipt: review.receipt });
@@ -66,6 +71,7 @@ describe('audit trail: transaction events from a real approval-required workspac
     assert.match(committed?.revisions[0]?.files[0]?.diff ?? '', /\+\/\/ audited commit/);
     assert.equal(committed?.receipt, review.receipt);
     assert.deepEqual(committed?.approvals.map((a) => a.state), ['approved']);
+    assert.deepEqual(committed?.approvals[0]?.requestedBy, requester, 'the audit trail keeps who asked, across the decision');
     const files = (committed?.commit as { files: Array<{ path: string; beforeSha256: string | null; afterSha256: string | null }> }).files;
     assert.deepEqual(files.map((f) => f.path), ['src/money.ts']);
     assert.match(files[0]!.afterSha256 ?? '', /^[0-9a-f]{64}$/);

@@ -25,6 +25,18 @@ describe('receipts', () => {
 });
 
 describe('approval desk', () => {
+  test('a request names the agent that raised it; a second agent re-attaching to it does not rename it, and the decision keeps it', () => {
+    const { desk: d } = desk();
+    const first = { agent: 'claude-code/1.2 http 3f2a', agentName: 'claude-code', transport: 'mcp-http' as const, sessionId: 'session-1' };
+    const view = d.request(binding, [], undefined, first);
+    assert.deepEqual(view.requestedBy, first);
+    const again = d.request(binding, [], undefined, { agent: 'cursor/0.9 http 77aa', agentName: 'cursor', transport: 'mcp-http' });
+    assert.equal(again.approvalId, view.approvalId);
+    assert.deepEqual(again.requestedBy, first, 'the operator was shown the first agent');
+    assert.deepEqual(d.decide(view.approvalId, 'deny', 'no').requestedBy, first);
+    assert.equal(d.request({ ...binding, revision: 2 }, []).requestedBy, undefined, 'a request without a known caller names none');
+  });
+
   test('approve yields a single-use receipt bound to the exact revision and content', async () => {
     const { desk: d, seen } = desk();
     const view = d.request(binding, []);

@@ -1,0 +1,115 @@
+/**
+ * The audit database as files and rows: opening it for writing (WAL, migrated), the words for what went
+ * wrong with it, and the conversion between rows and the trail's records. Shared by the writer (which may
+ * run in a worker thread), the store's reading connection and the export.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { CallView } from '../contracts/index.js';
+import type { AuditEventKind, StoredCall, StoredEvent } from './records.js';
+import { assertSupported, migrate, type MigrationReport } from './schema.js';
+
+export const CALL_COLUMNS =
+  'seq, call_id, started_at, agent, transport, tool, target, status, error_code, duration_ms, request_bytes, response_bytes, arguments, result, redacted, truncated, policy, decided_by, replay_of';
+
+export interface CallRow {
+  seq: number;
+  call_id: string;
+  started_at: number;
+  agent: string;
+  transport: string;
+  tool: string;
+  target: string;
+  status: string;
+  error_code: string | null;
+  duration_ms: number | null;
+  request_bytes: number;
+  response_bytes: number | null;
+  arguments: string;
+  result: string | null;
+  redacted: string | null;
+  truncated: number;
+  policy: string | null;
+  decided_by: string | null;
+  replay_of: string | null;
+}
+
+export interface EventRow {
+  seq: number;
+  at: number;
+  kind: string;
+  workspace_id: string | null;
+  transaction_id: string | null;
+  data: string;
+}
+
+const parseJson = (text: string | null): unknown => (text === null ? undefined : JSON.parse(text));
+
+export function rowToCall(row: CallRow): StoredCall {
+  const call: CallView = {
+    callId: row.call_id,
+    agent: row.agent,
+    transport: row.transport as CallView['transport'],
+    tool: row.tool,
+    target: row.target,
+    status: row.status as CallView['status'],
+    startedAt: row.started_at,
+    requestBytes: row.request_bytes,
+  };
+  if (row.duration_ms !== null) call.durationMs = row.duration_ms;
+  if (row.response_bytes !== null) call.responseBytes = row.response_bytes;
+  if (row.error_code !== null) call.errorCode = row.error_code;
+  if (row.replay_of !== null) call.replayOf = row.replay_of;
+  return {
+    seq: row.seq,
+    call,
+    arguments: parseJson(row.arguments),
+    result: parseJson(row.result),
+    redacted: row.redacted === null ? [] : (JSON.parse(row.redacted) as string[]),
+    truncated: row.truncated === 1,
+    policy: row.policy === null ? null : parseJson(row.policy),
+    decidedBy: row.decided_by,
+    replayOf: row.replay_of,
+  };
+}
+
+export function rowToEvent(row: EventRow): StoredEvent {
+  return { seq: row.seq, kind: row.kind as AuditEventKind, at: row.at, workspaceId: row.workspace_id, transactionId: row.transaction_id, data: JSON.parse(row.data) };
+}
+
+/**
+ * Opens (creating when needed) an audit database for writing, in WAL mode, never waiting on another
+ * process's lock, and migrates it to the current schema (told to `migrated` when it had to).
+ */
+export function openAuditDatabase(path: string, migrated?: (report: MigrationReport) => void): Database.Database {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const db = new Database(path, { timeout: 0 });
+  try {
+    // Before any pragma writes to the file: a newer Junction's database stays exactly as it was.
+    assertSupported(db);
+    // Incremental auto-vacuum lets size-based retention give pages back to the file system.
+    db.pragma('auto_vacuum = INCREMENTAL');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    // Call ids are random, so their index takes inserts all over the tree; a larger page cache keeps those pages in memory.
+    db.pragma('cache_size = -16384');
+    const report = migrate(db);
+    if (report) migrated?.(report);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Words for the operator: what went wrong with the database, without a stack. */
+export function describeDbError(path: string, error: unknown): { key: string; message: string } {
+  const code = (error as { code?: unknown }).code;
+  const text = error instanceof Error ? error.message : String(error);
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return { key: 'locked', message: `the audit database ${path} is locked by another process` };
+  if (code === 'SQLITE_FULL' || /ENOSPC|disk is full|database or disk is full/i.test(text)) return { key: 'full', message: `the disk holding the audit database ${path} is full` };
+  if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN' || code === 'EACCES') return { key: 'access', message: `the audit database ${path} cannot be written (${text})` };
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return { key: 'corrupt', message: `the audit database ${path} is damaged (${text}); move it aside to start a new one` };
+  return { key: `other:${String(code)}`, message: `the audit database ${path} failed: ${text}` };
+}

@@ -1,0 +1,38 @@
+/** The messages between the audit store and its writer thread: plain, structured-clone-safe data. */
+import type { MessagePort } from 'node:worker_threads';
+import type { MigrationReport } from './schema.js';
+import type { AuditRecord, AuditWriterOptions } from './writer.js';
+
+export interface WriterInit {
+  options: AuditWriterOptions;
+  port: MessagePort;
+  /** Bumped and notified after every reply. */
+  signal: Int32Array;
+}
+
+/** `now` is the store's clock (retention ages records by it). */
+export type WriterRequest =
+  | { id: number; op: 'open'; now: number }
+  | { id: number; op: 'write'; batch: readonly AuditRecord[]; now: number }
+  | { id: number; op: 'prune'; now: number }
+  | { id: number; op: 'close' };
+
+/** An error as it crosses the thread boundary: the SQLite code and message `describeDbError` reads. */
+export interface ErrorData {
+  code?: string;
+  message: string;
+}
+
+export type WriterReply =
+  | { id: number; ok: true; open: boolean; migrated?: MigrationReport; pruneError?: ErrorData }
+  | { id: number; ok: false; open: boolean; error: ErrorData };
+
+export function errorData(error: unknown): ErrorData {
+  const code = (error as { code?: unknown } | null)?.code;
+  return { ...(typeof code === 'string' ? { code } : {}), message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The error again, with its code, for `describeDbError`. */
+export function toError(data: ErrorData): Error {
+  return Object.assign(new Error(data.message), data.code !== undefined ? { code: data.code } : {});
+}

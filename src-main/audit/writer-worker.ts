@@ -1,0 +1,43 @@
+/**
+ * The worker thread that owns the audit database's writing connection, so redaction, SQLite and the
+ * full-text index cost the agent's event loop nothing but a message. Requests arrive in order on a
+ * MessagePort and are answered in order; after each answer a shared counter is bumped and notified, so
+ * the store can also wait for an answer synchronously (a flush before a history query, close).
+ */
+import { workerData } from 'node:worker_threads';
+import { AuditWriter } from './writer.js';
+import { errorData, type WriterInit, type WriterReply, type WriterRequest } from './writer-protocol.js';
+
+const { options, port, signal } = workerData as WriterInit;
+const writer = new AuditWriter(options);
+
+function handle(request: WriterRequest): WriterReply {
+  try {
+    switch (request.op) {
+      case 'open': {
+        const migrated = writer.open(request.now);
+        return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}) };
+      }
+      case 'write': {
+        const { migrated, pruneError } = writer.write(request.batch, request.now);
+        return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}), ...(pruneError !== undefined ? { pruneError: errorData(pruneError) } : {}) };
+      }
+      case 'prune':
+        writer.prune(request.now);
+        return { id: request.id, ok: true, open: writer.isOpen };
+      case 'close':
+        writer.close();
+        return { id: request.id, ok: true, open: false };
+    }
+  } catch (error) {
+    return { id: request.id, ok: false, open: writer.isOpen, error: errorData(error) };
+  }
+}
+
+port.on('message', (request: WriterRequest) => {
+  const reply = handle(request);
+  port.postMessage(reply);
+  Atomics.add(signal, 0, 1);
+  Atomics.notify(signal, 0);
+  if (request.op === 'close') port.close();
+});

@@ -1,0 +1,174 @@
+/**
+ * The audit database's one writing connection: redacts each record, writes a batch in one transaction
+ * (wholly in the file or not at all) and applies retention. Synchronous and free of timers and queues, so
+ * it runs the same on the main thread or in the store's worker thread; every failure is thrown to the
+ * caller, which decides what the operator is told.
+ */
+import type Database from 'better-sqlite3';
+import { cappedJson } from '../shared/index.js';
+import { describeDbError, openAuditDatabase } from './database.js';
+import type { AuditCallInput, AuditEventInput } from './records.js';
+import { redactCall, redactValue, type RedactionRules } from './redact.js';
+import type { MigrationReport } from './schema.js';
+
+/** One record as queued for the trail, before redaction. */
+export type AuditRecord = { type: 'call'; input: AuditCallInput } | { type: 'event'; input: AuditEventInput };
+
+export interface AuditWriterOptions {
+  path: string;
+  rules: RedactionRules;
+  /** Calls and events older than this are deleted. */
+  retentionDays: number;
+  /** The file is kept under this size by deleting the oldest records. */
+  maxBytes: number;
+  /** Largest stored JSON text for arguments, a result or an event payload; longer values keep a text preview. */
+  previewBytes: number;
+}
+
+const DAY_MS = 86_400_000;
+const PRUNE_EVERY_MS = 60_000;
+/** Rows one retention statement deletes, so a large backlog of expired records is removed in short steps. */
+const PRUNE_STEP = 10_000;
+/** Longest a size-cap pass may take before it stops and continues after the next write. */
+const PRUNE_BUDGET_MS = 25;
+
+export class AuditWriter {
+  private db: Database.Database | undefined;
+  private writeBatch: ((batch: readonly AuditRecord[]) => void) | undefined;
+  private lastPrune = 0;
+
+  /** `now` is the store's clock, given with each request: retention ages records by the clock that recorded them. */
+  constructor(private readonly options: AuditWriterOptions) {}
+
+  get isOpen(): boolean {
+    return this.db !== undefined;
+  }
+
+  /** Opens and migrates the database when it is not open yet; the migration's report when one ran. */
+  open(now: number): MigrationReport | undefined {
+    if (this.db) return undefined;
+    let report: MigrationReport | undefined;
+    const db = openAuditDatabase(this.options.path, (r) => (report = r));
+    this.db = db;
+    this.prepare(db);
+    this.guard(() => this.prune(now));
+    return report;
+  }
+
+  /**
+   * Writes a batch in one transaction (a throw means none of it is in the file), then applies retention
+   * when it is due; a retention failure is returned, not thrown, since the batch itself is written.
+   */
+  write(batch: readonly AuditRecord[], now: number): { migrated?: MigrationReport; pruneError?: unknown } {
+    const migrated = this.open(now);
+    this.guard(() => this.writeBatch?.(batch));
+    const out: { migrated?: MigrationReport; pruneError?: unknown } = migrated ? { migrated } : {};
+    if (now - this.lastPrune < PRUNE_EVERY_MS) return out;
+    try {
+      this.guard(() => this.prune(now));
+    } catch (error) {
+      out.pruneError = error;
+    }
+    return out;
+  }
+
+  /** Deletes records past the retention age, then the oldest until the file fits `maxBytes`. */
+  prune(now: number): void {
+    const db = this.db;
+    if (!db) return;
+    this.lastPrune = now;
+    const cutoff = now - this.options.retentionDays * DAY_MS;
+    const expiredCalls = db.prepare('DELETE FROM calls WHERE seq IN (SELECT seq FROM calls WHERE started_at < ? LIMIT ?)').run(cutoff, PRUNE_STEP).changes;
+    const expiredEvents = db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE at < ? LIMIT ?)').run(cutoff, PRUNE_STEP).changes;
+    // More expired rows remain: the next flush continues instead of one long pause now.
+    if (expiredCalls === PRUNE_STEP || expiredEvents === PRUNE_STEP) this.lastPrune = 0;
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    const used = () => ((db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number)) * pageSize;
+    const started = performance.now();
+    while (used() > this.options.maxBytes) {
+      const { n } = db.prepare('SELECT COUNT(*) AS n FROM calls').get() as { n: number };
+      const { e } = db.prepare('SELECT COUNT(*) AS e FROM events').get() as { e: number };
+      if (n + e === 0) break;
+      // A tenth of the oldest rows per round: few rounds, and no more history lost than the cap demands.
+      db.prepare('DELETE FROM calls WHERE seq IN (SELECT seq FROM calls ORDER BY seq LIMIT ?)').run(Math.min(PRUNE_STEP, Math.max(1, Math.ceil(n / 10))));
+      db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?)').run(Math.min(PRUNE_STEP, Math.max(1, Math.ceil(e / 10))));
+      if (performance.now() - started > PRUNE_BUDGET_MS) {
+        this.lastPrune = 0;
+        break;
+      }
+    }
+    db.pragma('incremental_vacuum');
+    // Keeps the planner's statistics current, so a filtered page walks the most selective index.
+    db.pragma('optimize');
+    db.pragma('wal_checkpoint(PASSIVE)');
+  }
+
+  close(): void {
+    try {
+      this.db?.close();
+    } catch {
+      // Closing a broken handle can fail too; there is nothing left to release.
+    }
+    this.db = undefined;
+    this.writeBatch = undefined;
+  }
+
+  /** Runs `step`; a failure other than a lock or a full disk closes the handle, so the next attempt opens afresh. */
+  private guard(step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      const { key } = describeDbError(this.options.path, error);
+      if (key !== 'locked' && key !== 'full') this.close();
+      throw error;
+    }
+  }
+
+  private prepare(db: Database.Database): void {
+    const insertCall = db.prepare(
+      `INSERT INTO calls (call_id, started_at, agent, transport, tool, target, status, error_code, duration_ms, request_bytes, response_bytes, arguments, result, redacted, truncated, policy, decided_by, replay_of)
+       VALUES (@callId, @startedAt, @agent, @transport, @tool, @target, @status, @errorCode, @durationMs, @requestBytes, @responseBytes, @arguments, @result, @redacted, @truncated, @policy, @decidedBy, @replayOf)`,
+    );
+    const insertEvent = db.prepare('INSERT INTO events (at, kind, workspace_id, transaction_id, data) VALUES (@at, @kind, @workspaceId, @transactionId, @data)');
+    this.writeBatch = db.transaction((batch: readonly AuditRecord[]) => {
+      for (const item of batch) {
+        if (item.type === 'call') insertCall.run(this.callParams(item.input));
+        else insertEvent.run(this.eventParams(item.input));
+      }
+    });
+  }
+
+  private callParams(input: AuditCallInput): Record<string, string | number | null> {
+    const { call } = input;
+    const redacted = redactCall({ arguments: input.arguments, result: input.result }, this.options.rules);
+    const args = cappedJson(redacted.value.arguments, this.options.previewBytes);
+    const result = input.result === undefined ? undefined : cappedJson(redacted.value.result, this.options.previewBytes);
+    const policy = input.policy === null || input.policy === undefined ? null : cappedJson(redactValue(input.policy, this.options.rules).value, this.options.previewBytes).json;
+    return {
+      callId: call.callId,
+      startedAt: call.startedAt,
+      agent: call.agent,
+      transport: call.transport,
+      tool: call.tool,
+      target: call.target,
+      status: call.status,
+      errorCode: call.errorCode ?? null,
+      durationMs: call.durationMs ?? null,
+      requestBytes: call.requestBytes,
+      responseBytes: call.responseBytes ?? null,
+      arguments: args.json,
+      result: result?.json ?? null,
+      redacted: redacted.paths.length > 0 ? JSON.stringify(redacted.paths) : null,
+      truncated: args.truncated || result?.truncated ? 1 : 0,
+      policy,
+      decidedBy: input.decidedBy,
+      replayOf: input.replayOf ?? null,
+    };
+  }
+
+  private eventParams(input: AuditEventInput): Record<string, string | number | null> {
+    // Event payloads hold diffs: give them more room than call previews, still bounded.
+    const data = cappedJson(redactValue(input.data, this.options.rules).value, this.options.previewBytes * 16);
+    return { at: input.at, kind: input.kind, workspaceId: input.workspaceId ?? null, transactionId: input.transactionId ?? null, data: data.json };
+  }
+}

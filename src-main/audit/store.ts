@@ -17,7 +17,7 @@ import type { RedactionRules } from './redact.js';
 import type { MigrationReport } from './schema.js';
 import { toError, type WriterReply } from './writer-protocol.js';
 import { WriterThread } from './writer-thread.js';
-import type { AuditRecord } from './writer.js';
+import { prepared, type AuditRecord } from './rows.js';
 
 export interface AuditStoreOptions {
   path: string;
@@ -43,6 +43,8 @@ const TIMED_BATCH = 500;
 const SYNC_WAIT_MS = 30_000;
 /** Opening may upgrade an older trail, backfilling its search index once (about 2.5 s per 150,000 calls on a loaded machine). */
 const OPEN_WAIT_MS = 600_000;
+
+const DEFAULT_PREVIEW_BYTES = 16 * 1024;
 
 export class AuditStore {
   private writer: WriterThread | undefined;
@@ -156,9 +158,15 @@ export class AuditStore {
     return total;
   }
 
+  /** The record in its stored form, for a queue that may be held while the writer is away. */
+  private stored(record: AuditRecord): AuditRecord {
+    return prepared(record, { rules: this.options.rules, previewBytes: this.options.previewBytes ?? DEFAULT_PREVIEW_BYTES });
+  }
+
   private enqueue(item: AuditRecord): void {
     if (this.closed) return;
-    this.queue.push(item);
+    // While the writer is away the queue may hold thousands of records: keep them in stored form only.
+    this.queue.push(this.writerOpen ? item : this.stored(item));
     this.trim();
     this.schedule(this.queue.length >= TIMED_BATCH ? 0 : this.flushIntervalMs);
   }
@@ -230,7 +238,7 @@ export class AuditStore {
     this.writer = undefined;
     try {
       this.writer = new WriterThread(
-        { path: this.options.path, rules: this.options.rules, retentionDays: this.options.retentionDays, maxBytes: this.options.maxBytes, previewBytes: this.options.previewBytes ?? 16 * 1024 },
+        { path: this.options.path, rules: this.options.rules, retentionDays: this.options.retentionDays, maxBytes: this.options.maxBytes, previewBytes: this.options.previewBytes ?? DEFAULT_PREVIEW_BYTES },
         (reply) => this.onReply(reply),
         (error) => this.crashed(error),
       );
@@ -250,7 +258,7 @@ export class AuditStore {
   private crashed(error: Error): void {
     this.writerOpen = false;
     if (this.inflight) {
-      this.queue = this.inflight.batch.concat(this.queue);
+      this.queue = this.inflight.batch.concat(this.queue).map((record) => this.stored(record));
       this.inflight = undefined;
       this.trim();
     }

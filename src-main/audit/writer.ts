@@ -5,14 +5,12 @@
  * caller, which decides what the operator is told.
  */
 import type Database from 'better-sqlite3';
-import { cappedJson } from '../shared/index.js';
 import { describeDbError, openAuditDatabase } from './database.js';
-import type { AuditCallInput, AuditEventInput } from './records.js';
-import { redactCall, redactValue, type RedactionRules } from './redact.js';
+import type { RedactionRules } from './redact.js';
+import { rowParams, type AuditRecord } from './rows.js';
 import type { MigrationReport } from './schema.js';
 
-/** One record as queued for the trail, before redaction. */
-export type AuditRecord = { type: 'call'; input: AuditCallInput } | { type: 'event'; input: AuditEventInput };
+export type { AuditRecord } from './rows.js';
 
 export interface AuditWriterOptions {
   path: string;
@@ -132,43 +130,10 @@ export class AuditWriter {
     const insertEvent = db.prepare('INSERT INTO events (at, kind, workspace_id, transaction_id, data) VALUES (@at, @kind, @workspaceId, @transactionId, @data)');
     this.writeBatch = db.transaction((batch: readonly AuditRecord[]) => {
       for (const item of batch) {
-        if (item.type === 'call') insertCall.run(this.callParams(item.input));
-        else insertEvent.run(this.eventParams(item.input));
+        const params = rowParams(item, this.options);
+        if (item.type === 'call') insertCall.run(params);
+        else insertEvent.run(params);
       }
     });
-  }
-
-  private callParams(input: AuditCallInput): Record<string, string | number | null> {
-    const { call } = input;
-    const redacted = redactCall({ arguments: input.arguments, result: input.result }, this.options.rules);
-    const args = cappedJson(redacted.value.arguments, this.options.previewBytes);
-    const result = input.result === undefined ? undefined : cappedJson(redacted.value.result, this.options.previewBytes);
-    const policy = input.policy === null || input.policy === undefined ? null : cappedJson(redactValue(input.policy, this.options.rules).value, this.options.previewBytes).json;
-    return {
-      callId: call.callId,
-      startedAt: call.startedAt,
-      agent: call.agent,
-      transport: call.transport,
-      tool: call.tool,
-      target: call.target,
-      status: call.status,
-      errorCode: call.errorCode ?? null,
-      durationMs: call.durationMs ?? null,
-      requestBytes: call.requestBytes,
-      responseBytes: call.responseBytes ?? null,
-      arguments: args.json,
-      result: result?.json ?? null,
-      redacted: redacted.paths.length > 0 ? JSON.stringify(redacted.paths) : null,
-      truncated: args.truncated || result?.truncated ? 1 : 0,
-      policy,
-      decidedBy: input.decidedBy,
-      replayOf: input.replayOf ?? null,
-    };
-  }
-
-  private eventParams(input: AuditEventInput): Record<string, string | number | null> {
-    // Event payloads hold diffs: give them more room than call previews, still bounded.
-    const data = cappedJson(redactValue(input.data, this.options.rules).value, this.options.previewBytes * 16);
-    return { at: input.at, kind: input.kind, workspaceId: input.workspaceId ?? null, transactionId: input.transactionId ?? null, data: data.json };
   }
 }

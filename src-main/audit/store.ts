@@ -196,7 +196,7 @@ export class AuditStore {
     if (!reply.ok) {
       // The transaction rolled back: nothing of this batch is in the file, so it is retried whole.
       if (batch) {
-        this.queue = batch.concat(this.queue);
+        this.queue = batch.concat(this.queue).map((record) => this.stored(record));
         this.trim();
       }
       this.fail(toError(reply.error));

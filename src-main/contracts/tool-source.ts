@@ -31,6 +31,8 @@ export interface ToolOutcome {
   error?: OutcomeError;
   /** The plugin connection that answered, for sources that route to one of several (the bridge). */
   servedBy?: { connectionId: string; name: string; role: 'editor' | 'runtime'; pluginVersion?: string };
+  /** The result's JSON text, serialised once by the dispatcher to count its bytes; an answer that is exactly the result reuses it. */
+  resultJson?: string;
 }
 
 /** `console`: the operator ran the tool, or replayed a recorded call, from the console. */

@@ -20,7 +20,10 @@ export interface DirectApiOptions {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body));
+}
+
+function sendJsonText(res: ServerResponse, status: number, text: string) {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
@@ -32,10 +35,13 @@ export function sendError(res: ServerResponse, status: number, error: Structured
 /** Reads the request body within the configured cap and deadline, or throws a JunctionError (PayloadTooLarge, RequestTimeout, InvalidArguments). */
 export type BodyReader = (req: IncomingMessage, res: ServerResponse) => Promise<Buffer>;
 
-/** The request body as a tool's arguments object (an empty body is `{}`); throws InvalidArguments, PayloadTooLarge or RequestTimeout. */
-export async function readArguments(readBody: BodyReader, req: IncomingMessage, res: ServerResponse): Promise<Record<string, unknown>> {
+/**
+ * The request body as a tool's arguments object (an empty body is `{}`) and its size in bytes as
+ * received; throws InvalidArguments, PayloadTooLarge or RequestTimeout.
+ */
+async function readArguments(readBody: BodyReader, req: IncomingMessage, res: ServerResponse): Promise<{ args: Record<string, unknown>; bytes: number }> {
   const raw = await readBody(req, res);
-  if (raw.length === 0) return {};
+  if (raw.length === 0) return { args: {}, bytes: 0 };
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw.toString('utf8'));
@@ -45,13 +51,32 @@ export async function readArguments(readBody: BodyReader, req: IncomingMessage, 
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new JunctionError('InvalidArguments', 'The request body must be a JSON object of tool arguments.');
   }
-  return parsed as Record<string, unknown>;
+  return { args: parsed as Record<string, unknown>, bytes: raw.length };
 }
 
 /** Answers a body that could not be read as arguments. */
-export function sendArgumentsError(res: ServerResponse, error: unknown): void {
+function sendArgumentsError(res: ServerResponse, error: unknown): void {
   const structured = toStructuredError(error);
   sendError(res, httpStatusOf(structured), structured);
+}
+
+/**
+ * A tool request's arguments and a signal that aborts when the caller hangs up before its answer, or
+ * undefined once the refusal of an unreadable body has been answered.
+ */
+export async function acceptToolRequest(readBody: BodyReader, req: IncomingMessage, res: ServerResponse): Promise<{ args: Record<string, unknown>; bytes: number; signal: AbortSignal } | undefined> {
+  let read: { args: Record<string, unknown>; bytes: number };
+  try {
+    read = await readArguments(readBody, req, res);
+  } catch (error) {
+    sendArgumentsError(res, error);
+    return undefined;
+  }
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableEnded) abort.abort();
+  });
+  return { ...read, signal: abort.signal };
 }
 
 /**
@@ -61,7 +86,8 @@ export function sendArgumentsError(res: ServerResponse, error: unknown): void {
 export function sendOutcome(res: ServerResponse, name: string, outcome: ToolOutcome): void {
   const failed = outcome.error;
   if (!failed) {
-    sendJson(res, 200, outcome.result);
+    if (outcome.resultJson === undefined) sendJson(res, 200, outcome.result);
+    else sendJsonText(res, 200, outcome.resultJson);
     return;
   }
   const { kind, pluginStatus, ...error } = failed;
@@ -77,21 +103,12 @@ export function createDirectToolApi(options: DirectApiOptions) {
   const agentOf = options.agentOf ?? ((req: IncomingMessage) => `http ${req.socket.remoteAddress ?? 'unknown'}`);
 
   const callTool = async (req: IncomingMessage, res: ServerResponse, name: string, scope: AgentScope) => {
-    let args: Record<string, unknown>;
-    try {
-      args = await readArguments(options.readBody, req, res);
-    } catch (error) {
-      sendArgumentsError(res, error);
-      return;
-    }
+    const request = await acceptToolRequest(options.readBody, req, res);
+    if (!request) return;
     options.onCaller?.(req);
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableEnded) abort.abort();
-    });
     const agent = agentOf(req);
     // Each request stands alone, so an "allow for this session" decision covers later requests from the same caller address.
-    const outcome = await options.dispatcher.call({ name, args, agent, agentName: 'http', session: `http-api:${agent}`, transport: 'http-api', signal: abort.signal, scope });
+    const outcome = await options.dispatcher.call({ name, args: request.args, requestBytes: request.bytes, agent, agentName: 'http', session: `http-api:${agent}`, transport: 'http-api', signal: request.signal, scope });
     sendOutcome(res, name, outcome);
   };
 

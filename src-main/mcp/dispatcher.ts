@@ -70,7 +70,7 @@ function progressView(update: NonNullable<CallView['progress']>): NonNullable<Ca
   return update.message === undefined ? update : { ...update, message: boundedText(update.message, PROGRESS_MESSAGE_CHARS) };
 }
 
-const byteLength = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+const byteLength = (json: string | undefined) => Buffer.byteLength(json ?? '', 'utf8');
 
 export interface DispatcherOptions {
   /** When set, the operator may answer elicitations in the console instead of the agent. */
@@ -110,23 +110,24 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         target: entry?.source.id ?? 'none',
         status: 'running',
         startedAt: Date.now(),
-        requestBytes: request.requestBytes ?? byteLength(request.args),
+        requestBytes: request.requestBytes ?? byteLength(JSON.stringify(request.args)),
         ...(request.replayOf ? { replayOf: request.replayOf } : {}),
       };
       notify('started', { ...call }, request.args);
       let policy: PolicyDecisionView | undefined;
       const outcome = await run(request, call.callId).catch((error: unknown) => thrownOutcome(error));
       const errorCode = outcome.error?.code;
+      const resultJson = JSON.stringify(outcome.result);
       notify('finished', {
         ...call,
         status: outcome.result.isError ? 'error' : 'ok',
         durationMs: Date.now() - call.startedAt,
-        responseBytes: byteLength(outcome.result),
+        responseBytes: byteLength(resultJson),
         ...(errorCode ? { errorCode: boundedText(errorCode, VIEW_TEXT_CHARS) } : {}),
         ...(outcome.servedBy ? { servedBy: outcome.servedBy } : {}),
         ...(policy ? { policy } : {}),
       }, outcome.result);
-      return outcome;
+      return { ...outcome, resultJson };
 
       async function run(req: DispatchRequest, callId: string): Promise<ToolOutcome> {
         if (!entry) {

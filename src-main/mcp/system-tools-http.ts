@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { splitPinnedPath } from '../shared/index.js';
 import { type AgentScope } from '../contracts/index.js';
 import type { ToolDescriptor, ToolOutcome } from '../contracts/index.js';
-import { readArguments, sendArgumentsError, sendError, sendJson, sendOutcome, type BodyReader } from './direct-http.js';
+import { acceptToolRequest, sendError, sendJson, sendOutcome, type BodyReader } from './direct-http.js';
 
 export interface SystemToolProvider {
   /** The plugin that serves a request with this scope (pin), or undefined when none is connected. */
@@ -30,18 +30,9 @@ export function createSystemToolApi(options: SystemToolApiOptions) {
   const { provider } = options;
 
   async function call(req: IncomingMessage, res: ServerResponse, connectionId: string, name: string): Promise<void> {
-    let args: Record<string, unknown>;
-    try {
-      args = await readArguments(options.readBody, req, res);
-    } catch (error) {
-      sendArgumentsError(res, error);
-      return;
-    }
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableEnded) abort.abort();
-    });
-    sendOutcome(res, name, await provider.callSystemTool(connectionId, name, args, abort.signal));
+    const request = await acceptToolRequest(options.readBody, req, res);
+    if (!request) return;
+    sendOutcome(res, name, await provider.callSystemTool(connectionId, name, request.args, request.signal));
   }
 
   async function list(res: ServerResponse, connectionId: string): Promise<void> {

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestCallTool } from '../../../plugins/sdk/src/protocol.js';
-import { onAbort, findLoneSurrogate } from '../../shared/index.js';
+import { onAbort } from '../../shared/index.js';
 import type { CallContext, ToolOutcome } from '../../contracts/index.js';
 import { validateArguments } from './arguments.js';
 import { bridgeFailure, isNotExecuted, outcomeFromReply, pluginReloadingOutcome, type PluginReply } from './outcome.js';
@@ -109,16 +109,6 @@ export async function guardedCall(
   args: Record<string, unknown>,
   ctx: CallContext,
 ): Promise<ToolOutcome> {
-  const surrogateAt = findLoneSurrogate(args);
-  if (surrogateAt !== undefined) {
-    return bridgeFailure(
-      tool,
-      'InvalidArguments',
-      `The arguments for '${tool}' hold an unpaired UTF-16 surrogate at ${surrogateAt}; no plugin can receive it. Send well-formed Unicode text.`,
-      { path: surrogateAt },
-    );
-  }
-
   const started = settings.now();
   const deadline = started + settings.timeoutMs;
   let windowEnd: number | undefined;

@@ -40,7 +40,7 @@ async function settledHeapMb(): Promise<number> {
   return process.memoryUsage().heapUsed / 1024 / 1024;
 }
 
-describe('large arguments and results leave nothing large behind', () => {
+describe('large arguments and results leave nothing large behind', { timeout: 300_000 }, () => {
   let dir: string;
   let junction: TestJunction;
   let plugin: McpPlugin;

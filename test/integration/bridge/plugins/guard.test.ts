@@ -110,7 +110,7 @@ describe('call guard over the real hub', () => {
     );
   });
 
-  test('bad arguments, lone surrogates and thrown errors: 400, 400 and 422 shapes', async () => {
+  test('bad arguments and thrown errors: 400 and 422 shapes (lone surrogates are refused once, by the dispatcher)', async () => {
     let ran = 0;
     await scenario(
       {},
@@ -139,9 +139,6 @@ describe('call guard over the real hub', () => {
         assert.equal(errorOf(invalid).code, 'InvalidArguments');
         assert.match(errorOf(invalid).message, /\/n must be integer/);
 
-        const surrogate = await bridge.callTool('count', { n: 1, text: 'bad \udc00 text' }, callContext());
-        assert.equal(surrogate.error?.kind, 'binding');
-        assert.match(errorOf(surrogate).message, /unpaired UTF-16 surrogate at \$\.text/);
         assert.equal(ran, 0);
 
         const fine = await bridge.callTool('count', { n: 2 }, callContext());

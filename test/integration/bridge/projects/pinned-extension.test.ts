@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { createPlugin, type McpPlugin } from '../../../../plugins/sdk/src/index.js';
 import { eventually, startTestJunction, type TestJunction } from '../../../support/junction-harness.js';
 
@@ -27,6 +28,7 @@ function projectPlugin(hubUrl: string, hash: string, label: string): ProjectPlug
   const plugin = createPlugin({ name: `Game${label}`, version: '1.0.0', role: 'editor', endpoint: `${hubUrl}?project_path_hash=${hash}&engine=unity`, reconnectDelaysMs: [100] });
   const subscriptions: ProjectPlugin['subscriptions'] = [];
   plugin
+    .tool({ name: `only-${label.toLowerCase()}`, description: `A tool of project ${label} only`, input: z.object({}), handler: () => label })
     .prompt({ name: 'greet', description: 'Greets someone', arguments: [{ name: 'who', required: true }], handler: (args) => `Hello ${args['who'] ?? ''} from ${label}` })
     .resource({ uri: SHARED_URI, name: 'status', mimeType: 'text/plain', read: () => `${label} is fine` })
     .completion(({ argument }) => {
@@ -58,7 +60,7 @@ describe('completion and subscriptions follow the project pin (project-routing=m
     b = projectPlugin(hubUrl, HASH_B, 'B');
     await Promise.all([a.plugin.connect(), b.plugin.connect()]);
     await eventually(
-      () => [PIN_A, PIN_B].every((pin) => junction.bridge.listPrompts({ pin }).prompts.some((p) => p.name === 'greet')),
+      () => [PIN_A, PIN_B].every((pin) => junction.bridge.listPrompts({ pin }).prompts.some((p) => p.name === 'greet') && junction.bridge.listTools({ pin }).length === 1),
       10_000,
       'both projects publish greet',
     );
@@ -76,6 +78,10 @@ describe('completion and subscriptions follow the project pin (project-routing=m
     const ref = { type: 'ref/prompt' as const, name: 'greet' };
     assert.deepEqual((await agentA.client.complete({ ref, argument: { name: 'who', value: '' } })).completion, { values: ['A-one', 'A-two'], total: 2, hasMore: false });
     assert.deepEqual((await agentB.client.complete({ ref, argument: { name: 'who', value: 'B-t' } })).completion, { values: ['B-two'], total: 1, hasMore: false });
+    // The host's tool-name completion offers the pinned project's tools, as tools/list does.
+    const tools = { type: 'ref/prompt' as const, name: 'use-tool' };
+    assert.deepEqual((await agentA.client.complete({ ref: tools, argument: { name: 'tool', value: 'only-' } })).completion.values, ['only-a']);
+    assert.deepEqual((await agentB.client.complete({ ref: tools, argument: { name: 'tool', value: 'only-' } })).completion.values, ['only-b']);
     const template = { type: 'ref/resource' as const, uri: SHARED_URI };
     assert.deepEqual((await agentB.client.complete({ ref: template, argument: { name: 'x', value: '' } })).completion.values, ['B-one', 'B-two']);
   });

@@ -1,6 +1,10 @@
-/** Bridged prompts and resources for the MCP room, reporting each use to the analytics webhooks. */
+/**
+ * The prompts and resources agents see: the host's own (workspace files, `use-tool`) ahead of the
+ * bridged plugins', which report each use to the analytics webhooks.
+ */
 import type { AnalyticsWebhooks } from '../bridge/webhooks/index.js';
 import type { ContentSource } from '../mcp/index.js';
+import type { HostContent } from './host-content.js';
 
 async function timed<T>(work: () => Promise<T>, report: (status: 'success' | 'error', durationMs: number) => void): Promise<T> {
   const started = Date.now();
@@ -22,14 +26,40 @@ export function bridgeContentSource(bridge: ContentSource, analytics: AnalyticsW
     listResourceTemplates: (scope) => bridge.listResourceTemplates(scope),
     onPromptsChanged: (l) => bridge.onPromptsChanged(l),
     onResourcesChanged: (l) => bridge.onResourcesChanged(l),
-    complete: (params) => bridge.complete(params),
-    subscribe: (uri) => bridge.subscribe(uri),
-    unsubscribe: (uri) => bridge.unsubscribe(uri),
+    complete: (params, scope) => bridge.complete(params, scope),
+    subscribe: (uri, scope) => bridge.subscribe(uri, scope),
     onResourceUpdated: (l) => bridge.onResourceUpdated(l),
     onLog: (l) => bridge.onLog(l),
     getPrompt: (name, args, scope) =>
       timed(() => bridge.getPrompt(name, args, scope), (status, durationMs) => analytics.emit('prompt', 'prompt.get.completed', { promptName: name, status, durationMs })),
     readResource: (uri, scope) =>
       timed(() => bridge.readResource(uri, scope), (status, durationMs) => analytics.emit('resource', 'resource.read.completed', { uri, status, durationMs })),
+  };
+}
+
+/** The host's names win: a plugin prompt or template the host also publishes is hidden rather than shadowing it. */
+export function withHostContent(host: HostContent, plugins: ContentSource): ContentSource {
+  const isHostTemplate = (uri: string) => host.resourceTemplates().some((t) => t.uriTemplate === uri);
+  return {
+    async listPrompts(scope) {
+      const { prompts, ...rest } = await plugins.listPrompts(scope);
+      return { ...rest, prompts: [...host.prompts(), ...prompts.filter((p) => !host.ownsPrompt(p.name))] };
+    },
+    listResources: (scope) => plugins.listResources(scope),
+    async listResourceTemplates(scope) {
+      const { resourceTemplates, ...rest } = await plugins.listResourceTemplates(scope);
+      return { ...rest, resourceTemplates: [...host.resourceTemplates(), ...resourceTemplates.filter((t) => !isHostTemplate(t.uriTemplate))] };
+    },
+    onPromptsChanged: (l) => plugins.onPromptsChanged(l),
+    onResourcesChanged: (l) => plugins.onResourcesChanged(l),
+    complete: async (params, scope) => host.complete(params, scope) ?? plugins.complete(params, scope),
+    subscribe: async (uri, scope) => (host.ownsResource(uri) ? host.subscribe(uri) : plugins.subscribe(uri, scope)),
+    onResourceUpdated(listener) {
+      const offs = [host.onResourceUpdated(listener), plugins.onResourceUpdated(listener)];
+      return () => offs.forEach((off) => off());
+    },
+    onLog: (l) => plugins.onLog(l),
+    getPrompt: async (name, args, scope) => (host.ownsPrompt(name) ? host.getPrompt(name, args, scope) : plugins.getPrompt(name, args, scope)),
+    readResource: async (uri, scope) => (host.ownsResource(uri) ? host.readResource(uri) : plugins.readResource(uri, scope)),
   };
 }

@@ -36,7 +36,8 @@ import { agentViews, bridgeView, pinnedProjects } from './bridge-views.js';
 import { gatedSystemTools } from './gated-system-tools.js';
 import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
 import { userStateDir, type Config, type ConfigOrigins } from './config/index.js';
-import { bridgeContentSource } from './content.js';
+import { bridgeContentSource, withHostContent } from './content.js';
+import { HostContent } from './host-content.js';
 import { bodyReader } from './http/read-body.js';
 import { healthRoutes, type StartupProgress } from './http/health.js';
 import { pinGate } from './http/pin-gate.js';
@@ -153,6 +154,10 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   host.provideStatus('bridge', () => ({ plugins: bridge.pluginViews(), diagnostics: [...bridge.diagnostics(), ...bridge.degradedLists()] }));
   // The selection tools come before the bridge so no plugin can shadow them.
   const catalogue = createCatalogue([...builtIn, ...inProcess, new ProjectSelectionTools(projects), bridge]);
+  const hostContent = new HostContent({
+    workspaces: { list: () => host.internal.registry.list(), resolve: (selector) => host.internal.registry.resolve(selector) },
+    tools: (scope) => catalogue.listTools(scope),
+  });
   host.provideStatus('catalogue', () => ({ collisions: catalogue.collisions() }));
   let bridgeRunning = true;
   let boundPort = config.port;
@@ -312,6 +317,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     // The bridge's own findings (malformed plugin payloads, failed tool lists) are logged once each; a plugin's own log lines stay at debug.
     bridge.events.on('log', (entry) => (entry.origin === 'bridge' ? logger.warn : logger.debug)(`plugin ${entry.connectionId}: ${entry.message}`)),
     host.events.on('workspace.updated', (event) => {
+      hostContent.workspaceChanged();
       audit?.workspaceUpdated(event.workspace);
       control.publish(event);
     }),
@@ -341,7 +347,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     instructions: 'Junction bridges live applications (editor and runtime plugins) and hosts transactional workspace tools. Call server-status first.',
     catalogue,
     dispatcher,
-    content: bridgeContentSource(bridge, analytics),
+    content: withHostContent(hostContent, bridgeContentSource(bridge, analytics)),
     sessionClosed: (session) => callApprovals.endSession(session),
     sessions: { opened: (session) => presence.opened(session), closed: (session) => presence.closed(session.sessionId) },
   });

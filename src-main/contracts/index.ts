@@ -7,3 +7,4 @@ export * from './tool-source.js';
 export * from './call-gate.js';
 export * from './error-table.js';
 export type * from './console.js';
+export type * from './resources.js';

@@ -13,7 +13,7 @@ import type {
   LoggingLevel,
   ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentScope } from '../contracts/index.js';
+import type { AgentScope, ResourceSubscription, ResourceUpdate } from '../contracts/index.js';
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -26,12 +26,11 @@ export interface ContentSource {
   readResource(uri: string, scope?: AgentScope): Promise<ReadResourceResult>;
   onPromptsChanged(listener: () => void): () => void;
   onResourcesChanged(listener: () => void): () => void;
-  /** Throws `CompletionRefNotFound` for a prompt or template nobody publishes. */
-  complete(params: CompleteRequest['params']): Promise<CompleteResult['completion']>;
-  /** Counted across sessions: the owner hears of the first subscription and the last unsubscription. */
-  subscribe(uri: string): Promise<void>;
-  unsubscribe(uri: string): void;
-  onResourceUpdated(listener: (uri: string) => void): () => void;
+  /** Throws `CompletionRefNotFound` for a prompt or template nobody publishes to the agent's project. */
+  complete(params: CompleteRequest['params'], scope?: AgentScope): Promise<CompleteResult['completion']>;
+  /** Counted across sessions per topic: the owner hears of the first subscription and the last release. */
+  subscribe(uri: string, scope?: AgentScope): Promise<ResourceSubscription>;
+  onResourceUpdated(listener: (update: ResourceUpdate) => void): () => void;
   /** Plugin log lines not tied to a running call, for every agent session at or above its level. */
   onLog(listener: (entry: { level: LoggingLevel; logger?: string; data: unknown }) => void): () => void;
 }

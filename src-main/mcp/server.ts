@@ -21,7 +21,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ANSWER_BY_KIND, isJunctionError, JunctionError, jsonRpcCodeOf } from '../contracts/index.js';
-import type { AgentScope, AgentTransport } from '../contracts/index.js';
+import type { AgentScope, AgentTransport, ResourceSubscription } from '../contracts/index.js';
 import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
@@ -48,7 +48,8 @@ const DEFAULT_MAX_SUBSCRIPTIONS = 100;
 interface SessionState {
   server: Server;
   logLevel: SessionLogLevel;
-  subscriptions: Set<string>;
+  /** By URI; each knows its topic, so an update from another project's same URI is not this one's. */
+  subscriptions: Map<string, ResourceSubscription>;
 }
 
 /** An agent session as the rest of Junction sees it: who it is and which project pin its route carries. */
@@ -127,7 +128,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
     deps.catalogue.onChanged(() => broadcast((s) => s.server.sendToolListChanged())),
     deps.content?.onPromptsChanged(() => broadcast((s) => s.server.sendPromptListChanged())),
     deps.content?.onResourcesChanged(() => broadcast((s) => s.server.sendResourceListChanged())),
-    deps.content?.onResourceUpdated((uri) => broadcast((s) => (s.subscriptions.has(uri) ? s.server.sendResourceUpdated({ uri }) : undefined))),
+    deps.content?.onResourceUpdated(({ uri, topic }) => broadcast((s) => (s.subscriptions.get(uri)?.topic === topic ? s.server.sendResourceUpdated({ uri }) : undefined))),
     deps.content?.onLog(({ level, logger, data }) =>
       broadcast((s) => (s.logLevel.allows(level) ? s.server.notification({ method: 'notifications/message', params: { level, data, ...(logger ? { logger } : {}) } }) : undefined)),
     ),
@@ -135,7 +136,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
   /** A session's subscriptions are released when it ends, so the owners' counts stay exact. */
   const endSession = (state: SessionState) => {
     if (!live.delete(state.server)) return;
-    for (const uri of state.subscriptions) deps.content?.unsubscribe(uri);
+    for (const subscription of state.subscriptions.values()) subscription.release();
     state.subscriptions.clear();
   };
 
@@ -178,7 +179,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         deps.sessions?.opened(opened);
       };
 
-      const state: SessionState = { server, logLevel: new SessionLogLevel(), subscriptions: new Set() };
+      const state: SessionState = { server, logLevel: new SessionLogLevel(), subscriptions: new Map() };
       server.setRequestHandler(SetLevelRequestSchema, async (request) => {
         state.logLevel.set(request.params.level);
         return {};
@@ -221,7 +222,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources(scope())));
         server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates(scope())));
         server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri, scope())));
-        server.setRequestHandler(CompleteRequestSchema, (request) => guarded(async () => ({ completion: await content.complete(request.params) })));
+        server.setRequestHandler(CompleteRequestSchema, (request) => guarded(async () => ({ completion: await content.complete(request.params, scope()) })));
         server.setRequestHandler(SubscribeRequestSchema, (request) =>
           guarded(async () => {
             const { uri } = request.params;
@@ -229,18 +230,24 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
             if (state.subscriptions.size >= maxSubscriptions) {
               throw new JunctionError('SubscriptionLimit', `This session already holds ${maxSubscriptions} resource subscriptions; unsubscribe from one first.`, { details: { limit: maxSubscriptions } });
             }
-            state.subscriptions.add(uri);
+            // Reserved before the owner answers, so concurrent subscribes cannot overrun the bound.
+            const pending: ResourceSubscription = { topic: '', release: () => undefined };
+            state.subscriptions.set(uri, pending);
             try {
-              await content.subscribe(uri);
+              const subscription = await content.subscribe(uri, scope());
+              // The session may have unsubscribed or ended while the owner was asked.
+              if (state.subscriptions.get(uri) === pending && live.has(server)) state.subscriptions.set(uri, subscription);
+              else subscription.release();
             } catch (error) {
-              state.subscriptions.delete(uri);
+              if (state.subscriptions.get(uri) === pending) state.subscriptions.delete(uri);
               throw error;
             }
             return {};
           }),
         );
         server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-          if (state.subscriptions.delete(request.params.uri)) content.unsubscribe(request.params.uri);
+          state.subscriptions.get(request.params.uri)?.release();
+          state.subscriptions.delete(request.params.uri);
           return {};
         });
       }

@@ -122,7 +122,7 @@ export function attachAgentBridge(hub: HubServer, calls: ActiveCalls, source: Br
     }),
     hub.on(ServerMethod.NotifyResourceUpdated, (connection, raw) => {
       const request = wire.read(connection, ServerMethod.NotifyResourceUpdated, NotifyResourceUpdatedSchema, raw);
-      source.events.emit('resourceUpdated', request.uri);
+      source.resourceUpdated(connection.id, request.uri);
       return wire.acknowledged(request.requestId);
     }),
     hub.on(ServerMethod.NotifyLog, (connection, raw) => {

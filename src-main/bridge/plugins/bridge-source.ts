@@ -27,7 +27,7 @@ import {
   type ResponseListTool,
   type ResponseResourceContent,
 } from '../../../plugins/sdk/src/protocol.js';
-import type { PluginView, AgentScope } from '../../contracts/index.js';
+import type { PluginView, AgentScope, ResourceSubscription, ResourceUpdate } from '../../contracts/index.js';
 import { JunctionError, type ErrorCode, errorOutcome, type CallContext, type ToolDescriptor, type ToolOutcome, type ToolSource, type ToolTarget } from '../../contracts/index.js';
 import { routeTool } from './routing.js';
 import { TypedEmitter } from '../../shared/index.js';
@@ -41,7 +41,7 @@ import {
   resourceTemplateDescriptor,
   toolDescriptor,
 } from './catalogue.js';
-import type { ProjectRegistry, ProjectResolution } from '../projects/index.js';
+import type { Project, ProjectRegistry, ProjectResolution } from '../projects/index.js';
 import type { DuplicateToolDiagnostic, ListDegradedDiagnostic } from './registry.js';
 import { enabledPrompts, enabledResources, enabledTemplates, type PluginRecord } from './records.js';
 
@@ -86,8 +86,21 @@ export interface BridgeEvents {
   listDegraded: ListDegradedDiagnostic;
   log: PluginLogEntry;
   agentLog: AgentLogEntry;
-  /** A plugin said a resource changed (MCP extension). */
-  resourceUpdated: string;
+  /** A plugin said a resource changed (MCP extension); the topic names its project. */
+  resourceUpdated: ResourceUpdate;
+}
+
+/** A resource's topic: the same URI in two projects is two topics. */
+function topicOf(projectKey: string, uri: string): string {
+  return `${projectKey}\n${uri}`;
+}
+
+/** The plugin that serves `uri`: one listing it, else one whose template matches it. */
+function resourceOwnerAmong(active: readonly PluginRecord[], uri: string): PluginRecord | undefined {
+  return (
+    active.find((r) => enabledResources(r).some((res) => res.uri === uri)) ??
+    active.find((r) => enabledTemplates(r).some((t) => matchesUriTemplate(t.uriTemplate, uri)))
+  );
 }
 
 /** The first item per key; callers pass items in preference order (editor first, newest first). */
@@ -101,7 +114,7 @@ export class BridgeToolSource implements ToolSource {
   readonly id = 'bridge';
   readonly events = new TypedEmitter<BridgeEvents>();
   private readonly offRegistry: Array<() => void>;
-  /** Agent sessions subscribed, per resource URI, across sessions. */
+  /** Agent sessions subscribed, per topic (project and resource URI), across sessions. */
   private readonly subscribers = new Map<string, number>();
   private expiryTimer: NodeJS.Timeout | undefined;
 
@@ -254,12 +267,13 @@ export class BridgeToolSource implements ToolSource {
   }
 
   /**
-   * Completion for a prompt or resource-template argument by the plugin publishing it; a plugin that
-   * did not declare the `completion` feature offers no values. Throws `CompletionRefNotFound`.
+   * Completion for a prompt or resource-template argument by the plugin of the agent's project that
+   * publishes it; a plugin that did not declare the `completion` feature offers no values. Throws
+   * `CompletionRefNotFound`.
    */
-  async complete(params: CompleteRequest['params']): Promise<CompleteResult['completion']> {
+  async complete(params: CompleteRequest['params'], scope?: AgentScope): Promise<CompleteResult['completion']> {
     const { ref } = params;
-    const active = this.registry.active();
+    const active = this.activeFor(scope);
     const owner =
       ref.type === 'ref/prompt'
         ? active.find((r) => r.catalogue.prompts.some((p) => p.name === ref.name))
@@ -278,31 +292,41 @@ export class BridgeToolSource implements ToolSource {
     return { values, ...(total === undefined ? {} : { total }), ...(hasMore === undefined ? {} : { hasMore }) };
   }
 
-  /** Counts one more subscribed session; the owner hears of the first. Throws `ResourceNotFound`. */
-  async subscribe(uri: string): Promise<void> {
-    const owner = this.resourceOwner(uri, undefined);
-    if (!owner) throw new JunctionError('ResourceNotFound', `No connected plugin publishes the resource '${uri}'.`);
-    const count = (this.subscribers.get(uri) ?? 0) + 1;
-    this.subscribers.set(uri, count);
-    if (count > 1 || !owner.handshake?.features.includes('subscriptions')) return;
+  /**
+   * Counts one more subscribed session for the resource in the agent's project (the topic); the owner
+   * hears of the first. Throws `ResourceNotFound`.
+   */
+  async subscribe(uri: string, scope?: AgentScope): Promise<ResourceSubscription> {
+    const resolution = this.registry.resolveQuietly(scope);
+    const project = resolution.kind === 'resolved' ? resolution.project : undefined;
+    const owner = project && resourceOwnerAmong(project.registry.active(), uri);
+    if (!project || !owner) throw new JunctionError('ResourceNotFound', `No connected plugin publishes the resource '${uri}'.`);
+    const topic = topicOf(project.key, uri);
+    const count = (this.subscribers.get(topic) ?? 0) + 1;
+    this.subscribers.set(topic, count);
+    let held = true;
+    const subscription: ResourceSubscription = {
+      topic,
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.release(topic, project, uri);
+      },
+    };
+    if (count > 1 || !owner.handshake?.features.includes('subscriptions')) return subscription;
     try {
       await this.ask(() => this.port.setSubscription(owner.connectionId, uri, true, this.settings.timeoutMs), `subscription to '${uri}'`);
     } catch (error) {
-      this.unsubscribe(uri);
+      subscription.release();
       throw error;
     }
+    return subscription;
   }
 
-  /** Counts one session fewer; the owner hears when none is left. */
-  unsubscribe(uri: string): void {
-    const count = (this.subscribers.get(uri) ?? 0) - 1;
-    if (count > 0) {
-      this.subscribers.set(uri, count);
-      return;
-    }
-    this.subscribers.delete(uri);
-    const owner = this.resourceOwner(uri, undefined);
-    if (owner?.handshake?.features.includes('subscriptions')) this.port.setSubscription(owner.connectionId, uri, false, this.settings.timeoutMs).catch(() => undefined);
+  /** A plugin said one of its resources changed: the topic is its project's, so other projects' subscribers stay quiet. */
+  resourceUpdated(connectionId: string, uri: string): void {
+    const project = this.registry.projectOf(connectionId);
+    if (project) this.events.emit('resourceUpdated', { uri, topic: topicOf(project.key, uri) });
   }
 
   /** What the MCP extension holds right now, for leak checks: calls, pending agent requests, subscribed URIs. */
@@ -310,7 +334,7 @@ export class BridgeToolSource implements ToolSource {
     return { ...this.port.activeCounts(), subscribedResources: this.subscribers.size };
   }
 
-  onResourceUpdated(listener: (uri: string) => void): () => void {
+  onResourceUpdated(listener: (update: ResourceUpdate) => void): () => void {
     return this.events.on('resourceUpdated', listener);
   }
 
@@ -353,11 +377,19 @@ export class BridgeToolSource implements ToolSource {
   }
 
   private resourceOwner(uri: string, scope: AgentScope | undefined): PluginRecord | undefined {
-    const active = this.activeFor(scope);
-    return (
-      active.find((r) => enabledResources(r).some((res) => res.uri === uri)) ??
-      active.find((r) => enabledTemplates(r).some((t) => matchesUriTemplate(t.uriTemplate, uri)))
-    );
+    return resourceOwnerAmong(this.activeFor(scope), uri);
+  }
+
+  /** Counts one session fewer on the topic; the project's owner hears when none is left. */
+  private release(topic: string, project: Project, uri: string): void {
+    const count = (this.subscribers.get(topic) ?? 0) - 1;
+    if (count > 0) {
+      this.subscribers.set(topic, count);
+      return;
+    }
+    this.subscribers.delete(topic);
+    const owner = resourceOwnerAmong(project.registry.active(), uri);
+    if (owner?.handshake?.features.includes('subscriptions')) this.port.setSubscription(owner.connectionId, uri, false, this.settings.timeoutMs).catch(() => undefined);
   }
 
   private async ask<T>(run: () => Promise<T>, what: string): Promise<T> {

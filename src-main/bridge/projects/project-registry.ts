@@ -284,6 +284,11 @@ export class ProjectRegistry {
     return pinFor(hash, others);
   }
 
+  /** The project a connection belongs to. */
+  projectOf(connectionId: string): Project | undefined {
+    return this.byConnection.get(connectionId);
+  }
+
   project(key: string): Project | undefined {
     return this.projects.get(key);
   }

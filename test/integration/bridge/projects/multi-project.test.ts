@@ -131,8 +131,8 @@ describe('several projects at once (project-routing=multi)', () => {
     assert.equal(strict.isError, true, 'a pin never falls through to another project');
     assert.equal((strict.structuredContent as ErrorBody).error.code, 'ToolNotFound');
     // Prompts and resources follow the pin too.
-    assert.deepEqual((await a.listPrompts()).prompts.map((p) => p.name), ['describe-scene']);
-    assert.deepEqual((await b.listPrompts()).prompts, []);
+    assert.deepEqual((await a.listPrompts()).prompts.map((p) => p.name), ['use-tool', 'describe-scene'], "the host's prompt, then A's");
+    assert.deepEqual((await b.listPrompts()).prompts.map((p) => p.name), ['use-tool']);
     assert.deepEqual((await b.listResources()).resources.map((r) => r.uri), ['projectb://status']);
     assert.ok(!(await a.listResources()).resources.some((r) => r.uri === 'projectb://status'));
     assert.deepEqual((await b.readResource({ uri: 'projectb://status' })).contents, [{ uri: 'projectb://status', mimeType: 'text/plain', text: 'B is fine' }]);

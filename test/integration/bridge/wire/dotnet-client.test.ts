@@ -6,7 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ListPromptsResult, ListResourceTemplatesResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../../../src-main/shared/log.js';
+import { USE_TOOL_PROMPT, WORKSPACE_FILE_TEMPLATE } from '../../../../src-main/app/host-content.js';
 import { replayDotNetClient, loadTranscript, type DotNetReplay } from '../../../support/dotnet-replay.js';
 import { eventually, startTestJunction, type TestJunction } from '../../../support/junction-harness.js';
 
@@ -33,6 +35,10 @@ async function api(junction: TestJunction, path: string, init: { method: string;
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
+
+/** What the plugin contributed, without the host's own prompt and template (test/integration/app/host-content.test.ts covers those). */
+const pluginPrompts = (list: ListPromptsResult) => list.prompts.filter((p) => p.name !== USE_TOOL_PROMPT);
+const pluginTemplates = (list: ListResourceTemplatesResult) => list.resourceTemplates.filter((t) => t.uriTemplate !== WORKSPACE_FILE_TEMPLATE);
 
 function structuredError(result: Record<string, unknown>): { code: string; message: string } {
   return (result['structuredContent'] as { error: { code: string; message: string } }).error;
@@ -100,8 +106,8 @@ test('a .NET 8.x plugin session: negotiate, handshake, catalogue, calls, Process
     assert.equal(ok.status, 200);
     assert.deepEqual((ok.body as { content: unknown }).content, [{ type: 'text', text: 'Console cleared.', _meta: { mimeType: 'text/plain' } }]);
 
-    // Prompts and resources, in PascalCase, disabled entries left out.
-    assert.deepEqual((await agent.listPrompts()).prompts, [
+    // Prompts and resources, in PascalCase, disabled entries left out (the host's own come first).
+    assert.deepEqual(pluginPrompts(await agent.listPrompts()), [
       { name: 'scene-summary', description: 'Summarises the open scene.', arguments: [{ name: 'depth', description: 'Hierarchy depth', required: false }] },
     ]);
     const prompt = await agent.getPrompt({ name: 'scene-summary', arguments: { depth: '1' } });
@@ -109,7 +115,7 @@ test('a .NET 8.x plugin session: negotiate, handshake, catalogue, calls, Process
     assert.deepEqual((await agent.listResources()).resources, [
       { uri: 'unity://scene/active', name: 'Active scene', mimeType: 'application/json', description: 'The open scene.' },
     ]);
-    assert.deepEqual((await agent.listResourceTemplates()).resourceTemplates, [{ uriTemplate: 'unity://gameobject/{id}', name: 'GameObject', mimeType: 'application/json' }]);
+    assert.deepEqual(pluginTemplates(await agent.listResourceTemplates()), [{ uriTemplate: 'unity://gameobject/{id}', name: 'GameObject', mimeType: 'application/json' }]);
     const read = await agent.readResource({ uri: 'unity://gameobject/7' });
     assert.deepEqual(read.contents, [{ uri: 'unity://gameobject/7', mimeType: 'application/json', text: '{"Name":"SampleScene","RootCount":3}' }]);
 
@@ -156,7 +162,7 @@ test('a plugin whose prompts and resources lists fail contributes empty lists an
     const [plugin] = junction.control.snapshotFrame().snapshot.plugins;
     assert.equal(plugin?.warnings?.length, 2, JSON.stringify(plugin));
     assert.match(plugin?.warnings?.join('\n') ?? '', /prompts of 'SpaceShooter' could not be listed.*ReflectionTypeLoadException/);
-    assert.deepEqual((await agent.listPrompts()).prompts, []);
+    assert.deepEqual(pluginPrompts(await agent.listPrompts()), []);
     assert.deepEqual((await agent.listResources()).resources, []);
     assert.equal((await agent.callTool({ name: 'console-clear', arguments: {} })).isError, undefined);
     assert.deepEqual(replay.problems, []);

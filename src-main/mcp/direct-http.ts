@@ -1,7 +1,7 @@
 /**
  * `POST /api/tools/{name}` (body: the arguments object) and `GET /api/tools`, for agents and scripts that
- * do not speak MCP, plus the same under `/p/{pin}` for one project. Failures carry an HTTP status derived
- * from the failure kind and the structured error. Malformed pins are refused before this room sees them.
+ * do not speak MCP, plus the same under `/p/{pin}` for one project. Failures answer the status of their
+ * error's kind (contracts/error-table.ts). Malformed pins are refused before this room sees them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ANSWER_BY_KIND, httpStatusOf, JunctionError, toStructuredError, type AgentScope, type StructuredError, type ToolOutcome } from '../contracts/index.js';

@@ -14,9 +14,8 @@
  *   bridge.pluginViews(), bridge.events (pluginConnected|pluginUpdated|pluginDisconnected|diagnostic|log) -> console
  *   bridge.dispose()                                                -> unregisters from the hub
  *
- * callTool never throws for plugin or routing failures: it answers an error outcome whose `failure`
- * maps to HTTP (binding 400, notFound 404, conflict 409, thrown 422, internal 500, unavailable 503,
- * timeout 504). getPrompt and readResource throw JunctionError with a stable code
+ * callTool never throws for plugin or routing failures: it answers an error outcome whose code
+ * decides its kind and status (contracts/error-table.ts), except a status an 8.x plugin declared itself. getPrompt and readResource throw JunctionError with a stable code
  * (PromptNotFound/ResourceNotFound, PluginUnavailable, ToolTimeout, InvalidArguments, Conflict, InternalError).
  */
 export { attachPluginHub, type AttachPluginHubOptions } from './hub-adapter.js';

@@ -83,7 +83,11 @@ export class AuditStore {
   }
 
   recordCall(input: AuditCallInput): void {
-    this.enqueue({ type: 'call', input });
+    const record: AuditRecord = { type: 'call', input };
+    // A call far larger than its stored previews is cut here: handing megabytes to the writer thread
+    // would copy them into its heap only to keep a preview, and that heap does not give memory back.
+    const bytes = input.call.requestBytes + (input.call.responseBytes ?? 0);
+    this.enqueue(bytes > 2 * this.previewBytes() ? this.stored(record) : record);
   }
 
   recordEvent(input: AuditEventInput): void {
@@ -160,7 +164,11 @@ export class AuditStore {
 
   /** The record in its stored form, for a queue that may be held while the writer is away. */
   private stored(record: AuditRecord): AuditRecord {
-    return prepared(record, { rules: this.options.rules, previewBytes: this.options.previewBytes ?? DEFAULT_PREVIEW_BYTES });
+    return prepared(record, { rules: this.options.rules, previewBytes: this.previewBytes() });
+  }
+
+  private previewBytes(): number {
+    return this.options.previewBytes ?? DEFAULT_PREVIEW_BYTES;
   }
 
   private enqueue(item: AuditRecord): void {
@@ -238,7 +246,7 @@ export class AuditStore {
     this.writer = undefined;
     try {
       this.writer = new WriterThread(
-        { path: this.options.path, rules: this.options.rules, retentionDays: this.options.retentionDays, maxBytes: this.options.maxBytes, previewBytes: this.options.previewBytes ?? DEFAULT_PREVIEW_BYTES },
+        { path: this.options.path, rules: this.options.rules, retentionDays: this.options.retentionDays, maxBytes: this.options.maxBytes, previewBytes: this.previewBytes() },
         (reply) => this.onReply(reply),
         (error) => this.crashed(error),
       );

@@ -1,21 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { startTestJunction, type TestJunction } from '../../support/junction-harness.js';
+import { runExample, sdkExampleClient } from '../../support/sdk-examples.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 /** The SDK's own example client: calls a tool Junction does not have, three times in parallel. */
-const SDK_PARALLEL_CLIENT = fileURLToPath(import.meta.resolve('@modelcontextprotocol/sdk/examples/client/parallelToolCallsClient.js'));
-
-function runExample(script: string, url: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [script, url], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
-}
+const SDK_PARALLEL_CLIENT = sdkExampleClient('parallelToolCallsClient');
 
 describe('/mcp follows the MCP spec where conformance checks look', () => {
   let junction: TestJunction;

@@ -5,21 +5,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { createPlugin, type McpPlugin } from '../../../plugins/sdk/src/index.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
-
-const example = (name: string) => fileURLToPath(import.meta.resolve(`@modelcontextprotocol/sdk/examples/client/${name}.js`));
-
-function runExample(script: string, url: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [script, url], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
-}
+import { runExample, sdkExampleClient } from '../../support/sdk-examples.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -54,7 +43,7 @@ describe("the SDK's example clients against Junction", () => {
   });
 
   test('streamableHttpWithSseFallbackClient connects over streamable HTTP, lists tools, and receives every log line of its call', async () => {
-    const { code, output } = await runExample(example('streamableHttpWithSseFallbackClient'), `${junction.baseUrl}/mcp`);
+    const { code, output } = await runExample(sdkExampleClient('streamableHttpWithSseFallbackClient'), `${junction.baseUrl}/mcp`);
     assert.equal(code, 0, output);
     assert.match(output, /Successfully connected using modern Streamable HTTP transport/);
     assert.match(output, /start-notification-stream/);
@@ -63,7 +52,7 @@ describe("the SDK's example clients against Junction", () => {
   });
 
   test('multipleClientsParallel: three sessions at once, each gets only its own log lines', async () => {
-    const { code, output } = await runExample(example('multipleClientsParallel'), `${junction.baseUrl}/mcp`);
+    const { code, output } = await runExample(sdkExampleClient('multipleClientsParallel'), `${junction.baseUrl}/mcp`);
     assert.equal(code, 0, output);
     assert.match(output, /All clients completed successfully/);
     for (const [client, count] of [['client1', 5], ['client2', 3], ['client3', 8]] as const) {

@@ -1,11 +1,11 @@
 /**
- * The one table from an error kind to what each transport answers. Over HTTP (`/api`, the console, the
- * hub's refusals) the kind is the status. Over MCP a tools/call failure is always an `isError` result,
- * so the agent's model reads it; a failure of any other request (prompts, resources, completion,
- * subscriptions, or tools/call of a name no source publishes) is a JSON-RPC error with the kind's code.
+ * The one table from an error kind to what each transport answers for a tool outcome or a request
+ * refusal. Over HTTP (`/api`, `/api/system-tools`, unreadable `/mcp` bodies) the kind is the status.
+ * Over MCP a tools/call failure is always an `isError` result, so the agent's model reads it; a
+ * failure of any other request (prompts, resources, completion, subscriptions, or tools/call of a
+ * name no source publishes) is a JSON-RPC error with the kind's code.
  */
-import type { ErrorKind, StructuredError } from './errors.js';
-import { KIND_BY_CODE } from './errors.js';
+import { KIND_BY_CODE, type ErrorKind, type StructuredError } from './errors.js';
 
 /** JSON-RPC 2.0 codes the table uses (the MCP SDK's ErrorCode values). */
 export const JSONRPC_INVALID_PARAMS = -32602;

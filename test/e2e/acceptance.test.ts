@@ -15,7 +15,7 @@ import { startScenePlugin, type RunningScenePlugin } from '../../plugins/example
 import { CONSOLE_BUNDLE_DIR, DEMO_WORKSPACE_DIR } from '../../src-main/app/paths.js';
 import { copyFixture, type Sandbox } from '../integration/recovery/helpers.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
-import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';
+import { chromiumAvailable, launchChromium, openLiveConsole } from './support/chromium.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 type Structured = Record<string, unknown> & { error?: { code: string; next?: { kind: string } } };
@@ -61,10 +61,7 @@ describe('console acceptance on the real stack', { skip }, () => {
     agent = await junction.connectAgent();
     await mkdir(SCREENSHOTS, { recursive: true });
     browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-    errors = watchErrors(page);
-    await page.goto(junction.consoleUrl);
-    await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+    ({ page, errors } = await openLiveConsole(await browser.newContext({ viewport: { width: 1280, height: 860 } }), junction.consoleUrl));
   });
 
   after(async () => {

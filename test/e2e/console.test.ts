@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startConsole, type ConsoleHarness } from '../integration/control/support/console-harness.js';
 import { buildRenderer } from './support/build-renderer.js';
-import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';
+import { chromiumAvailable, launchChromium, openLiveConsole, watchErrors } from './support/chromium.js';
 import { seedWorld } from './support/seed.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -26,11 +26,7 @@ const VIEWS = [
 ] as const;
 
 async function openConsole(context: BrowserContext, h: ConsoleHarness): Promise<{ page: Page; errors: string[] }> {
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(`${h.origin}/?token=${h.token}`);
-  await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
-  return { page, errors };
+  return openLiveConsole(context, `${h.origin}/?token=${h.token}`);
 }
 
 describe('console in Chromium', { skip: chromiumAvailable() ? false : 'chromium not installed at /usr/bin/chromium' }, () => {

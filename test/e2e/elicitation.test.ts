@@ -14,7 +14,7 @@ import { createConformancePlugin } from '../../plugins/examples/conformance/plug
 import type { McpPlugin } from '../../plugins/sdk/src/index.js';
 import { CONSOLE_BUNDLE_DIR } from '../../src-main/app/paths.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
-import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';
+import { chromiumAvailable, launchChromium, openLiveConsole } from './support/chromium.js';
 
 const ready = chromiumAvailable() && existsSync(join(CONSOLE_BUNDLE_DIR, 'index.html'));
 const skip = ready ? false : 'needs /usr/bin/chromium and the built console (npm run build:renderer)';
@@ -34,10 +34,7 @@ describe('elicitations answered in the console', { skip }, () => {
     agent = await junction.connectAgent();
     await eventually(async () => (await agent.listTools()).tools.some((t) => t.name === 'test_elicitation_sep1034_defaults'), 10_000, 'fixture tools');
     browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-    errors = watchErrors(page);
-    await page.goto(junction.consoleUrl);
-    await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+    ({ page, errors } = await openLiveConsole(await browser.newContext({ viewport: { width: 1280, height: 860 } }), junction.consoleUrl));
   });
 
   after(async () => {

@@ -18,7 +18,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startScenePlugin, type RunningScenePlugin } from '../../plugins/examples/scene/plugin.js';
 import { CONSOLE_BUNDLE_DIR, DEMO_WORKSPACE_DIR } from '../../src-main/app/paths.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
-import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';
+import { chromiumAvailable, launchChromium, watchErrors, openLiveConsole } from './support/chromium.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -123,10 +123,7 @@ describe('operator console on the real stack', { skip }, () => {
     browser = await launchChromium();
     context = await browser.newContext({ viewport: SIZES[0] });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: junction.baseUrl });
-    page = await context.newPage();
-    errors = watchErrors(page);
-    await page.goto(junction.consoleUrl);
-    await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+    ({ page, errors } = await openLiveConsole(context, junction.consoleUrl));
   });
 
   after(async () => {

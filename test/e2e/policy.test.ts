@@ -18,7 +18,7 @@ import { startScenePlugin, type RunningScenePlugin } from '../../plugins/example
 import { CONSOLE_BUNDLE_DIR, DEMO_WORKSPACE_DIR } from '../../src-main/app/paths.js';
 import type { PolicyDocument } from '../../src-main/contracts/console.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
-import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';
+import { chromiumAvailable, launchChromium, openLiveConsole } from './support/chromium.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 type Structured = Record<string, unknown> & { error?: { code: string; message: string; details?: Record<string, unknown> }; object?: { id: string } };
@@ -64,10 +64,7 @@ describe('approval policy in the console (Chromium)', { skip }, () => {
     await eventually(async () => (await agent.listTools()).tools.some((t) => t.name === 'remove-object'), 10_000, 'plugin tools');
     await mkdir(SCREENSHOTS, { recursive: true });
     browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    errors = watchErrors(page);
-    await page.goto(junction.consoleUrl);
-    await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+    ({ page, errors } = await openLiveConsole(await browser.newContext({ viewport: { width: 1280, height: 900 } }), junction.consoleUrl));
   });
 
   after(async () => {

@@ -17,7 +17,7 @@ import { startScenePlugin, type RunningScenePlugin } from '../../plugins/example
 import { CONSOLE_BUNDLE_DIR } from '../../src-main/app/paths.js';
 import { DotnetLikePlugin } from '../support/dotnet-like-plugin.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
-import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';
+import { chromiumAvailable, launchChromium, openLiveConsole } from './support/chromium.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const HASH_A = 'aabbccdd11223344556677889900aabbccddeeff00112233445566778899aabb';
@@ -50,10 +50,7 @@ describe('console: plugins grouped by project, pinned endpoints, routing switch'
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: junction.baseUrl });
-    page = await context.newPage();
-    errors = watchErrors(page);
-    await page.goto(junction.consoleUrl);
-    await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+    ({ page, errors } = await openLiveConsole(context, junction.consoleUrl));
   });
 
   after(async () => {

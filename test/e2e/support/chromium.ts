@@ -1,6 +1,6 @@
 /** Debian's Chromium driven by playwright-core; never a downloaded browser build. */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -23,4 +23,13 @@ export function watchErrors(page: Page): string[] {
   });
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   return errors;
+}
+
+/** Opens the console at `url` in a new page and waits until its event stream is live; errors are collected from the first load on. */
+export async function openLiveConsole(context: BrowserContext, url: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url);
+  await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+  return { page, errors };
 }

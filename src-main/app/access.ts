@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { projectIdentityOf } from '../bridge/projects/index.js';
 import { checkOrigin, type Authenticator } from '../security/index.js';
-import { splitPinnedPath } from '../shared/index.js';
+import { requestPath, requestRoute } from '../shared/index.js';
 import type { RequestGate } from './http/server.js';
 
 export interface AccessOptions {
@@ -24,8 +24,8 @@ const AGENT_PATHS = /^\/(mcp|api)(\/|$)/;
 const HUB_PATH = /^\/hub(\/|$)/;
 
 /** The route an agent path serves once its `/p/{pin}` prefix is off; a malformed pin still counts as an agent path. */
-function agentRoute(path: string): string | undefined {
-  const route = splitPinnedPath(path);
+function agentRoute(req: IncomingMessage, path: string): string | undefined {
+  const route = requestRoute(req);
   if (route.kind === 'malformed') return path;
   return AGENT_PATHS.test(route.rest) ? route.rest : undefined;
 }
@@ -47,8 +47,8 @@ export function createAccessGate(options: AccessOptions): RequestGate {
   return async (req: IncomingMessage) => {
     const origin = checkOrigin(req, { port: options.port(), bindHost: options.bindHost });
     if (!origin.ok) return { ok: false, status: origin.status, error: { code: origin.code, message: origin.message } };
-    const rawPath = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const path = agentRoute(rawPath);
+    const rawPath = requestPath(req);
+    const path = agentRoute(req, rawPath);
     if (path === undefined && !HUB_PATH.test(rawPath)) return { ok: true };
     const foreign = foreignOriginOnBridgeRoute(req, options.port());
     if (foreign) return { ok: false, status: 403, error: { code: 'Forbidden', message: `Browser origin ${foreign} may not call agent endpoints or the plugin hub.` } };

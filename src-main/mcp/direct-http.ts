@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ANSWER_BY_KIND, httpStatusOf, JunctionError, toStructuredError, type AgentScope, type StructuredError, type ToolOutcome } from '../contracts/index.js';
-import { splitPinnedPath } from '../shared/index.js';
+import { hangUpSignal, requestRoute } from '../shared/index.js';
 import type { Catalogue } from './catalogue.js';
 import type { Dispatcher } from './dispatcher.js';
 
@@ -61,7 +61,7 @@ function sendArgumentsError(res: ServerResponse, error: unknown): void {
 }
 
 /**
- * A tool request's arguments and a signal that aborts when the caller hangs up before its answer, or
+ * A tool request's arguments and a signal that aborts when the caller hangs up, or
  * undefined once the refusal of an unreadable body has been answered.
  */
 export async function acceptToolRequest(readBody: BodyReader, req: IncomingMessage, res: ServerResponse): Promise<{ args: Record<string, unknown>; bytes: number; signal: AbortSignal } | undefined> {
@@ -72,11 +72,7 @@ export async function acceptToolRequest(readBody: BodyReader, req: IncomingMessa
     sendArgumentsError(res, error);
     return undefined;
   }
-  const abort = new AbortController();
-  res.on('close', () => {
-    if (!res.writableEnded) abort.abort();
-  });
-  return { ...read, signal: abort.signal };
+  return { ...read, signal: hangUpSignal(req) };
 }
 
 /**
@@ -114,7 +110,7 @@ export function createDirectToolApi(options: DirectApiOptions) {
 
   return {
     handleRequest(req: IncomingMessage, res: ServerResponse): boolean {
-      const route = splitPinnedPath(new URL(req.url ?? '/', 'http://localhost').pathname);
+      const route = requestRoute(req);
       if (route.kind === 'malformed') return false;
       const scope: AgentScope = route.kind === 'valid' ? { pin: route.pin } : {};
       if (route.rest === '/api/tools') {

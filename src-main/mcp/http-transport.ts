@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { httpStatusOf, isJunctionError, type StructuredError } from '../contracts/index.js';
-import { splitPinnedPath } from '../shared/index.js';
+import { requestRoute } from '../shared/index.js';
 import type { BodyReader } from './direct-http.js';
 import { HttpSessionTransport } from './http-session-transport.js';
 import { header, isInitialize, MAX_BATCH_SIZE, parseJsonRpcBody, refuse, refusedPostHeaders, refusedStreamHeaders } from './jsonrpc-http.js';
@@ -209,7 +209,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
 
   return {
     handleRequest(req, res) {
-      const route = splitPinnedPath(new URL(req.url ?? '/', 'http://localhost').pathname);
+      const route = requestRoute(req);
       if (route.kind === 'malformed' || route.rest !== path) return false;
       handle(req, res, route.kind === 'valid' ? route.pin : undefined).catch((error: unknown) => refuse(res, 500, -32603, `Internal error: ${(error as Error).message}`));
       return true;

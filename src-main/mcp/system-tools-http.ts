@@ -5,7 +5,7 @@
  * (`/p/{pin}/api/system-tools/…`) is the same call with the pinned plugin's connection id.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { splitPinnedPath } from '../shared/index.js';
+import { requestRoute } from '../shared/index.js';
 import { type AgentScope } from '../contracts/index.js';
 import type { ToolDescriptor, ToolOutcome } from '../contracts/index.js';
 import { acceptToolRequest, sendError, sendJson, sendOutcome, type BodyReader } from './direct-http.js';
@@ -78,7 +78,7 @@ export function createSystemToolApi(options: SystemToolApiOptions) {
     serve,
     handleRequest(req: IncomingMessage, res: ServerResponse): boolean {
       // Malformed pins never get here: the composing server refuses them first.
-      const route = splitPinnedPath(new URL(req.url ?? '/', 'http://localhost').pathname);
+      const route = requestRoute(req);
       if (route.kind === 'malformed' || (route.rest !== PREFIX && !route.rest.startsWith(`${PREFIX}/`))) return false;
       const scope: AgentScope = route.kind === 'valid' ? { pin: route.pin } : {};
       const target = provider.systemToolTarget(scope);

@@ -35,3 +35,18 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
     signal.removeEventListener('abort', current.listener);
   };
 }
+
+/**
+ * A signal of the call's own that follows `parent`, for code we do not own (in-process plugins): the
+ * parent may be a connection's, shared by every call it carries, and a listener that such code adds and
+ * never removes must die with the call, not pile up on the connection. `release` when the call ends.
+ */
+export function callScopedSignal(parent: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return { signal: controller.signal, release: () => undefined };
+  }
+  const release = onAbort(parent, () => controller.abort(parent.reason));
+  return { signal: controller.signal, release };
+}

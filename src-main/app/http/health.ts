@@ -4,6 +4,7 @@
  * configured workspace is open, so a supervisor or a script does not send work to a half-started server.
  */
 import { next, type StructuredError } from '../../contracts/index.js';
+import { requestPath } from '../../shared/index.js';
 import type { RouteHandler } from './server.js';
 
 export interface StartupProgress {
@@ -28,7 +29,7 @@ function reply(res: Parameters<NonNullable<RouteHandler['handleRequest']>>[1], s
 export function healthRoutes(options: HealthOptions): RouteHandler {
   return {
     handleRequest(req, res) {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const path = requestPath(req);
       if (path === '/healthz') {
         reply(res, 200, { name: 'junction', version: options.version, pid: process.pid, bridge: options.bridgeRunning() });
         return true;

@@ -3,13 +3,13 @@
  * before any room sees the request (never downgraded to an unpinned route), and a well-formed pin is
  * refused while project routing is `single` (there is only one project, and no pin to route by).
  */
-import { INVALID_PROJECT_PIN, splitPinnedPath } from '../../shared/index.js';
+import { INVALID_PROJECT_PIN, requestRoute } from '../../shared/index.js';
 import { sendJsonError, type RouteHandler } from './server.js';
 
 export function pinGate(options: { multi: () => boolean; refused: (key: string, message: string) => void }): RouteHandler {
   return {
     handleRequest(req, res) {
-      const route = splitPinnedPath(new URL(req.url ?? '/', 'http://x').pathname);
+      const route = requestRoute(req);
       if (route.kind === 'absent') return false;
       if (route.kind === 'malformed') {
         options.refused(`pin:${route.raw}`, `refused a malformed project pin path segment '${route.raw}'`);

@@ -80,6 +80,7 @@ export class AgentPresence {
   readonly events = new TypedEmitter<PresenceEvents>();
   private readonly sessions = new Map<string, AgentSession>();
   private readonly apiLastSeen = new Map<string, number>();
+  private readonly apiSessionIds = new Map<string, string>();
   private readonly sweep: NodeJS.Timeout;
 
   constructor(private readonly options: { apiIdleMs: number; now?: () => number }) {
@@ -104,7 +105,7 @@ export class AgentPresence {
 
   /** A direct HTTP API call by `agent` (its label: address and user agent). */
   apiCall(agent: string): void {
-    const sessionId = `api-${createHash('sha256').update(agent).digest('hex').slice(0, 16)}`;
+    const sessionId = this.apiSessionId(agent);
     const now = this.now();
     const known = this.apiLastSeen.has(sessionId);
     this.apiLastSeen.delete(sessionId);
@@ -115,6 +116,17 @@ export class AgentPresence {
       if (oldest !== undefined) this.closed(oldest);
     }
     this.opened({ sessionId, transport: 'http-api', client: { name: agent, title: 'Direct HTTP API' } });
+  }
+
+  /** A caller's stable session id; hashed once per label, not per call. */
+  private apiSessionId(agent: string): string {
+    let sessionId = this.apiSessionIds.get(agent);
+    if (sessionId === undefined) {
+      sessionId = `api-${createHash('sha256').update(agent).digest('hex').slice(0, 16)}`;
+      if (this.apiSessionIds.size >= MAX_API_AGENTS) this.apiSessionIds.clear();
+      this.apiSessionIds.set(agent, sessionId);
+    }
+    return sessionId;
   }
 
   /** Ends the presence of API callers idle for longer than `apiIdleMs`. */

@@ -16,6 +16,7 @@ import type {
   ToolExecutionContext,
   WorkspaceResolver,
 } from '../../../plugins/host-api/index.js';
+import { callScopedSignal } from '../../shared/index.js';
 import { bindArguments } from './binding.js';
 import type { PluginCatalogue } from './catalogue.js';
 import type { PluginDiagnostic } from './diagnostics.js';
@@ -139,7 +140,16 @@ export function createPluginToolSource(options: PluginToolSourceOptions): Plugin
 
   async function invoke(tool: ValidatedTool, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> {
     const bound = bindArguments(tool, args);
-    const request: PluginContextRequest = { pluginId: tool.pluginId, tool: tool.name, kind: tool.kind, signal: ctx.signal };
+    const scoped = callScopedSignal(ctx.signal);
+    try {
+      return await invokeWith(tool, bound, scoped.signal);
+    } finally {
+      scoped.release();
+    }
+  }
+
+  async function invokeWith(tool: ValidatedTool, bound: ReturnType<typeof bindArguments>, signal: AbortSignal): Promise<ToolOutcome> {
+    const request: PluginContextRequest = { pluginId: tool.pluginId, tool: tool.name, kind: tool.kind, signal };
     if (bound.envelope.workspace) request.workspace = bound.envelope.workspace;
     if (bound.envelope.expectedSnapshot) request.expectedSnapshot = bound.envelope.expectedSnapshot;
     const host = await options.createContext(request);
@@ -148,8 +158,8 @@ export function createPluginToolSource(options: PluginToolSourceOptions): Plugin
         snapshot: host.snapshot,
         resolver: host.resolver,
         services: host.services,
-        cache: createQueryCache(ctx.signal),
-        signal: ctx.signal,
+        cache: createQueryCache(signal),
+        signal,
         defaultMaxResults,
       });
       if (tool.kind === 'query') return await runQuery(tool, bound.request, context);

@@ -14,11 +14,24 @@ export function isLoopbackAddress(address: string): boolean {
 }
 
 /**
+ * Every request's Host (and Origin) is checked, almost always with the same few names; a BlockList
+ * lookup allocates a SocketAddress each time. Clients choose these strings, so the memory is capped.
+ */
+const verdictByHost = new Map<string, boolean>();
+const MAX_REMEMBERED_HOSTS = 64;
+
+/**
  * True for a loopback IP literal or the name `localhost` (RFC 6761 reserves it for loopback; browsers
  * never send it to DNS). Other names are refused even if they resolve to 127.0.0.1 today: resolving
  * to loopback is exactly what a DNS-rebinding attacker arranges.
  */
 export function isLoopbackHostName(host: string): boolean {
-  const name = host.toLowerCase().replace(/\.$/, '');
-  return name === 'localhost' || isLoopbackAddress(name);
+  let verdict = verdictByHost.get(host);
+  if (verdict === undefined) {
+    const name = host.toLowerCase().replace(/\.$/, '');
+    verdict = name === 'localhost' || isLoopbackAddress(name);
+    if (verdictByHost.size >= MAX_REMEMBERED_HOSTS) verdictByHost.clear();
+    verdictByHost.set(host, verdict);
+  }
+  return verdict;
 }

@@ -1,11 +1,11 @@
 /**
  * Junction's streamable HTTP transport with the real SDK Client and raw requests: a call answers in
  * plain JSON when nothing streams, turns into SSE when it asked for progress or the tool talks to the
- * agent, and the agent hanging up or cancelling ends the call.
+ * agent, and the agent hanging up or cancelling ends the call (on /api too).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -158,6 +158,29 @@ describe("Junction's streamable HTTP transport", () => {
     await eventually(() => probe.started.includes('hung-up'), 5000, 'the call to start');
     req.destroy();
     await eventually(() => probe.aborted.includes('hung-up'), 5000, 'the tool to see the agent hang up');
+  });
+
+  test('a direct /api caller that hangs up cancels its call, on a kept-alive connection that already served calls', async () => {
+    const url = new URL(stack.base);
+    const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+    const open = (tool: string) => request({ host: url.hostname, port: url.port, path: `/api/tools/${tool}`, method: 'POST', headers: { 'content-type': 'application/json' }, agent: keepAlive });
+    for (const n of [1, 2]) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = open('echo');
+        req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0)));
+        req.on('error', reject);
+        req.end(JSON.stringify({ n }));
+      });
+      assert.equal(status, 200, `call ${n} on the shared connection`);
+    }
+    const waiting = open('wait-for-abort');
+    waiting.on('error', () => undefined);
+    waiting.end(JSON.stringify({ tag: 'api-hung-up' }));
+    await eventually(() => probe.started.includes('api-hung-up'), 5000, 'the call to start');
+    assert.ok(!probe.aborted.includes('api-hung-up'), 'earlier calls on the connection do not cancel a later one');
+    waiting.destroy();
+    await eventually(() => probe.aborted.includes('api-hung-up'), 5000, 'the tool to see the caller hang up');
+    keepAlive.destroy();
   });
 
   test('DELETE ends the session: its requests are then 404 and its GET stream ends', async () => {

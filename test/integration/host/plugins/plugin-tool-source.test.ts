@@ -1,5 +1,6 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createPluginToolSource, loadPlugins, type PluginCatalogue } from '../../../../src-main/host/plugins/index.js';
@@ -147,4 +148,32 @@ test('output schemas are omitted in omit mode', async () => {
   const source = createPluginToolSource({ catalogue, createContext: workspace.createContext, stage: workspace.stage, outputSchema: 'omit' });
   assert.ok(source.listTools().length > 0);
   assert.ok(source.listTools().every((t) => t.outputSchema === undefined));
+});
+
+describe("plugin tools and the caller's cancellation signal", () => {
+  test("each call hands plugin code a signal of its own that follows the caller's and is detached when the call ends", async () => {
+    const catalogue = await loadPlugins({ directory });
+    const workspace = new MemoryWorkspace(files);
+    const handed: AbortSignal[] = [];
+    const source = createPluginToolSource({
+      catalogue,
+      createContext: (request) => {
+        handed.push(request.signal);
+        return workspace.createContext(request);
+      },
+      stage: workspace.stage,
+      mutationsEnabled: () => true,
+    });
+    // One signal for many calls, as a kept-alive HTTP connection's is.
+    const connection = new AbortController();
+    const context = { callId: 'c', agent: 'a', agentName: 'a', transport: 'http-api' as const, signal: connection.signal };
+    for (let i = 0; i < 20; i++) assert.equal((await source.callTool('todo-comments', { limit: 1 }, { ...context, callId: `c${i}` })).error, undefined);
+    assert.equal(new Set(handed).size, 20, 'a signal per call');
+    assert.ok(!handed.includes(connection.signal));
+    assert.equal(getEventListeners(connection.signal, 'abort').length, 0, 'finished calls leave no listener on the shared signal');
+    connection.abort();
+    assert.ok(handed.every((signal) => !signal.aborted), 'finished calls are detached');
+    await source.callTool('todo-comments', { limit: 1 }, { ...context, callId: 'late' });
+    assert.equal(handed.at(-1)?.aborted, true, "a call made after the caller's signal aborted sees it aborted");
+  });
 });

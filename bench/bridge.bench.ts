@@ -11,16 +11,20 @@
  *            process than the floors' client does, so the ratio would measure clients, not servers)
  *   /api     POST /api/tools/echo through Junction to the echo plugin
  *
- * Calls/s and p50/p99 at 1, 16 and 64 connections, Junction's CPU ms per call and RSS (idle without a
- * workspace, idle with the demo, peak under load, and a while after), ratios to floor 2 and the
- * issue's targets. Every Junction feature stays on (argument validation, admission, observers,
+ * Every path is measured at each level in ROUNDS interleaved rounds (order rotated per round) and the
+ * ratio to floor 2 is taken within each round, median over rounds: this machine's speed drifts with
+ * other processes and CPU idle states, and a floor measured minutes before Junction would carry that
+ * drift into the ratio. Printed: calls/s and p50/p99 at 1, 16 and 64 connections, Junction's CPU ms
+ * per call and RSS (idle without a workspace, idle with the demo, peak under load, and a while after),
+ * ratios to floor 2 and the issue's targets. Every Junction feature stays on (argument validation, admission, observers,
  * console events, audit trail). Environment:
- *   BENCH_QUICK=1      short phases and an 8 s "after" wait, under a minute in all
- *   BENCH_SECONDS=N    seconds per measured phase (default 5; quick 1)
+ *   BENCH_QUICK=1      1 s phases and an 8 s "after" wait, about a minute and a half in all
+ *   BENCH_SECONDS=N    seconds per measured phase (default 3; quick 1)
+ *   BENCH_ROUNDS=N     interleaved rounds per level (default 3)
  *   BENCH_JUNCTION=tsx run the sources through tsx instead of dist/ (which is otherwise brought up to
  *                      date first with npm start's incremental tsc -b; tsx adds ~100 MB of RSS)
- *   BENCH_FEATURES=1   instead, what features cost: /mcp and /api at 64 connections in a fresh Junction
- *                      with everything on, with the audit trail off, and with the console off
+ *   BENCH_FEATURES=1   instead, what features cost: /mcp and /api at 64 connections in three Junctions
+ *                      (everything on, audit trail off, console off), interleaved the same way
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -33,9 +37,11 @@ import { mb, table, verdict, type Target } from './support/report.js';
 import { fmt } from './support/stats.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
-const PHASE_MS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 5)) * 1000;
-const WARMUP_MS = QUICK ? 300 : 1000;
-/** Before its first level, each server is driven this long at 16 connections so its JIT is warm. */
+const PHASE_MS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 3)) * 1000;
+const WARMUP_MS = QUICK ? 300 : 500;
+/** Rounds per level; every path is measured once per round, in a rotated order. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Before the first level, each path is driven this long at 16 connections so its JIT is warm. */
 const SERVER_WARMUP_MS = QUICK ? 600 : 2000;
 const SETTLE_MS = QUICK ? 1500 : 5000;
 const AFTER_MS = QUICK ? 8000 : 60_000;
@@ -45,36 +51,75 @@ const RPC_BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', p
 const runner = chooseRunner(process.env.BENCH_JUNCTION);
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
-interface Row {
+/** One way of making a call, and the server process whose CPU it is charged to. */
+interface Path {
   name: string;
-  results: LoadResult[];
-  /** Server-process CPU ms per call at each level (the forwarder alone for floor 2). */
-  cpuPerCall: number[];
+  serverPid: number;
+  openLane: () => Promise<Lane>;
 }
 
-/** Runs every level against one server process, reading that process's CPU over each measured window. */
-async function measure(name: string, serverPid: number, openLane: () => Promise<Lane>, levels: readonly number[] = LEVELS): Promise<Row> {
-  const row: Row = { name, results: [], cpuPerCall: [] };
-  await runLoad(openLane, { concurrency: 16, durationMs: SERVER_WARMUP_MS, warmupMs: 0 });
-  for (const concurrency of levels) {
-    let cpuAtOpen = 0;
-    let cpuMs = NaN;
-    const result = await runLoad(openLane, {
-      concurrency,
-      durationMs: PHASE_MS,
-      warmupMs: WARMUP_MS,
-      window: {
-        open: () => (cpuAtOpen = procStats(serverPid)?.cpuMs ?? NaN),
-        close: () => (cpuMs = (procStats(serverPid)?.cpuMs ?? NaN) - cpuAtOpen),
-      },
-    });
-    if (result.errors > 0) console.error(`${name} at ${concurrency}: ${result.errors} of ${result.calls} calls failed`);
-    row.results.push(result);
-    row.cpuPerCall.push(cpuMs / result.calls);
-    process.stderr.write(`  ${name} ×${concurrency}: ${fmt(result.callsPerSecond, 0)} calls/s\n`);
-  }
-  return row;
+interface Row {
+  name: string;
+  /** Per level, one result per round. */
+  rounds: LoadResult[][];
+  /** Per level, server CPU ms per call in each round. */
+  cpuPerCall: number[][];
 }
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+async function phase(path: Path, concurrency: number): Promise<{ result: LoadResult; cpuPerCall: number }> {
+  let cpuAtOpen = 0;
+  let cpuMs = NaN;
+  const result = await runLoad(path.openLane, {
+    concurrency,
+    durationMs: PHASE_MS,
+    warmupMs: WARMUP_MS,
+    window: {
+      open: () => (cpuAtOpen = procStats(path.serverPid)?.cpuMs ?? NaN),
+      close: () => (cpuMs = (procStats(path.serverPid)?.cpuMs ?? NaN) - cpuAtOpen),
+    },
+  });
+  if (result.errors > 0) console.error(`${path.name} at ${concurrency}: ${result.errors} of ${result.calls} calls failed`);
+  return { result, cpuPerCall: cpuMs / result.calls };
+}
+
+/**
+ * Every path at every level, interleaved: round r measures each path once, in an order rotated by r,
+ * so a change in the machine's load (other processes, CPU frequency, a busy neighbour) falls on every
+ * path alike instead of on whichever was measured last. Each path's ratio to the reference is taken
+ * within a round and the median over rounds is reported.
+ */
+async function measureInterleaved(paths: readonly Path[], levels: readonly number[]): Promise<Row[]> {
+  const rows: Row[] = paths.map((path) => ({ name: path.name, rounds: [], cpuPerCall: [] }));
+  for (const path of paths) await runLoad(path.openLane, { concurrency: 16, durationMs: SERVER_WARMUP_MS, warmupMs: 0 });
+  for (const [levelIndex, concurrency] of levels.entries()) {
+    for (const row of rows) {
+      row.rounds[levelIndex] = [];
+      row.cpuPerCall[levelIndex] = [];
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let k = 0; k < paths.length; k++) {
+        const index = (k + round) % paths.length;
+        const measured = await phase(paths[index]!, concurrency);
+        rows[index]!.rounds[levelIndex]!.push(measured.result);
+        rows[index]!.cpuPerCall[levelIndex]!.push(measured.cpuPerCall);
+      }
+    }
+    process.stderr.write(`  ×${concurrency}: ${rows.map((row) => `${row.name} ${fmt(median(row.rounds[levelIndex]!.map((r) => r.callsPerSecond)), 0)}/s`).join(', ')}\n`);
+  }
+  return rows;
+}
+
+/** Median over rounds of a row's `pick` at one level. */
+const levelMedian = (row: Row, levelIndex: number, pick: (r: LoadResult) => number) => median(row.rounds[levelIndex]!.map(pick));
+/** Median over rounds of the within-round ratio of `row` to `reference`. */
+const ratioMedian = (row: Row, reference: Row, levelIndex: number, pick: (r: LoadResult) => number) =>
+  median(row.rounds[levelIndex]!.map((r, round) => pick(r) / pick(reference.rounds[levelIndex]![round]!)));
 
 function httpLane(base: URL, path: string, body: string, ok: (status: number, body: string) => boolean): () => Promise<Lane> {
   let told = false;
@@ -101,30 +146,8 @@ async function listeningChild(name: string, file: string, args: string[] = []): 
   return { child, base: new URL(`http://127.0.0.1:${port}`) };
 }
 
-async function floorHttp(): Promise<Row> {
-  const { child, base } = await listeningChild('http floor', './support/floors/http-floor.ts');
-  try {
-    return await measure('floor 1: node http answers', child.pid, httpLane(base, '/mcp', RPC_BODY, rpcOk));
-  } finally {
-    await child.stop();
-  }
-}
-
-async function floorForward(): Promise<Row> {
-  const { child, base } = await listeningChild('forward floor', './support/floors/forward-floor.ts');
-  const connected = child.waitFor(/^client connected$/);
-  const echo = startTs('floor echo client', here('./support/floors/echo-client.ts'), [`ws://127.0.0.1:${base.port}/`]);
-  try {
-    await connected;
-    return await measure('floor 2: http → ws → echo process', child.pid, httpLane(base, '/mcp', RPC_BODY, rpcOk));
-  } finally {
-    await Promise.all([echo.stop(), child.stop()]);
-  }
-}
-
-async function floorSignalR(): Promise<Row> {
-  const { child, base } = await listeningChild('signalr hub', './support/floors/signalr-hub.ts');
-  const openLane = async (): Promise<Lane> => {
+function signalRLane(base: URL): () => Promise<Lane> {
+  return async () => {
     const connection = new HubConnectionBuilder()
       .withUrl(`${base.origin}/hub/mcp-server`, { skipNegotiation: true, transport: HttpTransportType.WebSockets })
       .configureLogging(LogLevel.None)
@@ -135,56 +158,68 @@ async function floorSignalR(): Promise<Row> {
       close: () => connection.stop(),
     };
   };
+}
+
+interface Running {
+  paths: Path[];
+  stop(): Promise<void>;
+}
+
+/** The three floors, each in its own process (floor 2's echo client in one more), kept up for the whole run. */
+async function startFloors(): Promise<Running> {
+  const children: Child[] = [];
   try {
-    return await measure('floor 3: signalr invoke → hub', child.pid, openLane);
-  } finally {
-    await child.stop();
+    const http = await listeningChild('http floor', './support/floors/http-floor.ts');
+    children.push(http.child);
+    const forward = await listeningChild('forward floor', './support/floors/forward-floor.ts');
+    children.push(forward.child);
+    const connected = forward.child.waitFor(/^client connected$/);
+    children.push(startTs('floor echo client', here('./support/floors/echo-client.ts'), [`ws://127.0.0.1:${forward.base.port}/`]));
+    await connected;
+    const hub = await listeningChild('signalr hub', './support/floors/signalr-hub.ts');
+    children.push(hub.child);
+    return {
+      paths: [
+        { name: 'floor 1: node http answers', serverPid: http.child.pid, openLane: httpLane(http.base, '/mcp', RPC_BODY, rpcOk) },
+        { name: 'floor 2: http → ws → echo process', serverPid: forward.child.pid, openLane: httpLane(forward.base, '/mcp', RPC_BODY, rpcOk) },
+        { name: 'floor 3: signalr invoke → hub', serverPid: hub.child.pid, openLane: signalRLane(hub.base) },
+      ],
+      stop: async () => void (await Promise.all(children.map((child) => child.stop()))),
+    };
+  } catch (error) {
+    await Promise.all(children.map((child) => child.stop()));
+    throw error;
   }
 }
 
 const apiOk = (status: number) => status === 200;
 
-async function withPlugin<T>(junction: RunningJunction, run: () => Promise<T>): Promise<T> {
-  const plugin = startTs('echo plugin', here('./support/echo-plugin.ts'), [junction.hubEndpoint]);
+/** A Junction with the echo plugin connected, and its /mcp and /api paths labelled with `label`. */
+async function startJunctionWithPlugin(settings: readonly string[], label = '', beforePlugin?: (junction: RunningJunction) => Promise<void>): Promise<Running & { junction: RunningJunction }> {
+  const junction = await startJunctionProcess(runner, settings);
+  let plugin: Child | undefined;
   try {
+    await beforePlugin?.(junction);
+    plugin = startTs('echo plugin', here('./support/echo-plugin.ts'), [junction.hubEndpoint]);
     await plugin.waitFor(/^connected$/);
     await untilToolListed(junction.base, 'echo');
-    return await run();
-  } finally {
-    await plugin.stop();
+  } catch (error) {
+    await Promise.all([plugin?.stop(), junction.stop()]);
+    throw error;
   }
-}
-
-interface JunctionRun {
-  mcp: Row;
-  api: Row;
-  idleRss: number;
-  peakRss: number;
-  afterRss: number;
-  maxListenerWarnings: number;
-}
-
-async function junctionUnderLoad(): Promise<JunctionRun> {
-  const junction = await startJunctionProcess(runner, []);
-  try {
-    await delay(SETTLE_MS);
-    const idleRss = procStats(junction.child.pid)?.rssBytes ?? NaN;
-    const pid = junction.child.pid;
-    let peakRss = NaN;
-    const [mcp, api] = await withPlugin(junction, async () => {
-      const peak = watchPeakRss(pid);
-      const mcpRow = await measure('Junction /mcp tools/call', pid, () => openMcpLane(junction.base, 'echo', ARGS));
-      const apiRow = await measure('Junction POST /api/tools/echo', pid, httpLane(junction.base, '/api/tools/echo', JSON.stringify(ARGS), apiOk));
-      peakRss = peak.stop();
-      process.stderr.write(`  waiting ${AFTER_MS / 1000} s after the load for RSS to settle\n`);
-      await delay(AFTER_MS);
-      return [mcpRow, apiRow] as const;
-    });
-    const afterRss = procStats(pid)?.rssBytes ?? NaN;
-    return { mcp, api, idleRss, peakRss, afterRss, maxListenerWarnings: countWarnings(junction, 'MaxListenersExceededWarning') };
-  } finally {
-    await junction.stop();
-  }
+  const started = plugin;
+  const pid = junction.child.pid;
+  return {
+    junction,
+    paths: [
+      { name: `Junction /mcp tools/call${label}`, serverPid: pid, openLane: () => openMcpLane(junction.base, 'echo', ARGS) },
+      { name: `Junction POST /api/tools/echo${label}`, serverPid: pid, openLane: httpLane(junction.base, '/api/tools/echo', JSON.stringify(ARGS), apiOk) },
+    ],
+    stop: async () => {
+      await started.stop();
+      await junction.stop();
+    },
+  };
 }
 
 async function demoIdleRss(): Promise<number> {
@@ -197,46 +232,79 @@ async function demoIdleRss(): Promise<number> {
   }
 }
 
-/** What switching one feature off buys at 64 connections: each variant in a fresh Junction. */
-async function featureCosts(): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (const [label, settings] of [
+const ms = (n: number) => fmt(n, 3);
+
+/**
+ * What switching one feature off buys at 64 connections: three Junctions (all on, audit off, console
+ * off), each with its own echo plugin, measured interleaved like the main run.
+ */
+async function featureCosts(): Promise<void> {
+  const loadBefore = loadavg();
+  const variants = [
     ['all on', []],
     ['audit=false', ['audit=false']],
     ['console=false', ['console=false']],
-  ] as const) {
-    const junction = await startJunctionProcess(runner, [...settings]);
-    try {
-      await withPlugin(junction, async () => {
-        rows.push(await measure(`/mcp, ${label}`, junction.child.pid, () => openMcpLane(junction.base, 'echo', ARGS), [64]));
-        rows.push(await measure(`/api, ${label}`, junction.child.pid, httpLane(junction.base, '/api/tools/echo', JSON.stringify(ARGS), apiOk), [64]));
-      });
-    } finally {
-      await junction.stop();
-    }
+  ] as const;
+  const running: Running[] = [];
+  try {
+    for (const [label, settings] of variants) running.push(await startJunctionWithPlugin(settings, `, ${label}`));
+    const rows = await measureInterleaved(running.flatMap((r) => r.paths), [64]);
+    console.log(`\nfeature costs at 64 connections, ${ROUNDS} interleaved rounds, medians; load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before`);
+    console.log(
+      table(
+        ['variant', 'calls/s', 'p50 ms', 'p99 ms', 'cpu ms/call'],
+        rows.map((row) => [row.name, fmt(levelMedian(row, 0, (r) => r.callsPerSecond), 0), ms(levelMedian(row, 0, (r) => r.p50)), ms(levelMedian(row, 0, (r) => r.p99)), ms(median(row.cpuPerCall[0]!))]),
+      ),
+    );
+  } finally {
+    await Promise.all(running.map((r) => r.stop()));
   }
-  return rows;
 }
 
 if (process.env.BENCH_FEATURES === '1') {
-  const loadBefore = loadavg();
-  const features = await featureCosts();
-  console.log(`\nfeature costs at 64 connections, each pair in a fresh Junction; load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before`);
-  console.log(table(['variant', 'calls/s', 'p50 ms', 'p99 ms', 'cpu ms/call'], features.map((row) => [row.name, fmt(row.results[0]!.callsPerSecond, 0), fmt(row.results[0]!.p50, 3), fmt(row.results[0]!.p99, 3), fmt(row.cpuPerCall[0]!, 3)])));
+  await featureCosts();
   process.exit(0);
 }
 
 const startedAt = performance.now();
 const loadBefore = loadavg();
-process.stderr.write(`bridge benchmark: ${PHASE_MS / 1000} s per phase${QUICK ? ' (BENCH_QUICK)' : ''}, Junction from ${runner}\n`);
-const floors = [await floorHttp(), await floorForward(), await floorSignalR()];
-const run = await junctionUnderLoad();
+process.stderr.write(`bridge benchmark: ${PHASE_MS / 1000} s per phase, ${ROUNDS} interleaved rounds${QUICK ? ' (BENCH_QUICK)' : ''}, Junction from ${runner}\n`);
+const floors = await startFloors();
+let rows: Row[];
+let idleRss: number;
+let peakRss: number;
+let afterRss: number;
+let maxListenerWarnings: number;
+try {
+  let idle = NaN;
+  // Idle RSS is read before the plugin connects: no workspace and nothing attached.
+  const junction = await startJunctionWithPlugin([], '', async (started) => {
+    await delay(SETTLE_MS);
+    idle = procStats(started.child.pid)?.rssBytes ?? NaN;
+  });
+  idleRss = idle;
+  try {
+    const pid = junction.junction.child.pid;
+    const peak = watchPeakRss(pid);
+    rows = await measureInterleaved([...floors.paths, ...junction.paths], LEVELS);
+    peakRss = peak.stop();
+    await floors.stop();
+    process.stderr.write(`  waiting ${AFTER_MS / 1000} s after the load for RSS to settle\n`);
+    await delay(AFTER_MS);
+    afterRss = procStats(pid)?.rssBytes ?? NaN;
+    maxListenerWarnings = countWarnings(junction.junction, 'MaxListenersExceededWarning');
+  } finally {
+    await junction.stop();
+  }
+} finally {
+  await floors.stop();
+}
 const demoRss = await demoIdleRss();
 const loadAfter = loadavg();
 
-const rows = [...floors, run.mcp, run.api];
+const [, reference, , mcpRow, apiRow] = rows as [Row, Row, Row, Row, Row];
 console.log(
-  `\nbridge benchmark — ${PHASE_MS / 1000} s per phase after ${WARMUP_MS} ms warm-up, ${fmt((performance.now() - startedAt) / 1000, 0)} s in all; ` +
+  `\nbridge benchmark — ${ROUNDS} interleaved rounds of ${PHASE_MS / 1000} s per path and level after ${WARMUP_MS} ms warm-up, medians over rounds, ${fmt((performance.now() - startedAt) / 1000, 0)} s in all; ` +
     `Junction ran from ${runner === 'dist' ? 'dist/' : 'the sources through tsx (its RSS includes the tsx loader)'}; ` +
     `load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before, ${loadAfter.map((l) => fmt(l, 2)).join(' ')} after`,
 );
@@ -246,42 +314,37 @@ console.log(
     ['path', ...LEVELS.flatMap((c) => [`${c}× calls/s`, `${c}× p50 ms`, `${c}× p99 ms`]), 'cpu ms/call @64'],
     rows.map((row) => [
       row.name,
-      ...row.results.flatMap((r) => [fmt(r.callsPerSecond, 0), fmt(r.p50, 3), fmt(r.p99, 3)]),
-      fmt(row.cpuPerCall[row.cpuPerCall.length - 1] ?? NaN, 3),
+      ...LEVELS.flatMap((_, i) => [fmt(levelMedian(row, i, (r) => r.callsPerSecond), 0), ms(levelMedian(row, i, (r) => r.p50)), ms(levelMedian(row, i, (r) => r.p99))]),
+      ms(median(row.cpuPerCall[LEVELS.length - 1]!)),
     ]),
   ),
 );
-const reference = floors[1]!;
-console.log('\nratio to floor 2 (calls/s at 1, 16, 64; p50 at 1)');
+const callsPerSecond = (r: LoadResult) => r.callsPerSecond;
+const p50 = (r: LoadResult) => r.p50;
+console.log('\nratio to floor 2 in the same round, median over rounds (calls/s at 1, 16, 64; p50 at 1)');
+console.log(table(['path', ...LEVELS.map((c) => `${c}×`), 'p50@1'], rows.map((row) => [row.name, ...LEVELS.map((_, i) => fmt(ratioMedian(row, reference, i, callsPerSecond), 2)), fmt(ratioMedian(row, reference, 0, p50), 2)])));
+console.log(`\nJunction CPU ms per call at 1 / 16 / 64: /mcp ${mcpRow.cpuPerCall.map((c) => ms(median(c))).join(' / ')}, /api ${apiRow.cpuPerCall.map((c) => ms(median(c))).join(' / ')}`);
 console.log(
-  table(
-    ['path', ...LEVELS.map((c) => `${c}×`), 'p50@1'],
-    rows.map((row) => [row.name, ...row.results.map((r, i) => fmt(r.callsPerSecond / reference.results[i]!.callsPerSecond, 2)), fmt(row.results[0]!.p50 / reference.results[0]!.p50, 2)]),
-  ),
+  `Junction RSS: idle without workspace ${fmt(mb(idleRss), 1)} MB, idle with the demo ${fmt(mb(demoRss), 1)} MB, peak under load ${fmt(mb(peakRss), 1)} MB, ` +
+    `${AFTER_MS / 1000} s after the load ${fmt(mb(afterRss), 1)} MB`,
 );
-console.log(`\nJunction CPU ms per call at 1 / 16 / 64: /mcp ${run.mcp.cpuPerCall.map((c) => fmt(c, 3)).join(' / ')}, /api ${run.api.cpuPerCall.map((c) => fmt(c, 3)).join(' / ')}`);
-console.log(
-  `Junction RSS: idle without workspace ${fmt(mb(run.idleRss), 1)} MB, idle with the demo ${fmt(mb(demoRss), 1)} MB, peak under load ${fmt(mb(run.peakRss), 1)} MB, ` +
-    `${AFTER_MS / 1000} s after the load ${fmt(mb(run.afterRss), 1)} MB`,
-);
-console.log(`MaxListenersExceededWarning printed by Junction: ${run.maxListenerWarnings}`);
+console.log(`MaxListenersExceededWarning printed by Junction: ${maxListenerWarnings}`);
 
-const at64 = (row: Row) => row.results[2]!.callsPerSecond / reference.results[2]!.callsPerSecond;
-const p50At1 = (row: Row) => row.results[0]!.p50 / reference.results[0]!.p50;
+const top = LEVELS.length - 1;
 const targets: Target[] = [
-  { name: '/mcp calls/s at 64, × floor 2', measured: at64(run.mcp), kind: 'min', limit: 0.4, unit: '×' },
-  { name: '/api calls/s at 64, × floor 2', measured: at64(run.api), kind: 'min', limit: 0.6, unit: '×' },
-  { name: '/mcp p50 at 1, × floor 2', measured: p50At1(run.mcp), kind: 'max', limit: 1.5, unit: '×' },
-  { name: '/api p50 at 1, × floor 2', measured: p50At1(run.api), kind: 'max', limit: 1.5, unit: '×' },
-  { name: 'RSS idle, no workspace', measured: mb(run.idleRss), kind: 'max', limit: 90, unit: ' MB', digits: 1 },
+  { name: '/mcp calls/s at 64, × floor 2', measured: ratioMedian(mcpRow, reference, top, callsPerSecond), kind: 'min', limit: 0.4, unit: '×' },
+  { name: '/api calls/s at 64, × floor 2', measured: ratioMedian(apiRow, reference, top, callsPerSecond), kind: 'min', limit: 0.6, unit: '×' },
+  { name: '/mcp p50 at 1, × floor 2', measured: ratioMedian(mcpRow, reference, 0, p50), kind: 'max', limit: 1.5, unit: '×' },
+  { name: '/api p50 at 1, × floor 2', measured: ratioMedian(apiRow, reference, 0, p50), kind: 'max', limit: 1.5, unit: '×' },
+  { name: 'RSS idle, no workspace', measured: mb(idleRss), kind: 'max', limit: 90, unit: ' MB', digits: 1 },
   { name: 'RSS idle, demo', measured: mb(demoRss), kind: 'max', limit: 150, unit: ' MB', digits: 1 },
-  { name: 'RSS peak under load', measured: mb(run.peakRss), kind: 'max', limit: 200, unit: ' MB', digits: 1 },
-  { name: `RSS ${AFTER_MS / 1000} s after the load, × idle`, measured: run.afterRss / run.idleRss, kind: 'max', limit: 1.1, unit: '×' },
-  { name: 'MaxListenersExceededWarning', measured: run.maxListenerWarnings, kind: 'max', limit: 0, unit: '', digits: 0 },
+  { name: 'RSS peak under load', measured: mb(peakRss), kind: 'max', limit: 200, unit: ' MB', digits: 1 },
+  { name: `RSS ${AFTER_MS / 1000} s after the load, × idle`, measured: afterRss / idleRss, kind: 'max', limit: 1.1, unit: '×' },
+  { name: 'MaxListenersExceededWarning', measured: maxListenerWarnings, kind: 'max', limit: 0, unit: '', digits: 0 },
 ];
 console.log('\ntargets');
 for (const target of targets) console.log(verdict(target));
-const failed = rows.reduce((n, row) => n + row.results.reduce((m, r) => m + r.errors, 0), 0);
+const failed = rows.reduce((n, row) => n + row.rounds.flat().reduce((m, r) => m + r.errors, 0), 0);
 if (failed > 0) {
   console.log(`\n${failed} calls failed; the numbers above are not comparable.`);
   process.exitCode = 1;

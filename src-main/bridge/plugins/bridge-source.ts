@@ -116,6 +116,8 @@ export class BridgeToolSource implements ToolSource {
   private readonly offRegistry: Array<() => void>;
   /** Agent sessions subscribed, per topic (project and resource URI), across sessions. */
   private readonly subscribers = new Map<string, number>();
+  /** Per subscribed topic, the plugin connection that was told (RunSubscribeResource) it has subscribers. */
+  private readonly toldOwner = new Map<string, string>();
   private expiryTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -135,7 +137,9 @@ export class BridgeToolSource implements ToolSource {
       e.on('listDegraded', (d) => this.events.emit('listDegraded', d)),
       registry.events.on('pluginUpdated', (view) => {
         if (view.state === 'awaited') this.scheduleExpiry();
+        else this.resubscribe(view.connectionId);
       }),
+      registry.events.on('pluginConnected', (view) => this.resubscribe(view.connectionId)),
     ];
   }
 
@@ -314,6 +318,7 @@ export class BridgeToolSource implements ToolSource {
       },
     };
     if (count > 1 || !owner.handshake?.features.includes('subscriptions')) return subscription;
+    this.toldOwner.set(topic, owner.connectionId);
     try {
       await this.ask(() => this.port.setSubscription(owner.connectionId, uri, true, this.settings.timeoutMs), `subscription to '${uri}'`);
     } catch (error) {
@@ -388,8 +393,31 @@ export class BridgeToolSource implements ToolSource {
       return;
     }
     this.subscribers.delete(topic);
+    this.toldOwner.delete(topic);
     const owner = resourceOwnerAmong(project.registry.active(), uri);
     if (owner?.handshake?.features.includes('subscriptions')) this.port.setSubscription(owner.connectionId, uri, false, this.settings.timeoutMs).catch(() => undefined);
+  }
+
+  /**
+   * A plugin that connected, reconnected or changed its resources now owns some subscribed topics of its
+   * project: it hears of each one it was not told about yet, as it would have from the first subscriber.
+   * Agents' subscriptions outlive a plugin restart; without this the new connection never sends updates.
+   */
+  private resubscribe(connectionId: string): void {
+    const project = this.registry.projectOf(connectionId);
+    if (!project || this.subscribers.size === 0) return;
+    const prefix = topicOf(project.key, '');
+    for (const topic of this.subscribers.keys()) {
+      if (!topic.startsWith(prefix) || this.toldOwner.get(topic) === connectionId) continue;
+      const uri = topic.slice(prefix.length);
+      const owner = resourceOwnerAmong(project.registry.active(), uri);
+      if (owner?.connectionId !== connectionId || !owner.handshake?.features.includes('subscriptions')) continue;
+      this.toldOwner.set(topic, connectionId);
+      this.port.setSubscription(connectionId, uri, true, this.settings.timeoutMs).catch(() => {
+        // Not told after all: the next update of this plugin tries again.
+        if (this.toldOwner.get(topic) === connectionId) this.toldOwner.delete(topic);
+      });
+    }
   }
 
   private async ask<T>(run: () => Promise<T>, what: string): Promise<T> {

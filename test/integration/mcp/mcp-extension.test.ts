@@ -299,6 +299,24 @@ describe('MCP through the bridge: elicitation, sampling, logging, completion, su
     await eventually(() => junction.mcpFactory.subscriptionCount() === 0 && junction.bridge.extensionCounts().subscribedResources === 0, 5_000, 'subscriptions released with their sessions');
   });
 
+  test('a subscription outlives a plugin restart: the plugin that comes back is told and its updates reach the agent', async () => {
+    const watcher = await connect('restart-watcher');
+    await watcher.client.subscribeResource({ uri: 'test://watched-resource' });
+    await eventually(() => watcher.updated.length >= 1, 5_000, 'updates from the first plugin');
+    await fixture.disconnect();
+    const endpoint = `${junction.baseUrl}/hub/mcp-server`;
+    fixture = createConformancePlugin({ endpoint, watchIntervalMs: 50 });
+    const told: Array<{ uri: string; subscribed: boolean }> = [];
+    fixture.on('subscription', (event) => void told.push(event));
+    await fixture.connect();
+    await eventually(() => told.length > 0, 5_000, 'the new connection to hear of the standing subscription');
+    assert.deepEqual(told, [{ uri: 'test://watched-resource', subscribed: true }]);
+    const before = watcher.updated.length;
+    await eventually(() => watcher.updated.length >= before + 2, 5_000, 'updates from the plugin that came back');
+    await watcher.client.unsubscribeResource({ uri: 'test://watched-resource' });
+    await eventually(() => junction.bridge.extensionCounts().subscribedResources === 0, 5_000, 'the subscription to be released');
+  });
+
   test('the operator answers elicitations in the console when so configured; answers must satisfy the schema', async () => {
     const control = junction.control;
     const switched = await control.execute('setElicitationAnswerer', { answerer: 'console' });

@@ -9,11 +9,25 @@ import { splitPinnedPath, type PinnedPath } from './project-pin.js';
 
 const paths = new WeakMap<IncomingMessage, string>();
 
+/**
+ * A request target that the URL parser would return unchanged as its path: one leading slash (two would
+ * name a host), then only characters that are never percent-encoded, decoded or normalised, and no dot
+ * (so no dot segments), optionally followed by a query. Everything else takes the parser's way.
+ */
+const PLAIN_TARGET = /^\/(?!\/)[A-Za-z0-9\-_~!$&'()*+,;=:@/]*(?:\?|$)/;
+
+/** The path of a request target, exactly as `new URL(target, 'http://localhost').pathname` reads it. */
+export function pathOfTarget(target: string): string {
+  const plain = PLAIN_TARGET.exec(target);
+  if (plain) return plain[0].endsWith('?') ? plain[0].slice(0, -1) : plain[0];
+  return new URL(target, 'http://localhost').pathname;
+}
+
 /** The request's normalised path (dot segments resolved, no query), as `new URL` reads it. */
 export function requestPath(req: IncomingMessage): string {
   let path = paths.get(req);
   if (path === undefined) {
-    path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    path = pathOfTarget(req.url ?? '/');
     paths.set(req, path);
   }
   return path;

@@ -134,8 +134,11 @@ const roleSchema = numericEnum(ROLE_NAMES).pipe(z.union([z.literal(0), z.literal
  */
 function foldKeys<T extends z.ZodType>(names: readonly string[], schema: T) {
   const canonical = new Map(names.map((name) => [name.toLowerCase(), name]));
+  const exact = new Set(names);
+  // Peers almost always spell every name as listed; then folding would copy the object unchanged.
+  const alreadyCanonical = (input: object) => Object.keys(input).every((key) => exact.has(key) || !canonical.has(key.toLowerCase()));
   return z.preprocess((input, ctx) => {
-    if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+    if (input === null || typeof input !== 'object' || Array.isArray(input) || alreadyCanonical(input)) return input;
     const folded: Record<string, unknown> = {};
     const spelledAs = new Map<string, string>();
     for (const [key, value] of Object.entries(input)) {

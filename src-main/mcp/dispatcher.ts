@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallView, NestedRequestView, PolicyDecisionView, CallGate, AgentScope } from '../contracts/index.js';
 import { boundedText, findLoneSurrogate, closestNames, didYouMean } from '../shared/index.js';
-import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type ToolOutcome } from '../contracts/index.js';
+import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type ToolOutcome, type ToolTarget } from '../contracts/index.js';
 import type { Catalogue } from './catalogue.js';
 import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
 import { traceAgentRequests } from './nested-trace.js';
@@ -176,11 +176,15 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         try {
           let args = req.args;
           if (gate) {
+            let target: ToolTarget | undefined;
             const verdict = await gate.authorize({
               callId,
               tool: req.name,
               descriptor: entry.descriptor,
-              target: entry.source.targetOf?.(req.name) ?? { source: 'host' },
+              // Routing a name to its plugin costs a walk over the registry; only rules on the source and held calls read it.
+              get target() {
+                return (target ??= entry.source.targetOf?.(req.name) ?? { source: 'host' });
+              },
               agent: req.agent,
               agentName: req.agentName ?? req.agent,
               session: req.session ?? req.agent,

@@ -104,7 +104,16 @@ export class CallApprovals implements CallGate {
 
   private judge(request: GateRequest, args: Record<string, unknown>): { kind: 'final'; verdict: GateVerdict } | { kind: 'ask'; evaluation: Evaluation; rule: PolicyRule; version: number } {
     const { compiled, version } = this.options.store.current();
-    const evaluation = evaluate(compiled, { tool: request.tool, target: request.target, annotations: request.descriptor.annotations, agentName: request.agentName, args });
+    const evaluation = evaluate(compiled, {
+      tool: request.tool,
+      // Read only by rules that match on the source.
+      get target() {
+        return request.target;
+      },
+      annotations: request.descriptor.annotations,
+      agentName: request.agentName,
+      args,
+    });
     const base = { action: evaluation.action, ruleIndex: evaluation.ruleIndex, reason: evaluation.reason, policyVersion: version };
     if (evaluation.action === 'allow') return { kind: 'final', verdict: { allowed: true, args, decision: { ...base, decidedBy: 'policy', decision: 'allow-once' } } };
     if (evaluation.action === 'deny') {

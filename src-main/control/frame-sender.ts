@@ -3,8 +3,9 @@
  * (a burst costs the browser one message and one parse, not one per event), flushes may be spaced so a
  * busy hub cannot flood the client with tiny messages, and a queue that overflows is dropped in favour of
  * one fresh snapshot once the client has drained. Memory per client stays bounded however slow it reads.
+ * A snapshot with a long call log leaves in parts (`snapshotCalls`), so the browser parses it in short tasks.
  */
-import type { ControlFrame } from '../contracts/index.js';
+import type { ControlFrame, SnapshotCallsFrame } from '../contracts/index.js';
 import type { SnapshotFrame } from './hub.js';
 
 export interface FrameSink {
@@ -24,9 +25,14 @@ export interface FrameSenderLimits {
    * event-loop turn, which already coalesces more the busier the hub is, at no added latency.
    */
   flushIntervalMs: number;
+  /**
+   * Calls a snapshot message carries; the rest of the log follows in `snapshotCalls` parts of this size.
+   * 1,000 calls are about 200 KB of JSON, a few milliseconds of JSON.parse in the browser.
+   */
+  snapshotCallsPerMessage: number;
 }
 
-export const DEFAULT_FRAME_SENDER_LIMITS: FrameSenderLimits = { maxInFlight: 32, maxQueuedFrames: 4096, maxBatchChars: 64 * 1024, flushIntervalMs: 0 };
+export const DEFAULT_FRAME_SENDER_LIMITS: FrameSenderLimits = { maxInFlight: 32, maxQueuedFrames: 4096, maxBatchChars: 64 * 1024, flushIntervalMs: 0, snapshotCallsPerMessage: 1000 };
 
 export interface FrameSenderStats {
   /** Messages written. */
@@ -45,7 +51,25 @@ interface PendingBatch {
   chars: number;
 }
 
-type Outgoing = { snapshot: string } | PendingBatch;
+/** A message serialised when it was queued (a snapshot or one of its parts). */
+type Outgoing = { message: string } | PendingBatch;
+
+/**
+ * The messages of one snapshot: the snapshot with its newest `perMessage` calls, then the older calls in
+ * parts of `perMessage`, newest part first, so the table fills from the top while the rest arrives.
+ */
+export function snapshotMessages(frame: SnapshotFrame, perMessage: number): string[] {
+  const calls = frame.snapshot.calls;
+  const size = Math.max(1, perMessage);
+  if (calls.length <= size) return [JSON.stringify(frame)];
+  const head: SnapshotFrame = { ...frame, snapshot: { ...frame.snapshot, calls: calls.slice(-size) } };
+  const messages = [JSON.stringify(head)];
+  for (let end = calls.length - size; end > 0; end -= size) {
+    const part: SnapshotCallsFrame = { type: 'snapshotCalls', seq: frame.seq, calls: calls.slice(Math.max(0, end - size), end) };
+    messages.push(JSON.stringify(part));
+  }
+  return messages;
+}
 
 function batchMessage(batch: PendingBatch): string {
   if (batch.parts.length === 1) return `{"type":"event","seq":${batch.fromSeq},"event":${batch.parts[0]}}`;
@@ -73,9 +97,11 @@ export class FrameSender {
 
   push(frame: ControlFrame): void {
     if (this.closed || this.resyncing) return;
-    if (frame.type === 'snapshot') this.queue.push({ snapshot: JSON.stringify(frame) });
-    else this.enqueueEvent(frame.seq, JSON.stringify(frame.event));
-    this.queuedFrames += 1;
+    if (frame.type === 'snapshot') this.enqueueSnapshot(frame);
+    else {
+      this.enqueueEvent(frame.seq, JSON.stringify(frame.event));
+      this.queuedFrames += 1;
+    }
     if (this.queuedFrames > this.limits.maxQueuedFrames) {
       // Everything queued is covered by the snapshot sent after the drain, so it can go.
       this.queue.length = 0;
@@ -95,9 +121,16 @@ export class FrameSender {
     this.flushTimer = undefined;
   }
 
+  /** Each part of a snapshot counts as one queued frame. */
+  private enqueueSnapshot(frame: SnapshotFrame): void {
+    const messages = snapshotMessages(frame, this.limits.snapshotCallsPerMessage);
+    for (const message of messages) this.queue.push({ message });
+    this.queuedFrames += messages.length;
+  }
+
   private enqueueEvent(seq: number, part: string): void {
     const last = this.queue.at(-1);
-    if (last && !('snapshot' in last) && last.fromSeq + last.parts.length === seq && last.chars + part.length <= this.limits.maxBatchChars) {
+    if (last && !('message' in last) && last.fromSeq + last.parts.length === seq && last.chars + part.length <= this.limits.maxBatchChars) {
       last.parts.push(part);
       last.chars += part.length;
       return;
@@ -123,15 +156,17 @@ export class FrameSender {
     this.flushTimer = undefined;
     this.lastFlushAt = performance.now();
     while (!this.closed && this.inFlight < this.limits.maxInFlight) {
-      const next = this.queue.shift();
-      let text: string;
-      if (next === undefined) {
+      if (this.queue.length === 0) {
         if (!this.resyncing || this.inFlight > 0) return;
         this.resyncing = false;
-        text = JSON.stringify(this.freshSnapshot());
-      } else if ('snapshot' in next) {
+        this.enqueueSnapshot(this.freshSnapshot());
+      }
+      const next = this.queue.shift();
+      if (next === undefined) return;
+      let text: string;
+      if ('message' in next) {
         this.queuedFrames -= 1;
-        text = next.snapshot;
+        text = next.message;
       } else {
         this.queuedFrames -= next.parts.length;
         this.stats.eventsSent += next.parts.length;

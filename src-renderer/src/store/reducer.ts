@@ -46,6 +46,8 @@ export interface ConsoleData {
   agents: AgentView[];
   /** Sequence gaps seen (should stay 0; non-zero means a transport lost frames). */
   gaps: number;
+  /** The last snapshot's sequence until an event follows it: `snapshotCalls` parts of it may still arrive. */
+  openSnapshot: number | undefined;
 }
 
 export const EMPTY_DATA: ConsoleData = {
@@ -64,6 +66,7 @@ export const EMPTY_DATA: ConsoleData = {
   elicitations: undefined,
   agents: [],
   gaps: 0,
+  openSnapshot: undefined,
 };
 
 function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
@@ -84,6 +87,7 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     elicitations: snapshot.elicitations,
     agents: snapshot.agents ?? [],
     gaps: 0,
+    openSnapshot: seq,
   };
 }
 
@@ -205,9 +209,25 @@ function applySequenced(d: Draft, seq: number, event: ControlEvent): void {
   if (seq !== d.data.seq + 1) d.data.gaps += 1;
   applyEvent(d, event);
   d.data.seq = seq;
+  d.data.openSnapshot = undefined;
 }
 
-/** Applies frames (single events and batches alike) in order and returns the new state (the input is not modified). */
+/** Older calls of the current snapshot go before every known call, as long as the log has room for them. */
+function applySnapshotCalls(d: Draft, seq: number, calls: readonly CallView[]): void {
+  if (d.data.openSnapshot !== seq) return;
+  const known = draftCalls(d);
+  const room = MAX_CALLS - d.data.callIds.length - d.addedIds.length;
+  const older: string[] = [];
+  for (let i = calls.length - 1; i >= 0 && older.length < room; i--) {
+    const call = calls[i];
+    if (!call || known.has(call.callId)) continue;
+    known.set(call.callId, call);
+    older.push(call.callId);
+  }
+  if (older.length > 0) d.data.callIds = older.reverse().concat(d.data.callIds);
+}
+
+/** Applies frames (single events, batches and snapshot parts alike) in order and returns the new state (the input is not modified). */
 export function applyFrames(state: ConsoleData, frames: readonly ControlWireFrame[]): ConsoleData {
   let d: Draft = { data: { ...state }, callsCopied: false, addedIds: [] };
   for (const frame of frames) {
@@ -216,8 +236,10 @@ export function applyFrames(state: ConsoleData, frames: readonly ControlWireFram
       d = { data: fromSnapshot(frame.seq, frame.snapshot), callsCopied: true, addedIds: [] };
     } else if (frame.type === 'event') {
       applySequenced(d, frame.seq, frame.event);
-    } else {
+    } else if (frame.type === 'events') {
       frame.events.forEach((event, i) => applySequenced(d, frame.fromSeq + i, event));
+    } else {
+      applySnapshotCalls(d, frame.seq, frame.calls);
     }
   }
   finishCalls(d);

@@ -61,7 +61,12 @@ function connect(h: ConsoleHarness, options: { cookie?: string; origin?: string;
       }
       client.messages.push(msg);
       if (msg.type === 'events') msg.events.forEach((event, i) => client.frames.push({ type: 'event', seq: msg.fromSeq + i, event }));
-      else client.frames.push(msg);
+      else if (msg.type === 'snapshotCalls') {
+        // Reassembled into the snapshot it continues, so the tests read one whole snapshot.
+        const snap = client.frames.at(-1);
+        assert.ok(snap?.type === 'snapshot' && snap.seq === msg.seq, 'a snapshot part directly follows its snapshot');
+        snap.snapshot.calls.unshift(...msg.calls);
+      } else client.frames.push(msg);
     });
     ws.once('open', () => resolve(client));
     ws.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));

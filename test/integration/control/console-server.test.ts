@@ -255,7 +255,7 @@ describe('console server batching', () => {
       assert.equal(stateA.gaps, 0);
       assert.equal(stateA.seq, last);
       assert.deepEqual(stateA.callIds, stateB.callIds);
-      assert.deepEqual([...stateA.calls.values()], [...stateB.calls.values()]);
+      assert.deepEqual(stateA.callIds.map((id) => stateA.calls.get(id)), stateB.callIds.map((id) => stateB.calls.get(id)));
       assert.equal(stateA.calls.get('burst-0')?.status, 'ok');
       assert.equal(stateA.calls.get('burst-1')?.status, 'running');
       await Promise.all([closeClient(a.ws), closeClient(b.ws)]);

@@ -598,9 +598,9 @@ export interface EventBatchFrame {
 
 /**
  * More of the call log of the snapshot with sequence `seq`: calls older than every call the snapshot and
- * its earlier parts carried, oldest first. The WebSocket transport sends a long log this way, right after
- * the snapshot and before any event, so no single message costs the browser a long parse. A client applies
- * a part only while `seq` is still its current snapshot's and no event has followed it.
+ * its earlier parts carried, oldest first. Both transports send a long log this way, right after the
+ * snapshot and before any event, so no single message costs the page a long parse. A client applies a
+ * part only while `seq` is still its current snapshot's and no event has followed it.
  */
 export interface SnapshotCallsFrame {
   type: 'snapshotCalls';

@@ -5,8 +5,9 @@
  * one fresh snapshot once the client has drained. Memory per client stays bounded however slow it reads.
  * A snapshot with a long call log leaves in parts (`snapshotCalls`), so the browser parses it in short tasks.
  */
-import type { ControlFrame, SnapshotCallsFrame } from '../contracts/index.js';
+import type { ControlFrame } from '../contracts/index.js';
 import type { SnapshotFrame } from './hub.js';
+import { SNAPSHOT_CALLS_PER_PART, snapshotParts } from './snapshot-parts.js';
 
 export interface FrameSink {
   /** Writes one message; `done` runs once the bytes have left user space (or the write failed). */
@@ -25,14 +26,11 @@ export interface FrameSenderLimits {
    * event-loop turn, which already coalesces more the busier the hub is, at no added latency.
    */
   flushIntervalMs: number;
-  /**
-   * Calls a snapshot message carries; the rest of the log follows in `snapshotCalls` parts of this size.
-   * 1,000 calls are about 200 KB of JSON, a few milliseconds of JSON.parse in the browser.
-   */
+  /** Calls a snapshot message carries; the rest of the log follows in `snapshotCalls` parts of this size. */
   snapshotCallsPerMessage: number;
 }
 
-export const DEFAULT_FRAME_SENDER_LIMITS: FrameSenderLimits = { maxInFlight: 32, maxQueuedFrames: 4096, maxBatchChars: 64 * 1024, flushIntervalMs: 0, snapshotCallsPerMessage: 1000 };
+export const DEFAULT_FRAME_SENDER_LIMITS: FrameSenderLimits = { maxInFlight: 32, maxQueuedFrames: 4096, maxBatchChars: 64 * 1024, flushIntervalMs: 0, snapshotCallsPerMessage: SNAPSHOT_CALLS_PER_PART };
 
 export interface FrameSenderStats {
   /** Messages written. */
@@ -53,23 +51,6 @@ interface PendingBatch {
 
 /** A message serialised when it was queued (a snapshot or one of its parts). */
 type Outgoing = { message: string } | PendingBatch;
-
-/**
- * The messages of one snapshot: the snapshot with its newest `perMessage` calls, then the older calls in
- * parts of `perMessage`, newest part first, so the table fills from the top while the rest arrives.
- */
-export function snapshotMessages(frame: SnapshotFrame, perMessage: number): string[] {
-  const calls = frame.snapshot.calls;
-  const size = Math.max(1, perMessage);
-  if (calls.length <= size) return [JSON.stringify(frame)];
-  const head: SnapshotFrame = { ...frame, snapshot: { ...frame.snapshot, calls: calls.slice(-size) } };
-  const messages = [JSON.stringify(head)];
-  for (let end = calls.length - size; end > 0; end -= size) {
-    const part: SnapshotCallsFrame = { type: 'snapshotCalls', seq: frame.seq, calls: calls.slice(Math.max(0, end - size), end) };
-    messages.push(JSON.stringify(part));
-  }
-  return messages;
-}
 
 function batchMessage(batch: PendingBatch): string {
   if (batch.parts.length === 1) return `{"type":"event","seq":${batch.fromSeq},"event":${batch.parts[0]}}`;
@@ -123,9 +104,9 @@ export class FrameSender {
 
   /** Each part of a snapshot counts as one queued frame. */
   private enqueueSnapshot(frame: SnapshotFrame): void {
-    const messages = snapshotMessages(frame, this.limits.snapshotCallsPerMessage);
-    for (const message of messages) this.queue.push({ message });
-    this.queuedFrames += messages.length;
+    const parts = snapshotParts(frame, this.limits.snapshotCallsPerMessage);
+    for (const part of parts) this.queue.push({ message: JSON.stringify(part) });
+    this.queuedFrames += parts.length;
   }
 
   private enqueueEvent(seq: number, part: string): void {

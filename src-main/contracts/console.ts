@@ -596,8 +596,20 @@ export interface EventBatchFrame {
   events: ControlEvent[];
 }
 
-/** Any frame a channel may deliver: the single-event form stays valid beside batches. */
-export type ControlWireFrame = ControlFrame | EventBatchFrame;
+/**
+ * More of the call log of the snapshot with sequence `seq`: calls older than every call the snapshot and
+ * its earlier parts carried, oldest first. Both transports send a long log this way, right after the
+ * snapshot and before any event, so no single message costs the page a long parse. A client applies a
+ * part only while `seq` is still its current snapshot's and no event has followed it.
+ */
+export interface SnapshotCallsFrame {
+  type: 'snapshotCalls';
+  seq: number;
+  calls: CallView[];
+}
+
+/** Any frame a channel may deliver: the single-event form stays valid beside batches, a whole snapshot beside a split one. */
+export type ControlWireFrame = ControlFrame | EventBatchFrame | SnapshotCallsFrame;
 
 /** Commands a console client may invoke over any transport, with their wire arguments and results. */
 export interface ControlCommands {

@@ -3,9 +3,11 @@
  * (a burst costs the browser one message and one parse, not one per event), flushes may be spaced so a
  * busy hub cannot flood the client with tiny messages, and a queue that overflows is dropped in favour of
  * one fresh snapshot once the client has drained. Memory per client stays bounded however slow it reads.
+ * A snapshot with a long call log leaves in parts (`snapshotCalls`), so the browser parses it in short tasks.
  */
 import type { ControlFrame } from '../contracts/index.js';
 import type { SnapshotFrame } from './hub.js';
+import { SNAPSHOT_CALLS_PER_PART, snapshotParts } from './snapshot-parts.js';
 
 export interface FrameSink {
   /** Writes one message; `done` runs once the bytes have left user space (or the write failed). */
@@ -24,9 +26,11 @@ export interface FrameSenderLimits {
    * event-loop turn, which already coalesces more the busier the hub is, at no added latency.
    */
   flushIntervalMs: number;
+  /** Calls a snapshot message carries; the rest of the log follows in `snapshotCalls` parts of this size. */
+  snapshotCallsPerMessage: number;
 }
 
-export const DEFAULT_FRAME_SENDER_LIMITS: FrameSenderLimits = { maxInFlight: 32, maxQueuedFrames: 4096, maxBatchChars: 64 * 1024, flushIntervalMs: 0 };
+export const DEFAULT_FRAME_SENDER_LIMITS: FrameSenderLimits = { maxInFlight: 32, maxQueuedFrames: 4096, maxBatchChars: 64 * 1024, flushIntervalMs: 0, snapshotCallsPerMessage: SNAPSHOT_CALLS_PER_PART };
 
 export interface FrameSenderStats {
   /** Messages written. */
@@ -45,7 +49,8 @@ interface PendingBatch {
   chars: number;
 }
 
-type Outgoing = { snapshot: string } | PendingBatch;
+/** A message serialised when it was queued (a snapshot or one of its parts). */
+type Outgoing = { message: string } | PendingBatch;
 
 function batchMessage(batch: PendingBatch): string {
   if (batch.parts.length === 1) return `{"type":"event","seq":${batch.fromSeq},"event":${batch.parts[0]}}`;
@@ -73,9 +78,11 @@ export class FrameSender {
 
   push(frame: ControlFrame): void {
     if (this.closed || this.resyncing) return;
-    if (frame.type === 'snapshot') this.queue.push({ snapshot: JSON.stringify(frame) });
-    else this.enqueueEvent(frame.seq, JSON.stringify(frame.event));
-    this.queuedFrames += 1;
+    if (frame.type === 'snapshot') this.enqueueSnapshot(frame);
+    else {
+      this.enqueueEvent(frame.seq, JSON.stringify(frame.event));
+      this.queuedFrames += 1;
+    }
     if (this.queuedFrames > this.limits.maxQueuedFrames) {
       // Everything queued is covered by the snapshot sent after the drain, so it can go.
       this.queue.length = 0;
@@ -95,9 +102,16 @@ export class FrameSender {
     this.flushTimer = undefined;
   }
 
+  /** Each part of a snapshot counts as one queued frame. */
+  private enqueueSnapshot(frame: SnapshotFrame): void {
+    const parts = snapshotParts(frame, this.limits.snapshotCallsPerMessage);
+    for (const part of parts) this.queue.push({ message: JSON.stringify(part) });
+    this.queuedFrames += parts.length;
+  }
+
   private enqueueEvent(seq: number, part: string): void {
     const last = this.queue.at(-1);
-    if (last && !('snapshot' in last) && last.fromSeq + last.parts.length === seq && last.chars + part.length <= this.limits.maxBatchChars) {
+    if (last && !('message' in last) && last.fromSeq + last.parts.length === seq && last.chars + part.length <= this.limits.maxBatchChars) {
       last.parts.push(part);
       last.chars += part.length;
       return;
@@ -123,15 +137,17 @@ export class FrameSender {
     this.flushTimer = undefined;
     this.lastFlushAt = performance.now();
     while (!this.closed && this.inFlight < this.limits.maxInFlight) {
-      const next = this.queue.shift();
-      let text: string;
-      if (next === undefined) {
+      if (this.queue.length === 0) {
         if (!this.resyncing || this.inFlight > 0) return;
         this.resyncing = false;
-        text = JSON.stringify(this.freshSnapshot());
-      } else if ('snapshot' in next) {
+        this.enqueueSnapshot(this.freshSnapshot());
+      }
+      const next = this.queue.shift();
+      if (next === undefined) return;
+      let text: string;
+      if ('message' in next) {
         this.queuedFrames -= 1;
-        text = next.snapshot;
+        text = next.message;
       } else {
         this.queuedFrames -= next.parts.length;
         this.stats.eventsSent += next.parts.length;

@@ -5,4 +5,5 @@ export { dispatchCommand, COMMAND_NAMES } from './commands.js';
 export { DEFAULT_CALL_LOG_LIMITS, type CallLogLimits } from './call-log.js';
 export { CallMetrics, METRICS_WINDOW_SECONDS } from './metrics.js';
 export type { FrameSenderLimits, FrameSenderStats } from './frame-sender.js';
+export { snapshotParts } from './snapshot-parts.js';
 export { contentSecurityPolicy, contentTypeFor, resolveStaticFile } from './static-files.js';

@@ -3,7 +3,7 @@
  * with `webContents.send`. Only the console window's own frames may talk to it.
  */
 import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import { COMMAND_NAMES, type ControlHub } from '../control/index.js';
+import { COMMAND_NAMES, snapshotParts, type ControlHub } from '../control/index.js';
 import { type ControlResult } from '../contracts/index.js';
 import { FRAME_CHANNEL, INVOKE_CHANNEL_PREFIX, SUBSCRIBE_CHANNEL } from './channels.js';
 import { APP_ORIGIN } from './protocol.js';
@@ -27,8 +27,11 @@ export function registerControlIpc(hub: ControlHub): () => void {
     const contents = event.sender;
     // A reload subscribes again; the old stream must stop so the page gets one snapshot, not two streams.
     detachers.get(contents)?.();
+    // A long call log goes in parts, as over the WebSocket, so the window never deserialises it in one task.
     const detach = hub.attach((frame) => {
-      if (!contents.isDestroyed()) contents.send(FRAME_CHANNEL, frame);
+      for (const part of frame.type === 'snapshot' ? snapshotParts(frame) : [frame]) {
+        if (!contents.isDestroyed()) contents.send(FRAME_CHANNEL, part);
+      }
     });
     detachers.set(contents, detach);
     contents.once('destroyed', () => {

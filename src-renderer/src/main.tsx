@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
 import { createChannel } from './client/channel.js';
@@ -10,9 +10,13 @@ store.connect(createChannel((status) => useConsole.getState().setStatus(status))
 
 const root = document.getElementById('root');
 if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+  const reactRoot = createRoot(root);
+  // As a transition the first render is done in slices that yield to the browser, not in one long task.
+  startTransition(() => {
+    reactRoot.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
 }

@@ -16,7 +16,7 @@ function isReply(message: unknown): message is ControlReplyMessage {
 
 function isFrame(message: unknown): message is ControlWireFrame {
   if (typeof message !== 'object' || message === null || !('type' in message)) return false;
-  return message.type === 'snapshot' || message.type === 'event' || message.type === 'events';
+  return message.type === 'snapshot' || message.type === 'event' || message.type === 'events' || message.type === 'snapshotCalls';
 }
 
 export function createSocketChannel(url: string, onStatus: (status: 'connecting' | 'open' | 'closed') => void): ControlChannel {

@@ -1,5 +1,6 @@
 /** Filtering and fixed-row-height windowing for the live calls table. Pure. */
 import type { CallStatus, CallView } from '../store/types.js';
+import type { CallLookup } from '../store/call-map.js';
 
 export interface CallFilter {
   status: CallStatus | 'all';
@@ -7,7 +8,7 @@ export interface CallFilter {
 }
 
 /** Newest first, matching status and (case-insensitively) tool, agent, target, call id or error code. */
-export function filterCalls(calls: ReadonlyMap<string, CallView>, ids: readonly string[], filter: CallFilter): CallView[] {
+export function filterCalls(calls: CallLookup, ids: readonly string[], filter: CallFilter): CallView[] {
   const needle = filter.text.trim().toLowerCase();
   const out: CallView[] = [];
   for (let i = ids.length - 1; i >= 0; i--) {

@@ -18,6 +18,7 @@ import type {
   RecoveryView,
   WorkspaceView,
 } from '../../../src-main/contracts/index.js';
+import { CallMap } from './call-map.js';
 
 export const MAX_CALLS = 10_000;
 /** Held tool calls kept for display: every pending one plus the most recent decisions. */
@@ -29,7 +30,7 @@ export interface ConsoleData {
   version: string;
   plugins: PluginView[];
   /** Call views by id; `callIds` holds their order, oldest first. */
-  calls: Map<string, CallView>;
+  calls: CallMap;
   callIds: string[];
   workspaces: WorkspaceView[];
   approvals: ApprovalView[];
@@ -46,13 +47,15 @@ export interface ConsoleData {
   agents: AgentView[];
   /** Sequence gaps seen (should stay 0; non-zero means a transport lost frames). */
   gaps: number;
+  /** The last snapshot's sequence until an event follows it: `snapshotCalls` parts of it may still arrive. */
+  openSnapshot: number | undefined;
 }
 
 export const EMPTY_DATA: ConsoleData = {
   seq: -1,
   version: '',
   plugins: [],
-  calls: new Map(),
+  calls: CallMap.EMPTY,
   callIds: [],
   workspaces: [],
   approvals: [],
@@ -64,6 +67,7 @@ export const EMPTY_DATA: ConsoleData = {
   elicitations: undefined,
   agents: [],
   gaps: 0,
+  openSnapshot: undefined,
 };
 
 function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
@@ -72,7 +76,7 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     seq,
     version: snapshot.version,
     plugins: snapshot.plugins,
-    calls: new Map(recent.map((c) => [c.callId, c])),
+    calls: CallMap.of(recent),
     callIds: recent.map((c) => c.callId),
     workspaces: snapshot.workspaces,
     approvals: snapshot.approvals,
@@ -84,6 +88,7 @@ function fromSnapshot(seq: number, snapshot: ControlSnapshot): ConsoleData {
     elicitations: snapshot.elicitations,
     agents: snapshot.agents ?? [],
     gaps: 0,
+    openSnapshot: seq,
   };
 }
 
@@ -96,19 +101,20 @@ function upsertBy<T>(items: T[], item: T, key: (t: T) => string): T[] {
   return copy;
 }
 
-/** Mutable working copy for one batch, so a burst of call events copies the call map once, not per event. */
+/** Working copy for one batch: call changes are collected and become one new CallMap version at the end. */
 interface Draft {
   data: ConsoleData;
-  callsCopied: boolean;
+  /** New views (undefined: removed) by id since `data.calls`. */
+  callChanges: Map<string, CallView | undefined>;
   addedIds: string[];
 }
 
-function draftCalls(d: Draft): Map<string, CallView> {
-  if (!d.callsCopied) {
-    d.data.calls = new Map(d.data.calls);
-    d.callsCopied = true;
-  }
-  return d.data.calls;
+function draft(data: ConsoleData): Draft {
+  return { data, callChanges: new Map(), addedIds: [] };
+}
+
+function getCall(d: Draft, callId: string): CallView | undefined {
+  return d.callChanges.has(callId) ? d.callChanges.get(callId) : d.data.calls.get(callId);
 }
 
 function applyEvent(d: Draft, event: ControlEvent): void {
@@ -123,23 +129,20 @@ function applyEvent(d: Draft, event: ControlEvent): void {
       return;
     case 'call.started':
     case 'call.finished': {
-      const calls = draftCalls(d);
-      const known = calls.get(event.call.callId);
+      const known = getCall(d, event.call.callId);
       if (!known) d.addedIds.push(event.call.callId);
       // Call events do not carry the nested requests that 'call.nested' recorded; keep them.
-      calls.set(event.call.callId, known?.nested && !event.call.nested ? { ...event.call, nested: known.nested } : event.call);
+      d.callChanges.set(event.call.callId, known?.nested && !event.call.nested ? { ...event.call, nested: known.nested } : event.call);
       return;
     }
     case 'call.progress': {
-      const calls = draftCalls(d);
-      const call = calls.get(event.callId);
-      if (call) calls.set(event.callId, { ...call, progress: event.progress });
+      const call = getCall(d, event.callId);
+      if (call) d.callChanges.set(event.callId, { ...call, progress: event.progress });
       return;
     }
     case 'call.nested': {
-      const calls = draftCalls(d);
-      const call = calls.get(event.nested.callId);
-      if (call) calls.set(call.callId, { ...call, nested: upsertBy(call.nested ?? [], event.nested, (n) => n.nestedId) });
+      const call = getCall(d, event.nested.callId);
+      if (call) d.callChanges.set(call.callId, { ...call, nested: upsertBy(call.nested ?? [], event.nested, (n) => n.nestedId) });
       return;
     }
     case 'elicitation.pending':
@@ -189,15 +192,18 @@ function applyEvent(d: Draft, event: ControlEvent): void {
 }
 
 function finishCalls(d: Draft): void {
-  if (d.addedIds.length === 0) return;
-  let ids = d.data.callIds.concat(d.addedIds);
-  if (ids.length > MAX_CALLS) {
-    const evicted = ids.slice(0, ids.length - MAX_CALLS);
-    ids = ids.slice(ids.length - MAX_CALLS);
-    const calls = draftCalls(d);
-    for (const id of evicted) calls.delete(id);
+  if (d.addedIds.length > 0) {
+    let ids = d.data.callIds.concat(d.addedIds);
+    if (ids.length > MAX_CALLS) {
+      const evicted = ids.slice(0, ids.length - MAX_CALLS);
+      ids = ids.slice(ids.length - MAX_CALLS);
+      for (const id of evicted) d.callChanges.set(id, undefined);
+    }
+    d.data.callIds = ids;
+    d.addedIds = [];
   }
-  d.data.callIds = ids;
+  d.data.calls = d.data.calls.with(d.callChanges);
+  d.callChanges = new Map();
 }
 
 function applySequenced(d: Draft, seq: number, event: ControlEvent): void {
@@ -205,19 +211,36 @@ function applySequenced(d: Draft, seq: number, event: ControlEvent): void {
   if (seq !== d.data.seq + 1) d.data.gaps += 1;
   applyEvent(d, event);
   d.data.seq = seq;
+  d.data.openSnapshot = undefined;
 }
 
-/** Applies frames (single events and batches alike) in order and returns the new state (the input is not modified). */
+/** Older calls of the current snapshot go before every known call, as long as the log has room for them. */
+function applySnapshotCalls(d: Draft, seq: number, calls: readonly CallView[]): void {
+  if (d.data.openSnapshot !== seq) return;
+  const room = MAX_CALLS - d.data.callIds.length - d.addedIds.length;
+  const older: string[] = [];
+  for (let i = calls.length - 1; i >= 0 && older.length < room; i--) {
+    const call = calls[i];
+    if (!call || getCall(d, call.callId)) continue;
+    d.callChanges.set(call.callId, call);
+    older.push(call.callId);
+  }
+  if (older.length > 0) d.data.callIds = older.reverse().concat(d.data.callIds);
+}
+
+/** Applies frames (single events, batches and snapshot parts alike) in order and returns the new state (the input is not modified). */
 export function applyFrames(state: ConsoleData, frames: readonly ControlWireFrame[]): ConsoleData {
-  let d: Draft = { data: { ...state }, callsCopied: false, addedIds: [] };
+  let d = draft({ ...state });
   for (const frame of frames) {
     if (frame.type === 'snapshot') {
       finishCalls(d);
-      d = { data: fromSnapshot(frame.seq, frame.snapshot), callsCopied: true, addedIds: [] };
+      d = draft(fromSnapshot(frame.seq, frame.snapshot));
     } else if (frame.type === 'event') {
       applySequenced(d, frame.seq, frame.event);
-    } else {
+    } else if (frame.type === 'events') {
       frame.events.forEach((event, i) => applySequenced(d, frame.fromSeq + i, event));
+    } else {
+      applySnapshotCalls(d, frame.seq, frame.calls);
     }
   }
   finishCalls(d);

@@ -1,6 +1,6 @@
 /**
- * The zustand store the views read. Frames are batched per animation frame so a burst of events renders
- * once; the reducer itself is pure (reducer.ts).
+ * The zustand store the views read. Frames are batched so a burst of events renders once; the reducer
+ * itself is pure (reducer.ts).
  */
 import { create } from 'zustand';
 import type { ControlChannel, ControlCommandName, ControlCommands, ControlResult, ControlWireFrame, StructuredErrorLike } from './types.js';
@@ -32,6 +32,9 @@ let noticeId = 0;
 /**
  * At most this often the store applies queued frames and React renders. Layout and paint of the calls
  * table, not the reducer, dominate under load, so 20 renders a second keep the page responsive.
+ * The apply runs in a timer task, not in requestAnimationFrame: inside a frame callback the reducer, React's
+ * render and commit, and the browser's style, layout and paint of the result all made one long task; from
+ * a timer the browser lays out and paints in its own next frame task.
  */
 const MIN_APPLY_INTERVAL_MS = 50;
 
@@ -62,9 +65,7 @@ export const useConsole = create<ConsoleState>()((set, get) => ({
       queued.push(frame);
       if (scheduled) return;
       scheduled = true;
-      const wait = lastFlush + MIN_APPLY_INTERVAL_MS - performance.now();
-      if (wait <= 0) requestAnimationFrame(flush);
-      else setTimeout(() => requestAnimationFrame(flush), wait);
+      setTimeout(flush, Math.max(0, lastFlush + MIN_APPLY_INTERVAL_MS - performance.now()));
     });
   },
   async run(command, args, success) {

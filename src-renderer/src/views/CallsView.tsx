@@ -203,10 +203,10 @@ export function CallsView() {
       setViewport(el.clientHeight);
       setLayout({ width: box.clientWidth, height: box.clientHeight });
     });
+    // No synchronous read here: it would force the page's first layout inside React's commit task. The
+    // observer reports both sizes after the browser's own layout, before the first paint.
     observer.observe(el);
     observer.observe(box);
-    setViewport(el.clientHeight);
-    setLayout({ width: box.clientWidth, height: box.clientHeight });
     return () => observer.disconnect();
   }, []);
 

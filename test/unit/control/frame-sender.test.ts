@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as tick } from 'node:timers/promises';
 import { FrameSender, type FrameSink } from '../../../src-main/control/frame-sender.js';
-import type { ControlEvent, ControlFrame, ControlWireFrame } from '../../../src-main/contracts/index.js';
+import type { CallView, ControlEvent, ControlFrame, ControlWireFrame } from '../../../src-main/contracts/index.js';
 import type { SnapshotFrame } from '../../../src-main/control/hub.js';
 
 /** A sink whose writes complete only when the test says so, like a socket whose peer stopped reading. */
@@ -36,9 +36,12 @@ function openSink(): FrameSink & { written: string[] } {
 const eventOf = (seq: number): ControlEvent => ({ type: 'plugin.disconnected', connectionId: `c${seq}` });
 const event = (seq: number): ControlFrame => ({ type: 'event', seq, event: eventOf(seq) });
 
-function snapshotAt(seq: number): SnapshotFrame {
-  return { type: 'snapshot', seq, snapshot: { version: 'x', plugins: [], calls: [], workspaces: [], approvals: [], recovery: { stateDir: '', healthy: true, entries: [] }, bridge: { running: false, host: '', port: 0, hubUrl: '', mcpUrl: '', apiUrl: '', transports: [], snippets: [] } } };
+function snapshotAt(seq: number, calls: CallView[] = []): SnapshotFrame {
+  return { type: 'snapshot', seq, snapshot: { version: 'x', plugins: [], calls, workspaces: [], approvals: [], recovery: { stateDir: '', healthy: true, entries: [] }, bridge: { running: false, host: '', port: 0, hubUrl: '', mcpUrl: '', apiUrl: '', transports: [], snippets: [] } } };
 }
+
+const callsUpTo = (count: number): CallView[] =>
+  Array.from({ length: count }, (_, i) => ({ callId: `c${i}`, agent: 'a', transport: 'mcp-http', tool: 't', target: 'host', status: 'ok', startedAt: i, requestBytes: 1 }));
 
 const messages = (written: string[]): ControlWireFrame[] => written.map((t) => JSON.parse(t) as ControlWireFrame);
 
@@ -47,6 +50,7 @@ function sequence(written: string[]): Array<number | string> {
   return messages(written).flatMap((m): Array<number | string> => {
     if (m.type === 'snapshot') return [`s${m.seq}`];
     if (m.type === 'event') return [m.seq];
+    if (m.type === 'snapshotCalls') return [`p${m.seq}`];
     return m.events.map((e, i) => {
       assert.deepEqual(e, eventOf(m.fromSeq + i), 'a batch carries each event at its own sequence');
       return m.fromSeq + i;
@@ -140,6 +144,37 @@ describe('frame sender', () => {
     sender.push(event(102));
     await settle(() => sink.written.length === 3);
     assert.deepEqual(sequence(sink.written), [1, 's100', 101, 102]);
+  });
+
+  test('a long call log leaves as the snapshot with its newest calls, then older parts newest first, before any event', async () => {
+    const sink = openSink();
+    const calls = callsUpTo(2500);
+    const sender = new FrameSender(sink, () => assert.fail('no resync expected'), { snapshotCallsPerMessage: 1000 });
+    sender.push(snapshotAt(4, calls));
+    sender.push(event(5));
+    await settle(() => sender.stats.eventsSent === 1);
+    assert.deepEqual(sequence(sink.written), ['s4', 'p4', 'p4', 5]);
+    const [head, ...parts] = messages(sink.written);
+    assert.ok(head?.type === 'snapshot');
+    assert.deepEqual(head.snapshot.calls.map((c) => c.callId), calls.slice(1500).map((c) => c.callId));
+    assert.deepEqual(parts.flatMap((m) => (m.type === 'snapshotCalls' ? [m.calls.length] : [])), [1000, 500]);
+    const reassembled = parts.reduceRight<CallView[]>((all, m) => (m.type === 'snapshotCalls' ? all.concat(m.calls) : all), []).concat(head.snapshot.calls);
+    assert.deepEqual(reassembled, calls, 'the parts put back together are the log, oldest first');
+    assert.equal(sender.stats.sent, 4);
+  });
+
+  test('a resync snapshot is split like the first one', async () => {
+    const sink = stalledSink();
+    const sender = new FrameSender(sink, () => snapshotAt(50, callsUpTo(3)), { maxInFlight: 1, maxQueuedFrames: 2, snapshotCallsPerMessage: 2 });
+    sender.push(event(1));
+    await tick();
+    for (let seq = 2; seq <= 5; seq++) sender.push(event(seq));
+    assert.equal(sender.stats.resyncs, 1);
+    for (let i = 0; i < 2; i++) {
+      sink.complete();
+      await settle(() => sink.written.length === i + 2);
+    }
+    assert.deepEqual(sequence(sink.written), [1, 's50', 'p50']);
   });
 
   test('nothing is written after close, including a flush already scheduled', async () => {

@@ -81,6 +81,26 @@ describe('console reducer', () => {
     assert.equal(state.seq, 10);
   });
 
+  test('snapshot parts put older calls before the snapshot calls, in order, across deliveries', () => {
+    const part = (seq: number, ids: string[]): ControlWireFrame => ({ type: 'snapshotCalls', seq, calls: ids.map((id) => call(id)) });
+    let state = applyFrames(EMPTY_DATA, [snapshot(7, { calls: [call('e'), call('f')] }), part(7, ['c', 'd'])]);
+    state = applyFrames(state, [part(7, ['a', 'b'])]);
+    assert.deepEqual(state.callIds, ['a', 'b', 'c', 'd', 'e', 'f']);
+    assert.equal(state.calls.size, 6);
+    state = applyFrames(state, [ev(8, { type: 'call.started', call: call('g') }), part(7, ['late'])]);
+    assert.deepEqual(state.callIds, ['a', 'b', 'c', 'd', 'e', 'f', 'g'], 'a part after an event is stale and ignored');
+    const resynced = applyFrames(state, [snapshot(20, { calls: [call('z')] }), part(7, ['old']), part(20, ['y', 'z'])]);
+    assert.deepEqual(resynced.callIds, ['y', 'z'], 'a part of an earlier snapshot is ignored; a call already known is not repeated');
+  });
+
+  test('snapshot parts fill the log only up to its cap, keeping the newest', () => {
+    const recent = Array.from({ length: MAX_CALLS - 2 }, (_, i) => call(`r${i}`));
+    const state = applyFrames(EMPTY_DATA, [snapshot(1, { calls: recent }), { type: 'snapshotCalls', seq: 1, calls: [call('o1'), call('o2'), call('o3')] }]);
+    assert.equal(state.callIds.length, MAX_CALLS);
+    assert.deepEqual(state.callIds.slice(0, 3), ['o2', 'o3', 'r0']);
+    assert.equal(state.calls.has('o1'), false);
+  });
+
   test('events before the first snapshot are ignored; the snapshot then deltas build the state', () => {
     const state = applyFrames(EMPTY_DATA, [
       ev(1, { type: 'plugin.connected', plugin: plugin('early') }),

@@ -52,6 +52,8 @@ const DEFAULT_PREVIEW_BYTES = 16 * 1024;
  * Restarting costs a few tens of milliseconds of the writer's time, never the caller's.
  */
 const DEFAULT_REST_AFTER_MS = 30_000;
+/** Longest the store waits for a resting thread to close its connection before stopping it. */
+const REST_WAIT_MS = 1_000;
 
 export class AuditStore {
   private writer: WriterThread | undefined;
@@ -262,7 +264,8 @@ export class AuditStore {
     const writer = this.writer;
     if (!writer || this.inflight || this.queue.length > 0 || this.closed) return;
     const wasOpen = this.writerOpen;
-    this.await(writer, writer.send({ op: 'close' }));
+    // An idle thread answers at once; one that does not is stopped all the same, without blocking for long.
+    writer.waitFor(writer.send({ op: 'close' }), REST_WAIT_MS);
     writer.terminate();
     this.writer = undefined;
     this.writerOpen = wasOpen;

@@ -77,6 +77,9 @@ export class IdleHeap {
     this.close();
     if (this.heapBytes() - this.baseline < this.options.minGrowthBytes) return;
     this.collector ??= v8Collector();
+    // The second pass compacts: it picks pages to empty by the live bytes the first one measured, and
+    // releases them, where the first sees pages still full of the burst's garbage.
+    this.collector();
     this.collector();
     this.collections++;
     this.baseline = this.heapBytes();

@@ -59,7 +59,7 @@ export class IdleHeap {
     },
   };
 
-  /** How many collections ran (for tests and the status of this component). */
+  /** How many times the heap was collected here. */
   get collected(): number {
     return this.collections;
   }

@@ -17,6 +17,7 @@ import type { RedactionRules } from './redact.js';
 import type { MigrationReport } from './schema.js';
 import { toError, type WriterReply } from './writer-protocol.js';
 import { WriterThread } from './writer-thread.js';
+import { AuditWriter, type AuditWriterOptions } from './writer.js';
 import { prepared, type AuditRecord } from './rows.js';
 
 export interface AuditStoreOptions {
@@ -32,6 +33,8 @@ export interface AuditStoreOptions {
   flushIntervalMs?: number;
   /** Records held while the database is unavailable; the oldest are dropped beyond it. */
   maxQueue?: number;
+  /** How long the writer thread stays after its last write before it stops (it starts again with the next record). */
+  restAfterMs?: number;
   /** How long after a failure the store waits before opening the database again. */
   retryMs?: number;
   now?: () => number;
@@ -41,10 +44,16 @@ export interface AuditStoreOptions {
 const TIMED_BATCH = 500;
 /** Longest a synchronous wait for the writer may block (a flush before a query, close): a dead worker cannot say so while we block. */
 const SYNC_WAIT_MS = 30_000;
-/** Opening may upgrade an older trail, backfilling its search index once (about 2.5 s per 150,000 calls on a loaded machine). */
-const OPEN_WAIT_MS = 600_000;
 
 const DEFAULT_PREVIEW_BYTES = 16 * 1024;
+/**
+ * The writer thread is an isolate of its own with SQLite's caches, about 10 MB resident: it runs while
+ * there is something to write and this long after, so a Junction nobody is calling does not keep it.
+ * Restarting costs a few tens of milliseconds of the writer's time, never the caller's.
+ */
+const DEFAULT_REST_AFTER_MS = 30_000;
+/** Longest the store waits for a resting thread to close its connection before stopping it. */
+const REST_WAIT_MS = 1_000;
 
 export class AuditStore {
   private writer: WriterThread | undefined;
@@ -54,6 +63,7 @@ export class AuditStore {
   private reader: Database.Database | undefined;
   private queue: AuditRecord[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private restTimer: NodeJS.Timeout | undefined;
   private dropped = 0;
   private problem: { key: string; message: string } | undefined;
   private retryAt = 0;
@@ -61,19 +71,37 @@ export class AuditStore {
   private readonly flushIntervalMs: number;
   private readonly maxQueue: number;
   private readonly retryMs: number;
+  private readonly restAfterMs: number;
   private readonly now: () => number;
 
   constructor(private readonly options: AuditStoreOptions) {
     this.flushIntervalMs = options.flushIntervalMs ?? 100;
     this.maxQueue = options.maxQueue ?? 50_000;
     this.retryMs = options.retryMs ?? 5_000;
+    this.restAfterMs = options.restAfterMs ?? DEFAULT_REST_AFTER_MS;
     this.now = options.now ?? Date.now;
   }
 
-  /** Opens the database (in the writer thread, waiting for it); a failure is reported as a warning and retried later, never thrown. */
+  /**
+   * Opens, migrates and prunes the database once, on this thread, and closes it again: the writer thread
+   * starts with the first record. A failure is reported as a warning and retried later, never thrown.
+   */
   open(): void {
-    const writer = this.writerThread();
-    if (writer) this.await(writer, writer.send({ op: 'open', now: this.now() }), OPEN_WAIT_MS);
+    const writer = new AuditWriter(this.writerOptions());
+    try {
+      const migrated = writer.open(this.now());
+      if (migrated && migrated.calls > 0) this.migrated(migrated);
+      this.writerOpen = true;
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      writer.close();
+    }
+  }
+
+  /** Whether the writer thread is running now (it rests while nothing is written). */
+  get writerRunning(): boolean {
+    return this.writer !== undefined;
   }
 
   status(): AuditStatus {
@@ -128,8 +156,8 @@ export class AuditStore {
   /** Applies retention now (it also runs after writes, once a minute), after writing what is queued. */
   prune(): void {
     this.flush();
-    const writer = this.writer;
-    if (writer && this.writerOpen) this.await(writer, writer.send({ op: 'prune', now: this.now() }));
+    const writer = this.writerOpen ? this.writerThread() : undefined;
+    if (writer) this.await(writer, writer.send({ op: 'prune', now: this.now() }));
   }
 
   /** Flushes what is queued and closes the database. */
@@ -138,6 +166,7 @@ export class AuditStore {
     this.flush();
     this.closed = true;
     this.clearTimer();
+    this.clearRest();
     const pending = this.queue.length + (this.inflight?.batch.length ?? 0);
     if (pending > 0) this.options.logger.warn(`audit: ${pending} records could not be written before closing: ${this.problem?.message ?? 'the database is unavailable'}`);
     const writer = this.writer;
@@ -173,6 +202,7 @@ export class AuditStore {
 
   private enqueue(item: AuditRecord): void {
     if (this.closed) return;
+    this.clearRest();
     // While the writer is away the queue may hold thousands of records: keep them in stored form only.
     this.queue.push(this.writerOpen ? item : this.stored(item));
     this.trim();
@@ -213,6 +243,32 @@ export class AuditStore {
     if (reply.pruneError) this.fail(toError(reply.pruneError));
     else this.recovered();
     if (this.queue.length > 0) this.schedule(0);
+    else if (!this.inflight) this.scheduleRest();
+  }
+
+  private scheduleRest(): void {
+    if (this.closed || !this.writer) return;
+    this.clearRest();
+    this.restTimer = setTimeout(() => this.rest(), this.restAfterMs);
+    this.restTimer.unref();
+  }
+
+  private clearRest(): void {
+    if (this.restTimer) clearTimeout(this.restTimer);
+    this.restTimer = undefined;
+  }
+
+  /** Stops an idle writer thread; the database stays as writable as it was, and the next record starts a new thread. */
+  private rest(): void {
+    this.restTimer = undefined;
+    const writer = this.writer;
+    if (!writer || this.inflight || this.queue.length > 0 || this.closed) return;
+    const wasOpen = this.writerOpen;
+    // An idle thread answers at once; one that does not is stopped all the same, without blocking for long.
+    writer.waitFor(writer.send({ op: 'close' }), REST_WAIT_MS);
+    writer.terminate();
+    this.writer = undefined;
+    this.writerOpen = wasOpen;
   }
 
   private trim(): void {
@@ -246,7 +302,7 @@ export class AuditStore {
     this.writer = undefined;
     try {
       this.writer = new WriterThread(
-        { path: this.options.path, rules: this.options.rules, retentionDays: this.options.retentionDays, maxBytes: this.options.maxBytes, previewBytes: this.previewBytes() },
+        this.writerOptions(),
         (reply) => this.onReply(reply),
         (error) => this.crashed(error),
       );
@@ -255,6 +311,10 @@ export class AuditStore {
       this.fail(error);
       return undefined;
     }
+  }
+
+  private writerOptions(): AuditWriterOptions {
+    return { path: this.options.path, rules: this.options.rules, retentionDays: this.options.retentionDays, maxBytes: this.options.maxBytes, previewBytes: this.previewBytes() };
   }
 
   private await(writer: WriterThread, id: number, timeoutMs = SYNC_WAIT_MS): void {

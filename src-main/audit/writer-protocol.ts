@@ -12,7 +12,6 @@ export interface WriterInit {
 
 /** `now` is the store's clock (retention ages records by it). */
 export type WriterRequest =
-  | { id: number; op: 'open'; now: number }
   | { id: number; op: 'write'; batch: readonly AuditRecord[]; now: number }
   | { id: number; op: 'prune'; now: number }
   | { id: number; op: 'close' };

@@ -14,15 +14,13 @@ const writer = new AuditWriter(options);
 function handle(request: WriterRequest): WriterReply {
   try {
     switch (request.op) {
-      case 'open': {
-        const migrated = writer.open(request.now);
-        return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}) };
-      }
       case 'write': {
         const { migrated, pruneError } = writer.write(request.batch, request.now);
         return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}), ...(pruneError !== undefined ? { pruneError: errorData(pruneError) } : {}) };
       }
       case 'prune':
+        // A thread started for this request opens the database first (opening prunes too).
+        writer.open(request.now);
         writer.prune(request.now);
         return { id: request.id, ok: true, open: writer.isOpen };
       case 'close':

@@ -1,8 +1,10 @@
 /**
- * The TypeScript compiler and language service, loaded on first use instead of at start: they take
- * about 75 MB resident, which a Junction that only bridges plugins (no workspace open) never needs.
- * `Workspace.open` asks first, so the load happens while a workspace opens, never inside a tool call.
- * Every other module imports `typescript` for its types only and reaches the runtime through here.
+ * The TypeScript compiler and language service, loaded on first use instead of at start: the module
+ * alone takes about 45 MB resident, which a Junction that only bridges plugins, or whose workspaces are
+ * only read, staged and committed, never needs. The first use is a workspace's compiler options or
+ * language service (diagnostics, symbols, references, code actions, compiler validation): that call
+ * pays the load once (a few hundred milliseconds). Every other module imports `typescript` for its
+ * types only and reaches the runtime through here.
  */
 import { createRequire } from 'node:module';
 import type TypeScript from 'typescript';

@@ -1,6 +1,10 @@
 /**
  * One open workspace: its identity, trust, the disk-backed base snapshot, the effective snapshot
  * (the head of an active transaction, if any) and a language service that reads from it.
+ *
+ * The compiler options and the language service are made on first use, not at open: they need the
+ * TypeScript compiler (about 45 MB resident), which a workspace that is only read, staged and committed
+ * never uses. A reload drops both, so the next use reads the configuration afresh.
  */
 import { randomUUID } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
@@ -9,7 +13,6 @@ import type ts from 'typescript';
 import { JunctionError, next } from '../../contracts/index.js';
 import { createSnapshotLanguageService, type SnapshotLanguageService } from './language-service.js';
 import { loadDocuments, readProjectConfig, type ProjectConfig } from './loader.js';
-import { typescript } from './typescript.js';
 import { Snapshot, type SnapshotIdentity } from './snapshot.js';
 import { watchDirectory, type DirectoryWatcher } from './watcher.js';
 
@@ -43,28 +46,24 @@ export class Workspace {
   private workspaceEpoch = 0;
   private base: Snapshot;
   private head: { snapshot: Snapshot; revision: number } | undefined;
-  private config: ProjectConfig;
-  private service: SnapshotLanguageService;
+  private config: ProjectConfig | undefined;
+  private service: SnapshotLanguageService | undefined;
   private watcher: DirectoryWatcher | undefined;
   private reloading: Promise<boolean> = Promise.resolve(false);
   private readonly onReloaded: ((workspace: Workspace) => void) | undefined;
 
-  private constructor(root: string, realRoot: string, base: Snapshot, config: ProjectConfig, options: WorkspaceOpenOptions) {
+  private constructor(root: string, realRoot: string, base: Snapshot, options: WorkspaceOpenOptions) {
     this.root = root;
     this.realRoot = realRoot;
     this.name = basename(realRoot);
     this.trust = options.trusted;
     this.base = base;
-    this.config = config;
-    this.service = createSnapshotLanguageService(realRoot, config.options);
     this.onReloaded = options.onReloaded;
   }
 
   static async open(root: string, options: WorkspaceOpenOptions): Promise<Workspace> {
     const { absolute, real } = await resolveWorkspaceRoot(root);
-    // The first workspace pays for loading TypeScript here, not the first tool call that needs it.
-    typescript();
-    const workspace = new Workspace(absolute, real, Snapshot.fromTexts(await loadDocuments(real)), readProjectConfig(real), options);
+    const workspace = new Workspace(absolute, real, Snapshot.fromTexts(await loadDocuments(real)), options);
     if (options.watch !== false) {
       workspace.watcher = watchDirectory(real, options.debounceMs ?? 150, () => void workspace.reload(false), options.onWatchError ?? (() => undefined));
     }
@@ -84,11 +83,12 @@ export class Workspace {
   }
 
   get compilerOptions(): ts.CompilerOptions {
-    return this.config.options;
+    return this.projectConfig.options;
   }
 
+  /** Read from `tsconfig.json` (or the defaults) on first use after open or reload; loads TypeScript. */
   get projectConfig(): ProjectConfig {
-    return this.config;
+    return (this.config ??= readProjectConfig(this.realRoot));
   }
 
   /** The state on disk as last loaded or committed. */
@@ -105,8 +105,9 @@ export class Workspace {
     return { workspaceId: this.workspaceId, workspaceEpoch: this.workspaceEpoch, snapshotId: this.snapshot().snapshotId, transactionRevision: this.head?.revision ?? 0 };
   }
 
-  /** The language service over `snapshot` (default: the effective snapshot). Synchronous use only. */
+  /** The language service over `snapshot` (default: the effective snapshot). Synchronous use only; the first use loads TypeScript. */
   languageService(snapshot: Snapshot = this.snapshot()): ts.LanguageService {
+    this.service ??= createSnapshotLanguageService(this.realRoot, this.projectConfig.options);
     return this.service.at(snapshot);
   }
 
@@ -130,9 +131,8 @@ export class Workspace {
       const loaded = Snapshot.fromTexts(await loadDocuments(this.realRoot));
       if (!force && loaded.sameContentAs(this.base)) return false;
       this.base = loaded;
-      this.config = readProjectConfig(this.realRoot);
-      this.service.dispose();
-      this.service = createSnapshotLanguageService(this.realRoot, this.config.options);
+      this.config = undefined;
+      this.dropLanguageService();
       this.workspaceEpoch += 1;
       this.onReloaded?.(this);
       return true;
@@ -142,6 +142,11 @@ export class Workspace {
 
   close(): void {
     this.watcher?.close();
-    this.service.dispose();
+    this.dropLanguageService();
+  }
+
+  private dropLanguageService(): void {
+    this.service?.dispose();
+    this.service = undefined;
   }
 }

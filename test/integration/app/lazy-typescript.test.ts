@@ -1,6 +1,7 @@
 /**
- * TypeScript and its language service (about 55 MB resident) load when the first workspace opens:
- * a Junction that only bridges plugins answers calls without them.
+ * TypeScript and its language service (about 45 MB resident) load when a workspace first needs them:
+ * a Junction that only bridges plugins, or that opens a workspace and reads it, answers without them,
+ * and the first tool that needs the compiler loads it and answers as before.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +14,7 @@ import { startTestJunction } from '../../support/junction-harness.js';
 /** TypeScript is CommonJS, so once anything imports it, its files sit in the CommonJS module cache. */
 const typescriptLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => /[\\/]node_modules[\\/]typescript[\\/]/.test(file));
 
-test('TypeScript stays unloaded while no workspace is open and loads when one opens', async () => {
+test('TypeScript stays unloaded until a tool needs the compiler, then loads and serves it', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'junction-lazy-ts-'));
   await writeFile(join(dir, 'a.ts'), 'export const a: number = "one";\n');
   const junction = await startTestJunction(['demo=false']);
@@ -24,11 +25,15 @@ test('TypeScript stays unloaded while no workspace is open and loads when one op
     assert.equal(typescriptLoaded(), false, 'started and answered a call without TypeScript');
 
     await junction.control.openWorkspace(dir, { trusted: true });
-    assert.equal(typescriptLoaded(), true);
+    const read = await fetch(`${junction.baseUrl}/api/tools/document-read`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: 'a.ts' }) });
+    assert.equal(read.status, 200, await read.text());
+    assert.equal(typescriptLoaded(), false, 'opened a workspace and read a document without TypeScript');
+
     const diagnostics = await fetch(`${junction.baseUrl}/api/tools/diagnostics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     const body = JSON.stringify(await diagnostics.json());
     assert.equal(diagnostics.status, 200, body);
     assert.match(body, /TS2322/, 'the language service runs once loaded');
+    assert.equal(typescriptLoaded(), true);
   } finally {
     await junction.stop();
     await rm(dir, { recursive: true, force: true });

@@ -178,6 +178,28 @@ describe('audit store under bad conditions', () => {
     }
   });
 
+  test('the writer thread starts with the first record, stops when the trail is quiet, and starts again for the next record', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'junction-audit-rest-'));
+    const store = new AuditStore({ path: join(dir, 'audit.db'), rules: compileRedaction([]), logger: silentLogger, retentionDays: 30, maxBytes: 1024 * 1024 * 1024, restAfterMs: 50, now: () => 1_700_000_100_000 });
+    try {
+      store.open();
+      assert.equal(store.status().state, 'open', 'opened and migrated at start');
+      assert.equal(store.writerRunning, false, 'no thread while nothing was recorded');
+      store.recordCall(call(1));
+      store.flush();
+      assert.equal(store.writerRunning, true);
+      await eventually(() => !store.writerRunning, 10_000, 'the writer thread to stop once the trail is quiet');
+      assert.equal(store.status().state, 'open');
+      assert.deepEqual(store.queryCalls({ limit: 10 }).items.map((c) => c.call.callId), ['call-1']);
+      store.recordCall(call(2));
+      store.flush();
+      assert.deepEqual(store.queryCalls({ limit: 10 }).items.map((c) => c.call.callId), ['call-2', 'call-1'], 'a new thread writes the next record');
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('retention: records past the age are deleted and the file is kept under its size cap', () => {
     const dir = mkdtempSync(join(tmpdir(), 'junction-audit-retention-'));
     try {

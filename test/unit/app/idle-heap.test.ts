@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { IdleHeap } from '../../../src-main/app/idle-heap.js';
+import type { CallView } from '../../../src-main/contracts/index.js';
+
+const QUIET_MS = 20;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const call = { callId: 'c' } as CallView;
+
+function finishCalls(heap: IdleHeap, count: number): void {
+  for (let i = 0; i < count; i++) heap.observer.finished(call, undefined);
+}
+
+test('one collection once calls have stopped, none while they keep coming', async () => {
+  let heapBytes = 0;
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, heapBytes: () => heapBytes, collect: () => (heapBytes = 10) });
+  try {
+    heapBytes = 1000;
+    for (let i = 0; i < 8; i++) {
+      finishCalls(heap, 3);
+      await sleep(QUIET_MS / 2);
+    }
+    assert.equal(heap.collected, 0, 'calls kept arriving');
+    await sleep(QUIET_MS * 4);
+    assert.equal(heap.collected, 1);
+    await sleep(QUIET_MS * 3);
+    assert.equal(heap.collected, 1, 'no call since, so nothing more to give back');
+  } finally {
+    heap.close();
+  }
+});
+
+test('no collection when the heap grew less than the threshold (a trickle of calls)', async () => {
+  let heapBytes = 1000;
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, heapBytes: () => heapBytes, collect: () => assert.fail('collected') });
+  try {
+    heapBytes = 1050;
+    finishCalls(heap, 1);
+    await sleep(QUIET_MS * 4);
+    assert.equal(heap.collected, 0);
+  } finally {
+    heap.close();
+  }
+});
+
+test("V8's own collection runs and frees garbage when none is supplied", async () => {
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 0 });
+  try {
+    let garbage: unknown[] | undefined = Array.from({ length: 200_000 }, (_, i) => ({ i, text: `item ${i}` }));
+    const withGarbage = process.memoryUsage().heapUsed;
+    garbage = undefined;
+    finishCalls(heap, 1);
+    await sleep(QUIET_MS * 4);
+    assert.equal(heap.collected, 1);
+    assert.equal(garbage, undefined);
+    const after = process.memoryUsage().heapUsed;
+    assert.ok(after < withGarbage - 5 * 1024 * 1024, `heap used ${(withGarbage / 1048576).toFixed(1)} MB → ${(after / 1048576).toFixed(1)} MB`);
+  } finally {
+    heap.close();
+  }
+});

@@ -3,14 +3,34 @@
  * this in its thread; the store does it itself for records it must hold while the writer is away, so
  * a backlog never keeps a call's full arguments and result alive.
  */
+import type { CallView } from '../contracts/index.js';
 import type { AuditCallInput, AuditEventInput } from './records.js';
 import { redactCall, redactValue, type RedactionRules } from './redact.js';
-import { cappedJson } from '../shared/index.js';
+import { cappedJson, cappedJsonText, type CappedJson } from '../shared/index.js';
 
 export type RowParams = Record<string, string | number | null>;
 
-/** One record for the trail: as recorded (redacted by the writer) or already prepared. */
-export type AuditRecord = { type: 'call'; input: AuditCallInput } | { type: 'event'; input: AuditEventInput } | { type: 'call' | 'event'; params: RowParams };
+/**
+ * A call on its way to the writer thread: its values as JSON text. A string crosses to the thread as one
+ * copy, where an object graph is serialised and rebuilt field by field; and the writer stores most calls'
+ * JSON as it is (see `serializedParams`) without parsing it.
+ */
+export interface SerializedCall {
+  call: CallView;
+  arguments: string;
+  /** Null when the call has no result. */
+  result: string | null;
+  policy: string | null;
+  decidedBy: string | null;
+  replayOf: string | null;
+}
+
+/** One record for the trail: as recorded (redacted by the writer), serialised for the writer thread, or already prepared. */
+export type AuditRecord =
+  | { type: 'call'; input: AuditCallInput }
+  | { type: 'call'; json: SerializedCall }
+  | { type: 'event'; input: AuditEventInput }
+  | { type: 'call' | 'event'; params: RowParams };
 
 export interface RowOptions {
   rules: RedactionRules;
@@ -18,12 +38,14 @@ export interface RowOptions {
   previewBytes: number;
 }
 
-function callParams(input: AuditCallInput, options: RowOptions): RowParams {
-  const { call } = input;
-  const redacted = redactCall({ arguments: input.arguments, result: input.result }, options.rules);
-  const args = cappedJson(redacted.value.arguments, options.previewBytes);
-  const result = input.result === undefined ? undefined : cappedJson(redacted.value.result, options.previewBytes);
-  const policy = input.policy === null || input.policy === undefined ? null : cappedJson(redactValue(input.policy, options.rules).value, options.previewBytes).json;
+interface StoredValues {
+  args: CappedJson;
+  result: CappedJson | undefined;
+  policy: string | null;
+  redacted: string[];
+}
+
+function row(call: CallView, values: StoredValues, decidedBy: string | null, replayOf: string | null): RowParams {
   return {
     callId: call.callId,
     startedAt: call.startedAt,
@@ -36,11 +58,52 @@ function callParams(input: AuditCallInput, options: RowOptions): RowParams {
     durationMs: call.durationMs ?? null,
     requestBytes: call.requestBytes,
     responseBytes: call.responseBytes ?? null,
-    arguments: args.json,
-    result: result?.json ?? null,
-    redacted: redacted.paths.length > 0 ? JSON.stringify(redacted.paths) : null,
-    truncated: args.truncated || result?.truncated ? 1 : 0,
-    policy,
+    arguments: values.args.json,
+    result: values.result?.json ?? null,
+    redacted: values.redacted.length > 0 ? JSON.stringify(values.redacted) : null,
+    truncated: values.args.truncated || values.result?.truncated ? 1 : 0,
+    policy: values.policy,
+    decidedBy,
+    replayOf,
+  };
+}
+
+function callParams(input: AuditCallInput, options: RowOptions): RowParams {
+  const redacted = redactCall({ arguments: input.arguments, result: input.result }, options.rules);
+  const args = cappedJson(redacted.value.arguments, options.previewBytes);
+  const result = input.result === undefined ? undefined : cappedJson(redacted.value.result, options.previewBytes);
+  const policy = input.policy === null || input.policy === undefined ? null : cappedJson(redactValue(input.policy, options.rules).value, options.previewBytes).json;
+  return row(input.call, { args, result, policy, redacted: redacted.paths }, input.decidedBy, input.replayOf ?? null);
+}
+
+/**
+ * Redaction can change a call only through a configured pointer or pattern, or a key named like a secret.
+ * Such a key is in the JSON text verbatim (JSON escapes no letter, `-` or `_`, all the secret-key pattern
+ * is made of), so when no rule is configured and the text nowhere matches that pattern, the redacted
+ * value serialises to exactly this text, which is stored as it is. Otherwise the call is parsed and
+ * redacted like any other.
+ */
+function serializedParams(json: SerializedCall, options: RowOptions): RowParams {
+  const { rules } = options;
+  const texts = [json.arguments, json.result, json.policy];
+  const untouched = rules.pointers.length === 0 && rules.patterns.length === 0 && texts.every((text) => text === null || !rules.secretKey.test(text));
+  if (!untouched) {
+    const parse = (text: string | null): unknown => (text === null ? undefined : JSON.parse(text));
+    const input: AuditCallInput = { call: json.call, arguments: parse(json.arguments), result: parse(json.result), policy: parse(json.policy) ?? null, decidedBy: json.decidedBy };
+    return callParams(json.replayOf === null ? input : { ...input, replayOf: json.replayOf }, options);
+  }
+  const capped = (text: string | null) => (text === null ? undefined : cappedJsonText(text, options.previewBytes));
+  return row(json.call, { args: capped(json.arguments)!, result: capped(json.result), policy: capped(json.policy)?.json ?? null, redacted: [] }, json.decidedBy, json.replayOf);
+}
+
+/** The call with its values as JSON text, for the writer thread; throws when a value has no JSON (a cycle, a BigInt). */
+export function serializeCall(input: AuditCallInput): SerializedCall {
+  return {
+    call: input.call,
+    // As `cappedJson` stores them: a value without JSON of its own (undefined, a function) is `null`.
+    arguments: JSON.stringify(input.arguments) ?? 'null',
+    result: input.result === undefined ? null : (JSON.stringify(input.result) ?? 'null'),
+    policy: input.policy === null || input.policy === undefined ? null : (JSON.stringify(input.policy) ?? 'null'),
     decidedBy: input.decidedBy,
     replayOf: input.replayOf ?? null,
   };
@@ -54,6 +117,7 @@ function eventParams(input: AuditEventInput, options: RowOptions): RowParams {
 
 export function rowParams(record: AuditRecord, options: RowOptions): RowParams {
   if ('params' in record) return record.params;
+  if ('json' in record) return serializedParams(record.json, options);
   return record.type === 'call' ? callParams(record.input, options) : eventParams(record.input, options);
 }
 

@@ -30,6 +30,7 @@ const CALLS: Array<[string, AuditCallInput]> = [
   ['a word like a secret key in a value only', call({ query: 'rotate the api-key docs' }, { content: [] })],
   ['a policy decision and a replay', call({ a: 1 }, { b: 2 }, { policy: { action: 'ask', ruleIndex: 0, reason: 'remove-*', decidedBy: 'operator' }, decidedBy: 'operator', replayOf: 'c-0' })],
   ['a value larger than the preview', call({ blob: 'é'.repeat(5000) }, { text: 'x'.repeat(9000) })],
+  ['line breaks and JSON-looking text in values', call({ text: 'a\nb\r\n\u2028c', json: '{"x":1}\n' }, { content: [{ type: 'text', text: '\n\n' }] })],
 ];
 
 describe('calls serialised for the writer thread', () => {
@@ -38,7 +39,7 @@ describe('calls serialised for the writer thread', () => {
       const options = { rules, previewBytes: 4096 };
       for (const [name, input] of CALLS) {
         const direct = rowParams({ type: 'call', input }, options);
-        const serialised = rowParams({ type: 'call', json: structuredClone(serializeCall(input)) }, options);
+        const serialised = rowParams({ type: 'call', json: serializeCall(input) }, options);
         assert.deepEqual(serialised, direct, name);
       }
     });

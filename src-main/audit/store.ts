@@ -17,7 +17,7 @@ import type { RedactionRules } from './redact.js';
 import type { MigrationReport } from './schema.js';
 import { toError, type WriterReply } from './writer-protocol.js';
 import { WriterThread } from './writer-thread.js';
-import { prepared, serializeCall, type AuditRecord } from './rows.js';
+import { prepared, type AuditRecord } from './rows.js';
 
 export interface AuditStoreOptions {
   path: string;
@@ -167,25 +167,6 @@ export class AuditStore {
     return prepared(record, { rules: this.options.rules, previewBytes: this.previewBytes() });
   }
 
-  /**
-   * A call as JSON text for the writer thread, serialised here in the timer's turn rather than in the
-   * agent's call. One without JSON (a BigInt) is prepared here instead; one that cannot even be redacted
-   * (a cyclic value) is counted as dropped rather than thrown from a timer.
-   */
-  private forWriter(record: AuditRecord): AuditRecord | undefined {
-    if (record.type !== 'call' || !('input' in record)) return record;
-    try {
-      return { type: 'call', json: serializeCall(record.input) };
-    } catch {
-      try {
-        return this.stored(record);
-      } catch {
-        this.dropped++;
-        return undefined;
-      }
-    }
-  }
-
   private previewBytes(): number {
     return this.options.previewBytes ?? DEFAULT_PREVIEW_BYTES;
   }
@@ -208,9 +189,8 @@ export class AuditStore {
     }
     const writer = this.writerThread();
     if (!writer) return false;
-    const taken = this.queue.length <= max ? this.queue : this.queue.slice(0, max);
+    const batch = this.queue.length <= max ? this.queue : this.queue.slice(0, max);
     this.queue = this.queue.length <= max ? [] : this.queue.slice(max);
-    const batch = taken.flatMap((record) => this.forWriter(record) ?? []);
     this.inflight = { id: writer.send({ op: 'write', batch, now: this.now() }), batch };
     return true;
   }

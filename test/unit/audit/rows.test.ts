@@ -1,11 +1,12 @@
 /**
- * A call crosses to the writer thread as JSON text and most calls are stored without being parsed again:
- * the stored row must be exactly the row redacting the call itself gives, secrets, rules and caps included.
+ * Most calls are stored as their JSON text without the redactor's walk: the stored row must be exactly
+ * what redacting the call and then capping its previews gives, secrets, rules and caps included.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileRedaction, type AuditCallInput } from '../../../src-main/audit/index.js';
-import { rowParams, serializeCall } from '../../../src-main/audit/rows.js';
+import { compileRedaction, redactCall, redactValue, type AuditCallInput, type RedactionRules } from '../../../src-main/audit/index.js';
+import { rowParams } from '../../../src-main/audit/rows.js';
+import { cappedJson } from '../../../src-main/shared/index.js';
 
 const T0 = 1_700_000_000_000;
 
@@ -33,26 +34,39 @@ const CALLS: Array<[string, AuditCallInput]> = [
   ['line breaks and JSON-looking text in values', call({ text: 'a\nb\r\n\u2028c', json: '{"x":1}\n' }, { content: [{ type: 'text', text: '\n\n' }] })],
 ];
 
-describe('calls serialised for the writer thread', () => {
+/** The stored previews by definition: the redactor's output, capped. */
+function redactedThenCapped(input: AuditCallInput, rules: RedactionRules, previewBytes: number) {
+  const { value, paths } = redactCall({ arguments: input.arguments, result: input.result }, rules);
+  const args = cappedJson(value.arguments, previewBytes);
+  const result = input.result === undefined ? undefined : cappedJson(value.result, previewBytes);
+  return {
+    arguments: args.json,
+    result: result?.json ?? null,
+    redacted: paths.length > 0 ? JSON.stringify(paths) : null,
+    truncated: args.truncated || result?.truncated ? 1 : 0,
+    policy: input.policy === null ? null : cappedJson(redactValue(input.policy, rules).value, previewBytes).json,
+  };
+}
+
+describe('a call stored as a row', () => {
   for (const rules of [compileRedaction([]), compileRedaction(['/arguments/path', 're:sk-[a-z]+'])]) {
-    test(`are stored exactly as redacting the call itself stores them (${rules.pointers.length + rules.patterns.length} configured rules)`, () => {
-      const options = { rules, previewBytes: 4096 };
+    test(`holds exactly the redacted, capped previews (${rules.pointers.length + rules.patterns.length} configured rules)`, () => {
+      const previewBytes = 4096;
       for (const [name, input] of CALLS) {
-        const direct = rowParams({ type: 'call', input }, options);
-        const serialised = rowParams({ type: 'call', json: serializeCall(input) }, options);
-        assert.deepEqual(serialised, direct, name);
+        const { arguments: args, result, redacted, truncated, policy } = rowParams({ type: 'call', input }, { rules, previewBytes });
+        assert.deepEqual({ arguments: args, result, redacted, truncated, policy }, redactedThenCapped(input, rules, previewBytes), name);
       }
     });
   }
 
-  test('a secret never survives the path that stores JSON text without parsing it', () => {
-    const options = { rules: compileRedaction([]), previewBytes: 4096 };
-    const stored = rowParams({ type: 'call', json: serializeCall(call({ headers: { Authorization: `Bearer ${secret}` } }, { echoed: `Bearer ${secret}` })) }, options);
+  test('a secret never survives the path that stores JSON text without the redactor', () => {
+    const stored = rowParams({ type: 'call', input: call({ headers: { Authorization: `Bearer ${secret}` } }, { echoed: `Bearer ${secret}` }) }, { rules: compileRedaction([]), previewBytes: 4096 });
     assert.ok(!JSON.stringify(stored).includes(secret));
     assert.deepEqual(JSON.parse(stored.redacted as string), ['/arguments/headers/Authorization']);
   });
 
-  test('a value without JSON cannot be serialised, so the store prepares that call itself', () => {
-    assert.throws(() => serializeCall(call({ n: 1n }, undefined)), TypeError);
+  test('a value without JSON goes through the redactor, which stores its string form', () => {
+    const stored = rowParams({ type: 'call', input: call({ n: 1n }, undefined) }, { rules: compileRedaction([]), previewBytes: 4096 });
+    assert.equal(stored.arguments, JSON.stringify('[object Object]'));
   });
 });

@@ -108,7 +108,9 @@ async function historyAtScale(): Promise<void> {
     store.close();
     // An existing trail without the search index: the upgrade a database recorded by an older Junction goes through.
     const legacy = new Database(join(dir, 'audit.db'));
-    legacy.exec('DROP TRIGGER calls_fts_insert; DROP TRIGGER calls_fts_delete; DROP TRIGGER calls_fts_update; DROP TABLE calls_fts; PRAGMA user_version = 0;');
+    const searchIndex = legacy.prepare("SELECT type, name FROM sqlite_master WHERE name LIKE 'calls_fts%' AND (type = 'trigger' OR sql LIKE 'CREATE VIRTUAL TABLE%') ORDER BY type = 'table'").all() as Array<{ type: string; name: string }>;
+    for (const { type, name } of searchIndex) legacy.exec(`DROP ${type === 'trigger' ? 'TRIGGER' : 'TABLE'} ${name}`);
+    legacy.pragma('user_version = 0');
     legacy.close();
     const upgradeStarted = performance.now();
     store = new AuditStore(options);

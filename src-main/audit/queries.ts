@@ -2,16 +2,43 @@
 import type Database from 'better-sqlite3';
 import { CALL_COLUMNS, rowToCall, rowToEvent, type CallRow, type EventRow } from './database.js';
 import type { CallPage, CallQuery, StoredCall, StoredEvent } from './records.js';
-import { searchExpression } from './search.js';
+import { FACET_COLUMNS, SEARCH_INDEXES } from './schema.js';
+import { facetToken, filteredExpression, searchExpression } from './search.js';
 
 /** Newest first, filtered on the server side, paged by sequence cursor. */
 export function queryCalls(db: Database.Database, query: CallQuery): CallPage {
-  const where: string[] = [];
-  const params: Record<string, string | number> = {};
   const text = query.text?.trim();
-  const match = text ? searchExpression(text) : undefined;
+  const terms = text ? searchExpression(text) : undefined;
   // Text without a single word can match nothing (see search.ts).
-  if (text && !match) return { items: [] };
+  if (text && !terms) return { items: [] };
+  const rows = terms ? searched(db, query, terms) : filtered(db, query);
+  const items = rows.slice(0, query.limit).map(rowToCall);
+  const last = items[items.length - 1];
+  return rows.length > query.limit && last ? { items, nextBefore: last.seq } : { items };
+}
+
+const COLUMNS = CALL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
+
+interface Clauses {
+  where: string[];
+  params: Record<string, string | number>;
+}
+
+function timeClauses(query: CallQuery, into: Clauses): void {
+  if (query.since !== undefined) {
+    into.where.push('c.started_at >= @since');
+    into.params.since = query.since;
+  }
+  if (query.until !== undefined) {
+    into.where.push('c.started_at < @until');
+    into.params.until = query.until;
+  }
+}
+
+/** Without text: the filters' own indexes on `calls`. */
+function filtered(db: Database.Database, query: CallQuery): CallRow[] {
+  const clauses: Clauses = { where: [], params: { limit: query.limit + 1 } };
+  const { where, params } = clauses;
   if (query.status) {
     // With a tool or agent, those indexes are far more selective; the unary + keeps the planner off the status index.
     where.push(query.tool || query.agent ? '+c.status = @status' : 'c.status = @status');
@@ -25,33 +52,42 @@ export function queryCalls(db: Database.Database, query: CallQuery): CallPage {
     where.push('c.agent = @agent');
     params.agent = query.agent;
   }
-  if (query.since !== undefined) {
-    where.push('c.started_at >= @since');
-    params.since = query.since;
-  }
-  if (query.until !== undefined) {
-    where.push('c.started_at < @until');
-    params.until = query.until;
-  }
+  timeClauses(query, clauses);
   if (query.before !== undefined) {
-    // On the index's rowid when searching, so the full-text scan itself starts below the cursor.
-    where.push(match ? 'calls_fts.rowid < @before' : 'c.seq < @before');
+    where.push('c.seq < @before');
     params.before = query.before;
   }
-  if (match) {
-    where.push('calls_fts MATCH @match');
-    params.match = match;
+  const sql = `SELECT ${COLUMNS} FROM calls c ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.seq DESC LIMIT @limit`;
+  return db.prepare(sql).all(params) as CallRow[];
+}
+
+/**
+ * With text: one MATCH carries the terms and the filters (as facet tokens), so the index intersects their
+ * posting lists newest first and stops at a full page; failed calls are searched in their own, smaller
+ * index. The filters are checked on the rows once more, which costs nothing at a page's size.
+ */
+function searched(db: Database.Database, query: CallQuery, terms: string): CallRow[] {
+  const index = query.status === 'error' ? SEARCH_INDEXES.error : SEARCH_INDEXES.all;
+  const facets: string[] = [];
+  const clauses: Clauses = { where: [], params: { limit: query.limit + 1 } };
+  const { where, params } = clauses;
+  for (const column of ['status', 'tool', 'agent'] as const) {
+    const value = query[column];
+    if (value === undefined || value === '') continue;
+    if (!(column === 'status' && index === SEARCH_INDEXES.error)) facets.push(facetToken(FACET_COLUMNS[column], value));
+    where.push(`+c.${column} = @${column}`);
+    params[column] = value;
   }
-  params.limit = query.limit + 1;
-  const columns = CALL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
-  // Searching walks the index's matches newest first and stops at a full page.
-  const from = match ? 'calls_fts JOIN calls c ON c.seq = calls_fts.rowid' : 'calls c';
-  const order = match ? 'calls_fts.rowid' : 'c.seq';
-  const sql = `SELECT ${columns} FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} DESC LIMIT @limit`;
-  const rows = db.prepare(sql).all(params) as CallRow[];
-  const items = rows.slice(0, query.limit).map(rowToCall);
-  const last = items[items.length - 1];
-  return rows.length > query.limit && last ? { items, nextBefore: last.seq } : { items };
+  where.push(`${index.table} MATCH @match`);
+  params.match = filteredExpression(terms, facets);
+  timeClauses(query, clauses);
+  if (query.before !== undefined) {
+    // On the index's rowid, so the full-text walk itself starts below the cursor.
+    where.push(`${index.table}.rowid < @before`);
+    params.before = query.before;
+  }
+  const sql = `SELECT ${COLUMNS} FROM ${index.table} JOIN calls c ON c.seq = ${index.table}.rowid WHERE ${where.join(' AND ')} ORDER BY ${index.table}.rowid DESC LIMIT @limit`;
+  return db.prepare(sql).all(params) as CallRow[];
 }
 
 export function findCall(db: Database.Database, callId: string): StoredCall | undefined {

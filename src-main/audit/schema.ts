@@ -45,7 +45,7 @@ CREATE INDEX IF NOT EXISTS events_at ON events(at);
 CREATE INDEX IF NOT EXISTS events_transaction ON events(transaction_id, seq);
 `;
 
-/** The calls' columns the full-text index covers, in its column order. */
+/** The calls' columns the full-text index covers as searchable text, in its column order. */
 export const SEARCHED_COLUMNS = ['tool', 'agent', 'target', 'call_id', 'error_code', 'arguments', 'result'] as const;
 
 const searched = SEARCHED_COLUMNS.join(', ');
@@ -68,11 +68,88 @@ CREATE TRIGGER calls_fts_update AFTER UPDATE ON calls BEGIN
   DELETE FROM calls_fts WHERE rowid = old.seq;
   INSERT INTO calls_fts(rowid, ${searched}) VALUES (new.seq, ${fromRow('new')});
 END;
-INSERT INTO calls_fts(rowid, ${searched}) SELECT seq, ${searched} FROM calls;
 `;
+const SEARCH_INDEX_BACKFILL = `INSERT INTO calls_fts(rowid, ${searched}) SELECT seq, ${searched} FROM calls;`;
+
+/**
+ * The history filters held in the index as one exact token each (see search.ts): a prefix letter and the
+ * value's UTF-8 bytes in hex, which the tokenizer keeps as one word whatever the value's punctuation.
+ */
+export const FACET_COLUMNS = { status: 's', tool: 't', agent: 'a' } as const;
+
+const facetsOf = (row: string) =>
+  Object.entries(FACET_COLUMNS)
+    .map(([column, prefix]) => `'${prefix}' || hex(${row}${column})`)
+    .join(` || ' ' || `);
+
+/** The index's columns: the searchable text, then `facets`. */
+const INDEX_COLUMNS = `${searched}, facets`;
+
+/** The index's values, rowid first, for a row named `row` (`new` in a trigger, `c` in a batch statement). */
+const indexValues = (row: string): string => `${row}.seq, ${SEARCHED_COLUMNS.map((column) => `${row}.${column}`).join(', ')}, ${facetsOf(`${row}.`)}`;
+
+/**
+ * The search indexes: every call in `calls_fts`, and failed calls once more in `calls_fts_error`. A
+ * search for failed calls is the common filtered one, and failures are a small share of the calls: in
+ * their own index a phrase meets a twentieth of the candidate rows, where in the whole one it walks every
+ * call holding its words only to find that none failed. Costs a second index write for failed calls only.
+ */
+export const SEARCH_INDEXES = {
+  all: { table: 'calls_fts', rows: 'TRUE' },
+  error: { table: 'calls_fts_error', rows: "c.status = 'error'" },
+} as const;
+
+/** Indexes the calls from sequence `from` on (a `?` parameter, or a literal): the writer's one statement per batch, and the backfill. */
+export const indexCallsFrom = (index: keyof typeof SEARCH_INDEXES, from: string): string =>
+  `INSERT INTO ${SEARCH_INDEXES[index].table}(rowid, ${INDEX_COLUMNS}) SELECT ${indexValues('c')} FROM calls c WHERE c.seq >= ${from} AND ${SEARCH_INDEXES[index].rows};`;
+
+const indexTable = ({ table }: { table: string }) => `CREATE VIRTUAL TABLE ${table} USING fts5(${INDEX_COLUMNS}, content='', contentless_delete=1);`;
+
+/**
+ * Version 2: the indexes also carry the filters (status, tool, agent), so a search with filters is one
+ * MATCH that intersects posting lists, instead of a walk over every text match that the filters then
+ * discard; failed calls get an index of their own (see SEARCH_INDEXES). And the writer indexes each batch
+ * with one INSERT … SELECT in its transaction instead of a trigger per row, which costs FTS5 about twice
+ * as much per call. Deletes and updates stay with triggers, so retention, and any other change to a row,
+ * keep the indexes in step whoever makes them.
+ */
+const FILTERED_INDEX = `
+DROP TRIGGER calls_fts_insert;
+DROP TRIGGER calls_fts_delete;
+DROP TRIGGER calls_fts_update;
+DROP TABLE calls_fts;
+${indexTable(SEARCH_INDEXES.all)}
+${indexTable(SEARCH_INDEXES.error)}
+CREATE TRIGGER calls_fts_delete AFTER DELETE ON calls BEGIN
+  DELETE FROM calls_fts WHERE rowid = old.seq;
+END;
+CREATE TRIGGER calls_fts_error_delete AFTER DELETE ON calls WHEN old.status = 'error' BEGIN
+  DELETE FROM calls_fts_error WHERE rowid = old.seq;
+END;
+CREATE TRIGGER calls_fts_update AFTER UPDATE ON calls BEGIN
+  DELETE FROM calls_fts WHERE rowid = old.seq;
+  INSERT INTO calls_fts(rowid, ${INDEX_COLUMNS}) VALUES (${indexValues('new')});
+END;
+CREATE TRIGGER calls_fts_error_update_old AFTER UPDATE ON calls WHEN old.status = 'error' BEGIN
+  DELETE FROM calls_fts_error WHERE rowid = old.seq;
+END;
+CREATE TRIGGER calls_fts_error_update_new AFTER UPDATE ON calls WHEN new.status = 'error' BEGIN
+  INSERT INTO calls_fts_error(rowid, ${INDEX_COLUMNS}) VALUES (${indexValues('new')});
+END;
+`;
+const FILTERED_INDEX_BACKFILL = indexCallsFrom('all', '0') + indexCallsFrom('error', '0');
+
+interface Migration {
+  sql: string;
+  /** Indexes the calls already recorded; skipped when a later pending step builds the index anew. */
+  backfill?: string;
+}
 
 /** Migration n takes a database from version n to n + 1. Append only: a released step never changes. */
-const MIGRATIONS: readonly string[] = [SEARCH_INDEX];
+const MIGRATIONS: readonly Migration[] = [
+  { sql: SEARCH_INDEX, backfill: SEARCH_INDEX_BACKFILL },
+  { sql: FILTERED_INDEX, backfill: FILTERED_INDEX_BACKFILL },
+];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -93,16 +170,24 @@ export function assertSupported(db: Database.Database): number {
   return version;
 }
 
-/** Brings a database to the current schema; undefined when it already was. Throws for a newer schema. */
-export function migrate(db: Database.Database): MigrationReport | undefined {
+/**
+ * Brings a database to the current schema (or to the version `to`, which tests use to write the files an
+ * older Junction wrote); undefined when it already was. Throws for a newer schema.
+ */
+export function migrate(db: Database.Database, to = SCHEMA_VERSION): MigrationReport | undefined {
   const from = assertSupported(db);
   db.exec(BASE);
-  if (from === SCHEMA_VERSION) return undefined;
+  if (from >= to) return undefined;
   const started = performance.now();
   const { n } = db.prepare('SELECT COUNT(*) AS n FROM calls').get() as { n: number };
   db.transaction(() => {
-    for (const step of MIGRATIONS.slice(from)) db.exec(step);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    const steps = MIGRATIONS.slice(from, to);
+    const lastBackfill = steps.findLastIndex((step) => step.backfill !== undefined);
+    steps.forEach((step, i) => {
+      db.exec(step.sql);
+      if (i === lastBackfill) db.exec(step.backfill!);
+    });
+    db.pragma(`user_version = ${to}`);
   })();
-  return { from, to: SCHEMA_VERSION, calls: n, ms: performance.now() - started };
+  return { from, to, calls: n, ms: performance.now() - started };
 }

@@ -8,7 +8,11 @@
  * Punctuation separates words and is otherwise ignored, so FTS5 operators typed by the operator (quotes,
  * `*`, `^`, `:`, parentheses, AND, OR, NOT, NEAR) are searched as plain words and can never be a syntax
  * error: every term is passed inside an FTS5 string.
+ *
+ * Filters (status, tool, agent) join the same expression as exact tokens of the index's `facets` column,
+ * which the operator's terms never search.
  */
+import { SEARCHED_COLUMNS } from './schema.js';
 
 /** Characters the index treats as parts of words (unicode61: letters, numbers, private-use marks). */
 const WORD = /[\p{L}\p{N}\p{Co}]/u;
@@ -27,4 +31,16 @@ export function searchExpression(text: string): string | undefined {
       return `"${term.replaceAll('"', '""')}"${prefix ? '*' : ''}`;
     })
     .join(' ');
+}
+
+/** A filter value as the one token the index's `facets` column holds for it (schema.ts): a prefix letter and the value's UTF-8 bytes in hex, as SQLite's hex() writes them. */
+export function facetToken(prefix: string, value: string): string {
+  return `${prefix}${Buffer.from(value, 'utf8').toString('hex')}`;
+}
+
+const TEXT_COLUMNS = `{${SEARCHED_COLUMNS.join(' ')}}`;
+
+/** One MATCH expression for a search: the terms (from `searchExpression`) in the searchable text, and every facet token. */
+export function filteredExpression(terms: string, facets: readonly string[]): string {
+  return [`${TEXT_COLUMNS} : (${terms})`, ...facets.map((token) => `facets : "${token}"`)].join(' AND ');
 }

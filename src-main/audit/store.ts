@@ -206,7 +206,8 @@ export class AuditStore {
     // While the writer is away the queue may hold thousands of records: keep them in stored form only.
     this.queue.push(this.writerOpen ? item : this.stored(item));
     this.trim();
-    this.schedule(this.queue.length >= TIMED_BATCH ? 0 : this.flushIntervalMs);
+    // While a batch is in flight its reply posts the next one: a timer per record would only find the writer busy.
+    this.schedule(this.queue.length >= TIMED_BATCH && !this.inflight ? 0 : this.flushIntervalMs);
   }
 
   /** Hands up to `max` queued records to the writer; false when it cannot take them now. */

@@ -40,6 +40,11 @@ export function cappedJson(value: unknown, maxBytes: number): CappedJson {
     // Cycles and BigInts have no JSON; their string form, as a JSON string, stands in for them.
     text = JSON.stringify(String(value));
   }
+  return cappedJsonText(text, maxBytes);
+}
+
+/** `cappedJson` for a value already serialised: the JSON text itself when it fits, else a JSON string preview of it. */
+export function cappedJsonText(text: string, maxBytes: number): CappedJson {
   // JSON text fits when even three UTF-8 bytes per UTF-16 unit would; only longer text is measured.
   if (text.length * 3 <= maxBytes) return { json: text, truncated: false, bytes: Buffer.byteLength(text, 'utf8') };
   const bytes = Buffer.byteLength(text, 'utf8');

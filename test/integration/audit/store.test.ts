@@ -85,7 +85,7 @@ describe('audit store under bad conditions', () => {
     const dir = mkdtempSync(join(tmpdir(), 'junction-audit-full-'));
     try {
       const child = join(FIXTURES, 'full-disk-child.ts');
-      const run = spawnSync('unshare', ['-rm', 'sh', '-c', `mount -t tmpfs -o size=256k tmpfs "$1" && exec "$2" --import tsx "$3" "$1"`, 'sh', dir, process.execPath, child], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+      const run = spawnSync('unshare', ['-rm', 'sh', '-c', `mount -t tmpfs -o size=512k tmpfs "$1" && exec "$2" --import tsx "$3" "$1"`, 'sh', dir, process.execPath, child], { cwd: PROJECT_ROOT, encoding: 'utf8' });
       assert.equal(run.status, 0, run.stderr);
       const report = JSON.parse(run.stdout) as { status: { reason?: string; queued: number }; flushed: number; threw: number; rows: number; integrity: string; warnings: string[] };
       assert.equal(report.threw, 0, 'recording never throws');

@@ -1,0 +1,203 @@
+/**
+ * History pages with text and filters together: the filters travel inside the full-text MATCH (facet
+ * tokens, and failed calls in an index of their own), which must give exactly the rows, order and pages
+ * that filtering every text match would. Also the upgrade of a real version 1 trail to that index.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { AuditStore, compileRedaction, type AuditCallInput, type CallQuery } from '../../../src-main/audit/index.js';
+import { SCHEMA_VERSION, migrate } from '../../../src-main/audit/schema.js';
+import { searchExpression } from '../../../src-main/audit/search.js';
+import type { Logger } from '../../../src-main/shared/log.js';
+import { silentLogger } from '../../../src-main/shared/log.js';
+
+const T0 = 1_700_000_000_000;
+const TOOLS = ['document-read', 'stage-edits', 'find-symbols', 'server-status', 'remove-file'];
+const AGENTS = ['claude-code/1.2 http 10.0.0.1', 'cursor', 'agent é/ü', 'agent'];
+const WORDS = ['alpha', 'beta', 'gamma', 'src/module-4.ts', 'src/module-42.ts', 'find references', 'élan', 'tool-1'];
+
+/** A deterministic mix: every filter value with and without every word, failures one call in five, clocks not in sequence order. */
+function call(i: number): AuditCallInput {
+  const failed = (i * 7) % 5 === 0;
+  return {
+    call: {
+      callId: `call-${i}`,
+      agent: AGENTS[(i * 3) % AGENTS.length]!,
+      transport: 'mcp-http',
+      tool: TOOLS[i % TOOLS.length]!,
+      target: i % 2 ? 'host' : 'bridge:editor',
+      status: failed ? 'error' : 'ok',
+      startedAt: T0 + i * 10 - (i % 4) * 25,
+      durationMs: 1,
+      requestBytes: 10,
+      responseBytes: 10,
+      ...(failed ? { errorCode: i % 2 ? 'ToolFailed' : 'ApprovalDenied' } : {}),
+    },
+    arguments: { path: WORDS[(i * 5) % WORDS.length], note: WORDS[(i * 11) % WORDS.length] },
+    result: { content: [{ type: 'text', text: `done ${WORDS[i % WORDS.length]}` }] },
+    policy: null,
+    decidedBy: null,
+  };
+}
+
+function withStore<T>(fn: (store: AuditStore, path: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'junction-audit-filters-'));
+  const path = join(dir, 'audit.db');
+  const store = new AuditStore({ path, rules: compileRedaction([]), logger: silentLogger, retentionDays: 36_500, maxBytes: 1024 ** 3 });
+  store.open();
+  try {
+    return fn(store, path);
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** What the page must hold: every text match of the whole index, filtered row by row in plain SQL. */
+function expected(db: Database.Database, query: Omit<CallQuery, 'limit'>): number[] {
+  const where: string[] = [];
+  const params: Record<string, string | number> = {};
+  if (query.text) {
+    where.push("seq IN (SELECT rowid FROM calls_fts WHERE calls_fts MATCH '{tool agent target call_id error_code arguments result} : (' || @terms || ')')");
+    params.terms = searchExpression(query.text)!;
+  }
+  for (const column of ['status', 'tool', 'agent'] as const) {
+    if (query[column] === undefined) continue;
+    where.push(`${column} = @${column}`);
+    params[column] = query[column];
+  }
+  if (query.since !== undefined) {
+    where.push('started_at >= @since');
+    params.since = query.since;
+  }
+  if (query.until !== undefined) {
+    where.push('started_at < @until');
+    params.until = query.until;
+  }
+  if (query.before !== undefined) {
+    where.push('seq < @before');
+    params.before = query.before;
+  }
+  const sql = `SELECT seq FROM calls ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC`;
+  return (db.prepare(sql).all(params) as Array<{ seq: number }>).map((r) => r.seq);
+}
+
+/** Every page of a query, following `nextBefore`; each page checked for its size and cursor. */
+function allPages(store: AuditStore, query: Omit<CallQuery, 'limit'>, limit: number): number[] {
+  const seqs: number[] = [];
+  let before = query.before;
+  for (;;) {
+    const page = store.queryCalls({ ...query, limit, ...(before !== undefined ? { before } : {}) });
+    const pageSeqs = page.items.map((item) => item.seq);
+    seqs.push(...pageSeqs);
+    if (page.nextBefore === undefined) return seqs;
+    assert.equal(pageSeqs.length, limit, 'a page with a next one is full');
+    assert.equal(page.nextBefore, pageSeqs[pageSeqs.length - 1], 'the cursor is the last row of the page');
+    before = page.nextBefore;
+  }
+}
+
+describe('history pages with text and filters', () => {
+  test('the filters inside the full-text query give exactly the rows, order and pages of filtering every match', () => {
+    withStore((store, path) => {
+      for (let i = 1; i <= 400; i++) store.recordCall(call(i));
+      store.flush();
+      const db = new Database(path, { readonly: true });
+      try {
+        const texts = [undefined, 'alpha', 'src/module-4', 'src/module-42.ts', 'find references', 'elan', 'tool-1', 'toolfailed', 'cursor', 'claude-code', 'module done', 'no-such-word'];
+        const filters: Array<Omit<CallQuery, 'limit' | 'text'>> = [
+          {},
+          { status: 'error' },
+          { status: 'ok' },
+          { tool: 'stage-edits' },
+          { agent: 'agent é/ü' },
+          { agent: 'agent' },
+          { status: 'error', tool: 'document-read' },
+          { status: 'ok', agent: 'cursor', tool: 'find-symbols' },
+          { status: 'error', agent: 'claude-code/1.2 http 10.0.0.1' },
+          { since: T0 + 1000, until: T0 + 3000 },
+          { status: 'error', before: 250 },
+          { tool: 'no-such-tool' },
+        ];
+        let nonEmpty = 0;
+        for (const text of texts) {
+          for (const filter of filters) {
+            const query = { ...filter, ...(text !== undefined ? { text } : {}) };
+            const want = expected(db, query);
+            if (want.length > 0) nonEmpty++;
+            for (const limit of [7, 100]) assert.deepEqual(allPages(store, query, limit), want, `${JSON.stringify(query)}, pages of ${limit}`);
+          }
+        }
+        assert.ok(nonEmpty > texts.length * 4, 'the combinations find rows, not only empty pages');
+      } finally {
+        db.close();
+      }
+    });
+  });
+
+  test('retention removes failed calls from their own index too', () => {
+    withStore((store, path) => {
+      for (let i = 1; i <= 10; i++) store.recordCall(call(i));
+      store.flush();
+      const failed = store.queryCalls({ text: 'done', status: 'error', limit: 50 }).items.map((item) => item.call.callId);
+      assert.ok(failed.length >= 2);
+      const db = new Database(path);
+      db.prepare('DELETE FROM calls WHERE call_id = ?').run(failed[0]);
+      const indexed = (db.prepare('SELECT COUNT(*) AS n FROM calls_fts_error').get() as { n: number }).n;
+      db.close();
+      assert.equal(indexed, failed.length - 1);
+      assert.deepEqual(
+        store.queryCalls({ text: 'done', status: 'error', limit: 50 }).items.map((item) => item.call.callId),
+        failed.slice(1),
+      );
+    });
+  });
+
+  test('a version 1 trail is upgraded once: its calls are backfilled into the filtered indexes and found like new ones', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'junction-audit-v1-'));
+    const path = join(dir, 'audit.db');
+    try {
+      const v1 = new Database(path);
+      migrate(v1, 1);
+      // Written as a version 1 Junction wrote: plain inserts, indexed by the version 1 trigger.
+      const insert = v1.prepare("INSERT INTO calls (call_id, started_at, agent, transport, tool, target, status, error_code, request_bytes, arguments, result) VALUES (?, ?, ?, 'http-api', ?, 'host', ?, ?, 10, ?, NULL)");
+      insert.run('old-1', T0, 'cursor', 'workspace-open', 'ok', null, JSON.stringify({ path: '/srv/legacy-project' }));
+      insert.run('old-2', T0 + 1, 'cursor', 'workspace-open', 'error', 'ToolFailed', JSON.stringify({ path: '/srv/legacy-project/a' }));
+      insert.run('old-3', T0 + 2, 'claude', 'document-read', 'error', 'ToolFailed', JSON.stringify({ path: '/srv/legacy-project/b' }));
+      assert.equal(v1.pragma('user_version', { simple: true }), 1);
+      v1.close();
+
+      const infos: string[] = [];
+      const logger: Logger = { ...silentLogger, info: (message: string) => infos.push(message) };
+      const options = { path, rules: compileRedaction([]), logger, retentionDays: 36_500, maxBytes: 1024 ** 3 };
+      const store = new AuditStore(options);
+      store.open();
+      assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 1 to ${SCHEMA_VERSION}, indexing 3 recorded calls`));
+      const ids = (query: Omit<CallQuery, 'limit'>) => store.queryCalls({ ...query, limit: 50 }).items.map((item) => item.call.callId);
+      assert.deepEqual(ids({ text: 'legacy-project', status: 'error' }), ['old-3', 'old-2'], 'failed calls recorded before the upgrade');
+      assert.deepEqual(ids({ text: 'legacy-project', status: 'error', agent: 'cursor' }), ['old-2']);
+      assert.deepEqual(ids({ text: 'legacy-project', status: 'ok', tool: 'workspace-open' }), ['old-1']);
+      store.recordCall({ ...call(1), call: { ...call(1).call, callId: 'new-1', agent: 'cursor', status: 'error', errorCode: 'ToolFailed' }, arguments: { path: '/srv/legacy-project/c' } });
+      assert.deepEqual(ids({ text: 'legacy-project', status: 'error', agent: 'cursor' }), ['new-1', 'old-2'], 'a call recorded after the upgrade, newest first');
+      store.close();
+
+      const db = new Database(path);
+      assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+      const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+      assert.ok(!triggers.includes('calls_fts_insert'), 'the writer indexes its batches itself: no insert trigger indexes a row twice');
+      assert.equal((db.prepare("SELECT COUNT(*) AS n FROM calls_fts WHERE calls_fts MATCH 'legacy'").get() as { n: number }).n, 4, 'each call indexed once');
+      db.close();
+      infos.length = 0;
+      const again = new AuditStore(options);
+      again.open();
+      assert.deepEqual(infos, [], 'the upgrade runs once');
+      again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -6,3 +6,4 @@ export * from './suggest.js';
 export * from './abort-watch.js';
 export * from './deadlines.js';
 export * from './bounded-copy.js';
+export * from './schema-text-cache.js';

@@ -3,7 +3,8 @@
  * and Junction's memory trend and exits non-zero when any call was lost, duplicated or answered twice,
  * or Junction's memory kept growing after warm-up. SOAK_HEAP_SNAPSHOTS=90,300 writes heap snapshots of
  * the Junction process at those seconds into SOAK_SNAPSHOT_DIR (default: the system's temp directory),
- * to compare object counts by constructor between them.
+ * to compare object counts by constructor between them. SOAK_SETTINGS adds Junction settings
+ * (space-separated `key=value`), e.g. `audit=false` to see the memory trend without the audit trail.
  */
 import { tmpdir } from 'node:os';
 import { runSoak } from '../test/reliability/scenarios/soak.js';
@@ -21,7 +22,8 @@ if (snapshotSeconds.some((at) => !Number.isFinite(at) || at <= 0)) {
   process.exit(2);
 }
 const heapSnapshots = snapshotSeconds.length > 0 ? { atSeconds: snapshotSeconds, dir: process.env.SOAK_SNAPSHOT_DIR ?? tmpdir() } : undefined;
-const result = await runSoak({ seconds, callsPerSecond: rate, onProgress: (line) => console.log(line), ...(heapSnapshots ? { heapSnapshots } : {}) });
+const settings = (process.env.SOAK_SETTINGS ?? '').split(/\s+/).filter((setting) => setting !== '');
+const result = await runSoak({ seconds, callsPerSecond: rate, settings, onProgress: (line) => console.log(line), ...(heapSnapshots ? { heapSnapshots } : {}) });
 console.log(
   JSON.stringify(
     {

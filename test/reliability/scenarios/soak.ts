@@ -30,6 +30,8 @@ export interface SoakOptions {
   warmupSeconds?: number;
   /** Calls the console keeps (`console-call-history`, default 1,000); a small history is full well before the warm-up ends. */
   callHistory?: number;
+  /** More Junction settings (`key=value`), e.g. `audit=false` to tell the audit trail's share of memory from the rest. */
+  settings?: string[];
   /** Heap snapshots of the Junction process at these seconds, written to `dir` (each pauses Junction for seconds and disturbs RSS). */
   heapSnapshots?: { atSeconds: number[]; dir: string };
   /** Junction's retained heap may grow by at most this many MB per minute after warm-up (least-squares slope). */
@@ -127,7 +129,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
 
   const callHistory = options.callHistory ?? DEFAULT_CALL_HISTORY;
   // The wait window covers a reconnect cycle, so a call sent while the plugin is away is held, not failed.
-  const junction = await startJunctionProcess(['plugin-timeout=10000', 'plugin-reconnect-wait-seconds=5', `console-call-history=${callHistory}`]);
+  // The first occurrence of a setting wins, so the caller's come first.
+  const junction = await startJunctionProcess([
+    ...(options.settings ?? []),
+    'plugin-timeout=10000',
+    'plugin-reconnect-wait-seconds=5',
+    `console-call-history=${callHistory}`,
+  ]);
   // The plugin's link runs through a proxy that cuts it every cycle, as a flaky network or a
   // crashing transport would; the plugin reconnects by itself, the bridge holds calls meanwhile.
   const proxy = await startLoopbackProxy(junction.port);

@@ -161,6 +161,8 @@ export async function sampleProcessMemory(read: () => Promise<{ rss: number; hea
       if (running) samples.push(await take());
     }
   })();
+  // A reading that fails (the process died) surfaces from stop(), not as an unhandled rejection before it.
+  loop.catch(() => undefined);
   let summary: Promise<RssSummary> | undefined;
   return {
     latest: () => samples.at(-1)!,

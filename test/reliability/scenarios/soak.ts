@@ -157,7 +157,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   let reconnects = 0;
   let running = true;
   const snapshots = (options.heapSnapshots?.atSeconds ?? []).map((at) =>
-    setTimeout(() => void junction.writeHeapSnapshot(join(options.heapSnapshots!.dir, `junction-${at}s.heapsnapshot`)).then((path) => progress(`heap snapshot ${path}`)), at * 1000),
+    setTimeout(() => {
+      junction.writeHeapSnapshot(join(options.heapSnapshots!.dir, `junction-${at}s.heapsnapshot`)).then(
+        (path) => progress(`heap snapshot ${path}`),
+        (error: unknown) => progress(`heap snapshot at ${at} s failed: ${String(error)}`),
+      );
+    }, at * 1000),
   );
 
   const cycle = (async () => {
@@ -194,7 +199,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       sent = n;
       agentCalls.push(
         callOutcome(agent, probe.tools.echo, { id }, 30_000).then((outcome) => {
-          // Results are judged by kind only; keeping their values would be this test's own heap growth.
+          // Results are judged by kind only; keeping their values would only grow this process.
           const kept: CallOutcome = outcome.kind === 'result' ? { kind: 'result', value: null, ms: outcome.ms } : outcome;
           outcomes.set(id, [...(outcomes.get(id) ?? []), kept]);
         }),

@@ -7,7 +7,7 @@ const SHORT_SOAK_SLOPE_LIMIT = 10;
 /**
  * A 15-second RSS trend mostly shows V8 and malloc settling after start-up (it is often steeply
  * negative), so it catches only a gross native leak, about 25 KB a call; `npm run soak` holds RSS to
- * the audit cache's filling plus 1.5 MB/min.
+ * the audit trail's filling plus 1.5 MB/min.
  */
 const SHORT_SOAK_RSS_SLOPE_LIMIT = 30;
 

@@ -99,23 +99,26 @@ export function minimumWarmupSeconds(callHistory: number, callsPerSecond: number
 export const DEFAULT_HEAP_SLOPE_LIMIT = 1;
 
 /**
- * RSS rises by design while the audit database is smaller than its writer's SQLite page cache
- * (`cache_size`, 16 MB in audit/database.ts): writing soak-shaped calls in bulk, Junction's RSS rose
- * about 24 MB over the first 30,000 calls (0.9 KB a call, for 0.55 KB of database) and stayed flat
- * from there (test/reliability/audit-memory.test.ts holds it to that plateau); with a 2 MB cache the
- * plateau came 16 MB lower. Without the audit trail (audit=false) a 300-second soak's RSS trend was
- * 0.63 MB/min, against 1.95 with it. A soak that starts on an empty trail runs
- * inside that filling for 30,000 calls (25 minutes at 20 calls/s), longer than any warm-up can skip, so
- * its RSS trend is allowed this much per call on top of the noise margin, and no more.
+ * RSS rises by design while the audit trail is young: its writer's SQLite page cache (`cache_size`,
+ * 16 MB in audit/database.ts) fills while the database is smaller than it, and SQLite's other working
+ * memory grows with it. Writing soak-shaped calls in bulk, Junction's RSS rose 1.7 KB a call over the
+ * first 12,500 calls, 0.45 KB a call up to 30,000, and was flat from there (test/reliability/
+ * audit-memory.test.ts holds it to that plateau); with a 2 MB cache the plateau came 16 MB lower. Without
+ * the audit trail (audit=false) a 300-second soak's RSS trend was 0.63 MB/min, against 1.95 with it. A
+ * soak that starts on an empty trail runs inside that filling (30,000 calls are 25 minutes at 20 calls/s),
+ * longer than any warm-up can skip, so its RSS trend is allowed the rate of the phase its fitted samples
+ * start in, on top of the noise margin, and no more.
  */
-const AUDIT_CACHE_FILL_KB_PER_CALL = 1;
-const AUDIT_CACHE_FILL_CALLS = 30_000;
+const AUDIT_FILL_PHASES = [
+  { untilCalls: 12_500, kbPerCall: 1.8 },
+  { untilCalls: 30_000, kbPerCall: 0.5 },
+];
 /** RSS trend noise of a quiet Junction process after warm-up, from full collections every second. */
 const RSS_SLOPE_NOISE_MB_PER_MIN = 1.5;
 
 export function defaultRssSlopeLimit(callsPerSecond: number, warmupSeconds: number): number {
-  const filling = callsPerSecond * warmupSeconds < AUDIT_CACHE_FILL_CALLS;
-  const fill = filling ? (callsPerSecond * 60 * AUDIT_CACHE_FILL_KB_PER_CALL) / 1024 : 0;
+  const phase = AUDIT_FILL_PHASES.find((p) => callsPerSecond * warmupSeconds < p.untilCalls);
+  const fill = phase ? (callsPerSecond * 60 * phase.kbPerCall) / 1024 : 0;
   return Math.round((fill + RSS_SLOPE_NOISE_MB_PER_MIN) * 10) / 10;
 }
 

@@ -5,10 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ElicitRequestFormParamsSchema } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { ElicitationAnswerer, ElicitationAnswerInput, ElicitationsView, PendingElicitationView, AgentRequests, ElicitationAnswer } from '../contracts/index.js';
 import { JunctionError } from '../contracts/index.js';
 import { TypedEmitter } from '../shared/index.js';
+import { createSchemaValidator } from './schema-validator.js';
 
 export const DEFAULT_MAX_PENDING_ELICITATIONS = 64;
 
@@ -26,7 +26,7 @@ export interface ConsoleElicitationEvents {
 export class ConsoleElicitations {
   readonly events = new TypedEmitter<ConsoleElicitationEvents>();
   private readonly pending = new Map<string, Pending>();
-  private readonly validator = new AjvJsonSchemaValidator();
+  private readonly validator = createSchemaValidator();
 
   constructor(
     private current: ElicitationAnswerer,

@@ -26,6 +26,7 @@ import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
 import type { Dispatcher } from './dispatcher.js';
+import { createSchemaValidator } from './schema-validator.js';
 
 export interface McpServerDeps {
   name: string;
@@ -120,6 +121,7 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 
 export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
   const live = new Map<Server, SessionState>();
+  const jsonSchemaValidator = createSchemaValidator();
   const maxSubscriptions = deps.maxSubscriptionsPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS;
   const broadcast = (send: (state: SessionState) => Promise<void> | undefined) => {
     for (const state of live.values()) send(state)?.catch(() => undefined);
@@ -152,6 +154,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
             ...(content ? { prompts: { listChanged: true }, resources: { listChanged: true, subscribe: true }, completions: {} } : {}),
           },
           ...(deps.instructions ? { instructions: deps.instructions } : {}),
+          jsonSchemaValidator,
         },
       );
       const agent = () => {

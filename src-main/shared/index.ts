@@ -7,3 +7,4 @@ export * from './abort-watch.js';
 export * from './deadlines.js';
 export * from './bounded-copy.js';
 export * from './http-request.js';
+export * from './schema-text-cache.js';

@@ -5,6 +5,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { ResponseListTool } from '../../../plugins/sdk/src/protocol.js';
+import { SchemaTextCache } from '../../shared/index.js';
 
 export interface ArgumentProblem {
   path: string;
@@ -12,41 +13,22 @@ export interface ArgumentProblem {
 }
 
 const newAjv = () => new Ajv({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
-/**
- * ajv keeps every schema object it ever compiled, and a plugin that reconnects publishes equal schemas
- * as new objects: compiled per object, each reconnect leaked its validators (about 7 KB a tool). So
- * validators are shared by schema text, and past this many distinct schemas the instance is replaced,
- * which drops ajv's own cache with it.
- */
-const MAX_SCHEMAS = 1_000;
-let ajv = newAjv();
-const byText = new Map<string, ValidateFunction | null>();
-const compiled = new WeakMap<ResponseListTool, ValidateFunction | null>();
-
-function compileOnce(schema: Record<string, unknown>): ValidateFunction | null {
-  const text = JSON.stringify(schema);
-  const known = byText.get(text);
-  if (known !== undefined) return known;
-  if (byText.size >= MAX_SCHEMAS) {
-    byText.clear();
-    ajv = newAjv();
-  }
-  let validator: ValidateFunction | null;
+/** A plugin that reconnects publishes equal schemas as new objects; compiled per object, each reconnect leaked its validators (about 7 KB a tool). */
+const validators = new SchemaTextCache(newAjv, (ajv, schema): ValidateFunction | null => {
   try {
-    validator = ajv.compile(schema);
+    return ajv.compile(schema);
   } catch {
-    validator = null;
+    return null;
   }
-  byText.set(text, validator);
-  return validator;
-}
+});
+const compiled = new WeakMap<ResponseListTool, ValidateFunction | null>();
 
 function validatorFor(tool: ResponseListTool): ValidateFunction | null {
   let validator = compiled.get(tool);
   if (validator === undefined) {
     // The dialect marker would make ajv look up a meta-schema it may not bundle; the keywords are what matter.
     const { $schema: _dialect, ...schema } = tool.inputSchema;
-    validator = compileOnce(schema);
+    validator = validators.get(schema);
     compiled.set(tool, validator);
   }
   return validator;

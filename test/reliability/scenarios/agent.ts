@@ -17,3 +17,13 @@ export async function withAgent<T>(baseUrl: string, run: (agent: Client) => Prom
     await agent.close().catch(() => undefined);
   }
 }
+
+/**
+ * Ends the agent's session on the server (HTTP DELETE), then closes it: `close()` alone only drops the
+ * client's side, and the server keeps the session until its idle timeout.
+ */
+export async function endAgent(agent: Client): Promise<void> {
+  const transport = agent.transport;
+  if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
+  await agent.close();
+}

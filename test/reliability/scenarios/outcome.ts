@@ -1,5 +1,6 @@
 /** How one agent call ended, classified the way every reliability scenario counts it. */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ERROR_CODES } from '../../../src-main/contracts/errors.js';
 
 export type CallOutcome =
@@ -17,7 +18,11 @@ export function structuredErrorOf(result: unknown): { code: string; message: str
   if (typeof result !== 'object' || result === null) return undefined;
   const content = (result as { structuredContent?: unknown }).structuredContent;
   if (typeof content !== 'object' || content === null) return undefined;
-  const error = (content as { error?: unknown }).error;
+  return knownError((content as { error?: unknown }).error);
+}
+
+/** A structured error `{ code, message }` with one of Junction's codes. */
+function knownError(error: unknown): { code: string; message: string } | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code !== 'string' || !KNOWN_CODES.has(code) || typeof message !== 'string') return undefined;
@@ -41,7 +46,12 @@ export async function callOutcome(agent: Client, name: string, args: Record<stri
   const call = agent
     .callTool({ name, arguments: args }, undefined, { timeout: watchdogMs * 2 })
     .then((result) => classifyResult(result, Date.now() - started))
-    .catch((error: unknown): CallOutcome => ({ kind: 'transport-error', message: error instanceof Error ? error.message : String(error), ms: Date.now() - started }));
+    .catch((error: unknown): CallOutcome => {
+      // A protocol error (an unknown tool is -32602 over MCP) carries Junction's structured error as its data: an answer, not a lost call.
+      const structured = error instanceof McpError ? knownError(error.data) : undefined;
+      if (structured) return { kind: 'structured-error', ...structured, ms: Date.now() - started };
+      return { kind: 'transport-error', message: error instanceof Error ? error.message : String(error), ms: Date.now() - started };
+    });
   try {
     return await Promise.race([call, watchdog]);
   } finally {

@@ -1,5 +1,6 @@
 /**
- * Samples this process's memory for the "memory stays bounded / flat" checks: RSS, and the heap left
+ * Samples memory (this process's, or another's through a reader) for the "memory stays bounded / flat"
+ * checks: RSS, and the heap left
  * after a full collection, whose least-squares slope over the samples after a warm-up tells a leak
  * (steady growth) from a plateau, which a start/end difference or a ceiling cannot.
  */
@@ -84,13 +85,41 @@ export function trendNetOfLoad(points: ReadonlyArray<{ seconds: number; value: n
   return (stv * sqq - sqv * stq) / determinant;
 }
 
+const toSample = (started: number, memory: { rss: number; heapUsed: number }, inFlight: number): MemorySample => ({
+  seconds: (Date.now() - started) / 1000,
+  rssMb: mb(memory.rss),
+  heapMb: mb(memory.heapUsed),
+  inFlight,
+});
+
 function sample(started: number, inFlight: () => number): MemorySample {
   collectGarbage();
-  const { rss, heapUsed } = process.memoryUsage();
-  return { seconds: (Date.now() - started) / 1000, rssMb: mb(rss), heapMb: mb(heapUsed), inFlight: inFlight() };
+  return toSample(started, process.memoryUsage(), inFlight());
 }
 
-export function sampleRss(options: { intervalMs?: number; warmupSeconds?: number; inFlight?: () => number } = {}): RssSampler {
+/** Start, end and maximum RSS over all samples; slopes over those taken after the warm-up. */
+function summarize(samples: readonly MemorySample[], warmupSeconds: number): RssSummary {
+  const fitted = samples.filter((s) => s.seconds >= warmupSeconds);
+  const perMinute = (slope: number | null) => (slope === null ? null : Math.round(slope * 60 * 100) / 100);
+  return {
+    startMb: samples[0]!.rssMb,
+    endMb: samples.at(-1)!.rssMb,
+    maxMb: Math.max(...samples.map((s) => s.rssMb)),
+    rssSlopeMbPerMin: perMinute(trendNetOfLoad(fitted.map((s) => ({ seconds: s.seconds, value: s.rssMb, inFlight: s.inFlight })))),
+    heapSlopeMbPerMin: perMinute(trendNetOfLoad(fitted.map((s) => ({ seconds: s.seconds, value: s.heapMb, inFlight: s.inFlight })))),
+    samples: fitted.length,
+    warmupSeconds,
+  };
+}
+
+export interface SamplerOptions {
+  intervalMs?: number;
+  warmupSeconds?: number;
+  inFlight?: () => number;
+}
+
+/** Samples this process. */
+export function sampleRss(options: SamplerOptions = {}): RssSampler {
   const intervalMs = options.intervalMs ?? 1000;
   const warmupSeconds = options.warmupSeconds ?? 0;
   const inFlight = options.inFlight ?? (() => 0);
@@ -102,17 +131,48 @@ export function sampleRss(options: { intervalMs?: number; warmupSeconds?: number
     stop() {
       clearInterval(timer);
       samples.push(sample(started, inFlight));
-      const fitted = samples.filter((s) => s.seconds >= warmupSeconds);
-      const perMinute = (slope: number | null) => (slope === null ? null : Math.round(slope * 60 * 100) / 100);
-      return {
-        startMb: samples[0]!.rssMb,
-        endMb: samples.at(-1)!.rssMb,
-        maxMb: Math.max(...samples.map((s) => s.rssMb)),
-        rssSlopeMbPerMin: perMinute(trendNetOfLoad(fitted.map((s) => ({ seconds: s.seconds, value: s.rssMb, inFlight: s.inFlight })))),
-        heapSlopeMbPerMin: perMinute(trendNetOfLoad(fitted.map((s) => ({ seconds: s.seconds, value: s.heapMb, inFlight: s.inFlight })))),
-        samples: fitted.length,
-        warmupSeconds,
-      };
+      return summarize(samples, warmupSeconds);
+    },
+  };
+}
+
+export interface ProcessMemorySampler {
+  /** The newest sample, for progress lines. */
+  latest(): MemorySample;
+  /** Ends sampling with a last reading; later calls return the same summary. */
+  stop(): Promise<RssSummary>;
+}
+
+/**
+ * Samples another process through `read`, which must report its memory after a full collection there
+ * (see test/support/junction-process.ts). One reading at a time: the next waits for the previous answer.
+ */
+export async function sampleProcessMemory(read: () => Promise<{ rss: number; heapUsed: number }>, options: SamplerOptions = {}): Promise<ProcessMemorySampler> {
+  const intervalMs = options.intervalMs ?? 1000;
+  const warmupSeconds = options.warmupSeconds ?? 0;
+  const inFlight = options.inFlight ?? (() => 0);
+  const started = Date.now();
+  const take = async () => toSample(started, await read(), inFlight());
+  const samples: MemorySample[] = [await take()];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      if (running) samples.push(await take());
+    }
+  })();
+  // A reading that fails (the process died) surfaces from stop(), not as an unhandled rejection before it.
+  loop.catch(() => undefined);
+  let summary: Promise<RssSummary> | undefined;
+  return {
+    latest: () => samples.at(-1)!,
+    stop() {
+      running = false;
+      summary ??= loop.then(async () => {
+        samples.push(await take());
+        return summarize(samples, warmupSeconds);
+      });
+      return summary;
     },
   };
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { isJunctionError } from '../../../src-main/contracts/errors.js';
 import { ConsoleElicitations } from '../../../src-main/mcp/console-elicitations.js';
 import { SessionLogLevel } from '../../../src-main/mcp/agent-requests.js';
+import { collectGarbage } from '../../reliability/scenarios/rss.js';
 
 const call = { callId: 'c1', tool: 't', agent: 'a' };
 const schema = { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] };
@@ -35,6 +36,24 @@ describe('ConsoleElicitations', () => {
     const nested = { type: 'object', properties: { a: { type: 'object', properties: {} } } };
     await assert.rejects(queue.ask(call, { message: 'Nested', requestedSchema: nested }, new AbortController().signal), code('InvalidRequest'));
     assert.equal(queue.pendingCount(), 0);
+  });
+
+  test('answering many elicitations, each with its schema as a new object, does not grow the heap', async () => {
+    const queue = new ConsoleElicitations('console');
+    const answerFresh = async () => {
+      // Each request parses its schema afresh, so equal schemas arrive as distinct objects.
+      const answer = queue.ask(call, { message: 'How many?', requestedSchema: structuredClone(schema) }, new AbortController().signal);
+      queue.answer(queue.view().pending[0]!.elicitationId, { action: 'accept', content: { n: 1 } });
+      await answer;
+    };
+    for (let n = 0; n < 50; n++) await answerFresh();
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    for (let n = 0; n < 2_000; n++) await answerFresh();
+    collectGarbage();
+    const grownMb = (process.memoryUsage().heapUsed - before) / 1024 / 1024;
+    // Compiled per object, ajv kept each one: about 5 KB an answer, 10 MB here.
+    assert.ok(grownMb < 2, `2,000 answered elicitations grew the heap by ${grownMb.toFixed(1)} MB`);
   });
 });
 

@@ -14,6 +14,7 @@ import { SCHEMA_VERSION, migrate } from '../../../src-main/audit/schema.js';
 import { searchExpression } from '../../../src-main/audit/search.js';
 import type { Logger } from '../../../src-main/shared/log.js';
 import { silentLogger } from '../../../src-main/shared/log.js';
+import { withAuditStore } from '../../support/audit-store.js';
 
 const T0 = 1_700_000_000_000;
 const TOOLS = ['document-read', 'stage-edits', 'find-symbols', 'server-status', 'remove-file'];
@@ -44,18 +45,7 @@ function call(i: number): AuditCallInput {
   };
 }
 
-function withStore<T>(fn: (store: AuditStore, path: string) => T): T {
-  const dir = mkdtempSync(join(tmpdir(), 'junction-audit-filters-'));
-  const path = join(dir, 'audit.db');
-  const store = new AuditStore({ path, rules: compileRedaction([]), logger: silentLogger, retentionDays: 36_500, maxBytes: 1024 ** 3 });
-  store.open();
-  try {
-    return fn(store, path);
-  } finally {
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const withStore = <T>(fn: (store: AuditStore, path: string) => T): T => withAuditStore('junction-audit-filters-', fn);
 
 /** What the page must hold: every text match of the whole index, filtered row by row in plain SQL. */
 function expected(db: Database.Database, query: Omit<CallQuery, 'limit'>): number[] {

@@ -14,6 +14,7 @@ import { SCHEMA_VERSION } from '../../../src-main/audit/schema.js';
 import { searchExpression } from '../../../src-main/audit/search.js';
 import type { Logger } from '../../../src-main/shared/log.js';
 import { silentLogger } from '../../../src-main/shared/log.js';
+import { withAuditStore } from '../../support/audit-store.js';
 
 const T0 = 1_700_000_000_000;
 
@@ -27,18 +28,7 @@ function call(i: number, tool: string, args: Record<string, unknown>, result: un
   };
 }
 
-function withStore<T>(fn: (store: AuditStore, path: string) => T, logger: Logger = silentLogger): T {
-  const dir = mkdtempSync(join(tmpdir(), 'junction-audit-search-'));
-  const path = join(dir, 'audit.db');
-  const store = new AuditStore({ path, rules: compileRedaction([]), logger, retentionDays: 36_500, maxBytes: 1024 ** 3 });
-  store.open();
-  try {
-    return fn(store, path);
-  } finally {
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const withStore = <T>(fn: (store: AuditStore, path: string) => T, logger?: Logger): T => withAuditStore('junction-audit-search-', fn, logger);
 
 const ids = (store: AuditStore, text: string, extra: { status?: 'ok' | 'error'; before?: number; limit?: number } = {}) => store.queryCalls({ text, limit: extra.limit ?? 50, ...extra }).items.map((c) => c.call.callId);
 

@@ -128,27 +128,26 @@ function matchRule(compiled: CompiledRule, facts: CallFacts): Match {
     if (!compiled.tool.test(facts.tool)) return { matched: false };
     because.push(`tool '${facts.tool}' matches '${rule.tool}'`);
   }
-  // Reading the target routes the call; most rules never need it.
-  const target = () => facts.target;
+  // `facts.target` is read only where a rule needs it: reading it routes the call.
   if (rule.source !== undefined) {
-    if (target().source !== rule.source) return { matched: false };
+    if (facts.target.source !== rule.source) return { matched: false };
     because.push(`source is ${rule.source}`);
   }
   if (compiled.plugin) {
-    const found = target();
-    const plugin = found.source === 'host' ? undefined : found.plugin;
+    const target = facts.target;
+    const plugin = target.source === 'host' ? undefined : target.plugin;
     if (plugin === undefined || !compiled.plugin.test(plugin)) return { matched: false };
     because.push(`plugin '${plugin}' matches '${rule.plugin}'`);
   }
   if (compiled.project) {
-    const found = target();
-    const project = found.source === 'bridge' ? found.project : undefined;
+    const target = facts.target;
+    const project = target.source === 'bridge' ? target.project : undefined;
     if (project === undefined || !compiled.project.test(project)) return { matched: false };
     because.push(`project '${project}' matches '${rule.project}'`);
   }
   if (rule.role !== undefined) {
-    const found = target();
-    if (found.source !== 'bridge' || found.role !== rule.role) return { matched: false };
+    const target = facts.target;
+    if (target.source !== 'bridge' || target.role !== rule.role) return { matched: false };
     because.push(`role is ${rule.role}`);
   }
   if (compiled.agent) {

@@ -19,9 +19,9 @@ function handle(request: WriterRequest): WriterReply {
         return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}), ...(pruneError !== undefined ? { pruneError: errorData(pruneError) } : {}) };
       }
       case 'prune':
-        // A thread started for this request opens the database first (opening prunes too).
-        writer.open(request.now);
-        writer.prune(request.now);
+        // A thread started for this request opens the database, which prunes it.
+        if (writer.isOpen) writer.prune(request.now);
+        else writer.open(request.now);
         return { id: request.id, ok: true, open: writer.isOpen };
       case 'close':
         writer.close();

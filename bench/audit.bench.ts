@@ -84,8 +84,10 @@ async function throughput(audit: boolean): Promise<Round> {
 function syntheticCall(i: number): AuditCallInput {
   return {
     call: { callId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, agent: `agent-${i % 50}`, transport: 'mcp-http', tool: `tool-${i % 40}`, target: i % 3 === 0 ? 'host' : 'bridge:editor', status: i % 20 === 0 ? 'error' : 'ok', startedAt: Date.now() - (ROWS - i) * 10, durationMs: i % 97, requestBytes: 120, responseBytes: 800, ...(i % 20 === 0 ? { errorCode: 'ToolFailed' } : {}) },
-    arguments: { path: `src/module-${i % 1000}.ts`, query: 'find references', limit: 50 },
-    result: { content: [{ type: 'text', text: `{"items":[],"hasMore":false,"n":${i}}` }], structuredContent: { items: [], hasMore: false, n: i } },
+    json: {
+      arguments: JSON.stringify({ path: `src/module-${i % 1000}.ts`, query: 'find references', limit: 50 }),
+      result: JSON.stringify({ content: [{ type: 'text', text: `{"items":[],"hasMore":false,"n":${i}}` }], structuredContent: { items: [], hasMore: false, n: i } }),
+    },
     policy: null,
     decidedBy: null,
   };

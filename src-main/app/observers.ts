@@ -1,26 +1,22 @@
 /** Call observers the composition root attaches to the dispatcher (the console's live view, analytics), and how API callers are named. */
 import type { IncomingMessage } from 'node:http';
-import { redactCall, type RedactionRules } from '../audit/index.js';
+import { redactCallJson, type RedactionRules } from '../audit/index.js';
 import type { AnalyticsWebhooks } from '../bridge/webhooks/index.js';
 import type { ControlHub } from '../control/index.js';
 import type { CallObserver } from '../mcp/index.js';
 
 /** Secrets are redacted before the console keeps a call's detail, exactly as in the audit trail. */
 export function consoleCallObserver(control: ControlHub, rules: RedactionRules): CallObserver {
-  const args = new Map<string, unknown>();
   return {
-    started(call, callArgs) {
-      args.set(call.callId, callArgs);
+    started(call) {
       control.publish({ type: 'call.started', call });
     },
     progress(callId, progress) {
       control.publish({ type: 'call.progress', callId, progress });
     },
-    finished(call, result) {
+    finished(call, _result, json) {
       control.publish({ type: 'call.finished', call });
-      const redacted = redactCall({ arguments: args.get(call.callId), result }, rules).value;
-      control.recordCallDetail(call.callId, redacted.arguments, redacted.result);
-      args.delete(call.callId);
+      control.recordCallDetail(call.callId, redactCallJson(json, rules).value);
     },
     nested(nested) {
       control.publish({ type: 'call.nested', nested });

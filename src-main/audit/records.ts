@@ -1,11 +1,11 @@
 /** What the audit trail holds and how it is asked for it. Plain data shared by the store, export and the composition root. */
-import type { CallView } from '../contracts/index.js';
+import type { CallJson, CallView } from '../contracts/index.js';
 
-/** A finished call as handed to the trail: raw values, redacted by the store before anything is written. */
+/** A finished call as handed to the trail: unredacted, redacted by the store before anything is written. */
 export interface AuditCallInput {
   call: CallView;
-  arguments: unknown;
-  result: unknown;
+  /** Arguments and result as JSON.stringify wrote them (see redact.ts `mayRedact`). */
+  json: CallJson;
   /** The policy decision that admitted or refused the call (`{ action, ruleIndex, reason, decidedBy, decision }`); null when no policy decided. */
   policy: unknown;
   /** Who decided (a rule, the operator, a timeout); null when no policy decided. */

@@ -6,7 +6,7 @@
  * their structured content again as text) are redacted inside and re-serialised, so a secret cannot
  * survive as an escaped copy.
  */
-import { JunctionError } from '../contracts/index.js';
+import { JunctionError, type CallJson } from '../contracts/index.js';
 
 export const REDACTED = '[redacted]';
 
@@ -187,4 +187,25 @@ export function redactCall(doc: { arguments: unknown; result?: unknown }, rules:
 export function redactValue<T>(value: T, rules: RedactionRules = DEFAULT_REDACTION): Redacted<T> {
   const redactor = new Redactor(rules);
   return { value: redactor.scrub(redactor.value(value, [])) as T, paths: redactor.paths };
+}
+
+/**
+ * Whether redaction could change values serialised as `texts`. It changes a value only through a
+ * configured pointer or pattern, or a key named like a secret; such a key stands in JSON.stringify's
+ * text verbatim (it escapes no letter, `-` or `_`, all the secret-key pattern is made of). So with no
+ * rule configured and no match anywhere in the text, the redacted value serialises to exactly that text,
+ * and the walk that copies every value can be skipped: most calls carry no secret-like key. Sound only
+ * for text JSON.stringify wrote: an agent's own bytes may spell a key with escapes.
+ */
+export function mayRedact(rules: RedactionRules, ...texts: ReadonlyArray<string | undefined>): boolean {
+  return rules.pointers.length > 0 || rules.patterns.length > 0 || texts.some((text) => text !== undefined && rules.secretKey.test(text));
+}
+
+/** `redactCall` for a call serialised by JSON.stringify; parses and re-serialises only when redaction may change it. */
+export function redactCallJson(json: CallJson, rules: RedactionRules = DEFAULT_REDACTION): Redacted<CallJson> {
+  if (!mayRedact(rules, json.arguments, json.result)) return { value: json, paths: [] };
+  const redacted = redactCall(json.result === undefined ? { arguments: JSON.parse(json.arguments) } : { arguments: JSON.parse(json.arguments), result: JSON.parse(json.result) }, rules);
+  const value: CallJson = { arguments: JSON.stringify(redacted.value.arguments) ?? 'null' };
+  if (json.result !== undefined) value.result = JSON.stringify(redacted.value.result) ?? 'null';
+  return { value, paths: redacted.paths };
 }

@@ -5,8 +5,8 @@
  */
 import type { CallView } from '../contracts/index.js';
 import type { AuditCallInput, AuditEventInput } from './records.js';
-import { redactCall, redactValue, type RedactionRules } from './redact.js';
-import { cappedJson, cappedJsonText, type CappedJson } from '../shared/index.js';
+import { mayRedact, redactCallJson, redactValue, type RedactionRules } from './redact.js';
+import { cappedJson, cappedJsonText, jsonText, type CappedJson } from '../shared/index.js';
 
 export type RowParams = Record<string, string | number | null>;
 
@@ -50,40 +50,17 @@ function row(call: CallView, values: StoredValues, decidedBy: string | null, rep
 }
 
 function callParams(input: AuditCallInput, options: RowOptions): RowParams {
-  const texts = unredactedJson(input, options.rules);
-  if (texts) {
-    const capped = (text: string | null) => (text === null ? undefined : cappedJsonText(text, options.previewBytes));
-    return row(input.call, { args: capped(texts.args)!, result: capped(texts.result), policy: capped(texts.policy)?.json ?? null, redacted: [] }, input.decidedBy, input.replayOf ?? null);
-  }
-  const redacted = redactCall({ arguments: input.arguments, result: input.result }, options.rules);
-  const args = cappedJson(redacted.value.arguments, options.previewBytes);
-  const result = input.result === undefined ? undefined : cappedJson(redacted.value.result, options.previewBytes);
-  const policy = input.policy === null || input.policy === undefined ? null : cappedJson(redactValue(input.policy, options.rules).value, options.previewBytes).json;
-  return row(input.call, { args, result, policy, redacted: redacted.paths }, input.decidedBy, input.replayOf ?? null);
+  const json = redactCallJson(input.json, options.rules);
+  const args = cappedJsonText(json.value.arguments, options.previewBytes);
+  const result = json.value.result === undefined ? undefined : cappedJsonText(json.value.result, options.previewBytes);
+  return row(input.call, { args, result, policy: policyJson(input.policy, options), redacted: json.paths }, input.decidedBy, input.replayOf ?? null);
 }
 
-/**
- * The call's values as JSON text when redaction cannot change them; undefined when it might (or a value
- * has no JSON), and the call goes through the redactor. Redaction changes a call only through a
- * configured pointer or pattern, or a key named like a secret; such a key is in the JSON text verbatim
- * (JSON escapes no letter, `-` or `_`, all the secret-key pattern is made of). So when no rule is
- * configured and the text nowhere matches that pattern, the redacted value serialises to exactly this
- * text, and the walk that copies every value is skipped: most calls carry no secret-like key.
- */
-function unredactedJson(input: AuditCallInput, rules: RedactionRules): { args: string; result: string | null; policy: string | null } | undefined {
-  if (rules.pointers.length > 0 || rules.patterns.length > 0) return undefined;
-  let texts: { args: string; result: string | null; policy: string | null };
-  try {
-    // As `cappedJson` stores them: a value without JSON of its own (undefined, a function) is `null`.
-    texts = {
-      args: JSON.stringify(input.arguments) ?? 'null',
-      result: input.result === undefined ? null : (JSON.stringify(input.result) ?? 'null'),
-      policy: input.policy === null || input.policy === undefined ? null : (JSON.stringify(input.policy) ?? 'null'),
-    };
-  } catch {
-    return undefined;
-  }
-  return [texts.args, texts.result, texts.policy].some((text) => text !== null && rules.secretKey.test(text)) ? undefined : texts;
+function policyJson(policy: unknown, options: RowOptions): string | null {
+  if (policy === null || policy === undefined) return null;
+  const text = jsonText(policy);
+  const redacted = mayRedact(options.rules, text) ? jsonText(redactValue(policy, options.rules).value) : text;
+  return cappedJsonText(redacted, options.previewBytes).json;
 }
 
 function eventParams(input: AuditEventInput, options: RowOptions): RowParams {

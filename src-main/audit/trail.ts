@@ -29,10 +29,10 @@ export interface AuditTrailOptions {
 
 const HISTORY_PAGE = 100;
 
+const objectOf = (value: unknown): Record<string, unknown> | undefined => (value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
+
 function structured(result: unknown): Record<string, unknown> | undefined {
-  if (!result || typeof result !== 'object' || !('structuredContent' in result)) return undefined;
-  const content = (result as { structuredContent: unknown }).structuredContent;
-  return content && typeof content === 'object' ? (content as Record<string, unknown>) : undefined;
+  return objectOf(objectOf(result)?.structuredContent);
 }
 
 const stringField = (value: Record<string, unknown> | undefined, key: string): string | undefined => (typeof value?.[key] === 'string' ? value[key] : undefined);
@@ -41,7 +41,6 @@ export class AuditTrail {
   readonly store: AuditStore;
   /** Transaction id → the workspace it belongs to, learnt from workspace updates. */
   private readonly transactions = new Map<string, { workspaceId: string; workspaceName: string; revisions: number }>();
-  private readonly pendingArgs = new Map<string, unknown>();
 
   constructor(options: AuditTrailOptions) {
     this.store = new AuditStore({
@@ -54,25 +53,20 @@ export class AuditTrail {
     this.store.open();
   }
 
-  /** Records each finished call; the arguments are held from start to finish only. */
+  /** Records each finished call. */
   readonly observer: CallObserver = {
-    started: (call, args) => {
-      this.pendingArgs.set(call.callId, args);
-    },
+    started: () => {},
     progress: () => {},
-    finished: (call, result) => {
-      const args = this.pendingArgs.get(call.callId);
-      this.pendingArgs.delete(call.callId);
+    finished: (call, result, json) => {
       // A call that never reached the policy (unknown tool, admission refusal) records no decision rather than an allow nobody made.
       this.store.recordCall({
         call,
-        arguments: args,
-        result,
+        json,
         policy: call.policy ?? null,
         decidedBy: call.policy?.decidedBy ?? null,
         ...(call.replayOf ? { replayOf: call.replayOf } : {}),
       });
-      if (call.status === 'ok') this.transactionOutcome(call.tool, args, result);
+      if (call.status === 'ok') this.transactionOutcome(call.tool, json.arguments, result);
     },
   };
 
@@ -159,14 +153,13 @@ export class AuditTrail {
     this.store.close();
   }
 
-  private transactionOutcome(tool: string, args: unknown, result: unknown): void {
+  private transactionOutcome(tool: string, argsJson: string, result: unknown): void {
     const out = structured(result);
-    const argsObject = args && typeof args === 'object' ? (args as Record<string, unknown>) : undefined;
     if (tool === 'transaction-commit') {
       const transactionId = stringField(out, 'transactionId');
       if (!transactionId) return;
       const tx = this.transactions.get(transactionId);
-      const receipt = stringField(argsObject, 'receipt');
+      const receipt = stringField(objectOf(JSON.parse(argsJson)), 'receipt');
       this.store.recordEvent({ kind: 'transaction.committed', at: Date.now(), ...(tx ? { workspaceId: tx.workspaceId } : {}), transactionId, data: { workspaceName: tx?.workspaceName ?? null, commit: out, ...(receipt ? { receipt } : {}) } });
       this.transactions.delete(transactionId);
     } else if (tool === 'transaction-rollback') {

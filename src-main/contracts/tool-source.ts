@@ -35,6 +35,16 @@ export interface ToolOutcome {
   resultJson?: string;
 }
 
+/**
+ * A call's arguments and result as JSON text, serialised once by the dispatcher (or taken from the bytes
+ * the transport received) for everything that keeps or counts them: byte sizes, the console's call
+ * details, the audit trail. `result` is absent for a call that has none.
+ */
+export interface CallJson {
+  arguments: string;
+  result?: string;
+}
+
 /** `console`: the operator ran the tool, or replayed a recorded call, from the console. */
 export type AgentTransport = 'mcp-http' | 'mcp-stdio' | 'http-api' | 'console';
 

@@ -2,8 +2,8 @@
  * The console's memory of recent calls: a bounded, insertion-ordered log of CallViews plus bounded
  * argument/result details. Pure data structure, no I/O.
  */
-import { cappedJson } from '../shared/index.js';
-import type { CallDetail, CallView, NestedRequestView } from '../contracts/index.js';
+import { cappedJsonText } from '../shared/index.js';
+import type { CallDetail, CallJson, CallView, NestedRequestView } from '../contracts/index.js';
 
 /** Nested requests kept per call in the console's view; older ones drop off first. */
 export const MAX_NESTED_PER_CALL = 20;
@@ -87,10 +87,10 @@ export class CallLog {
     return [...this.calls.values()];
   }
 
-  recordDetail(callId: string, args: unknown, result?: unknown): void {
+  recordDetail(callId: string, json: CallJson): void {
     if (!this.calls.has(callId)) return;
-    const cappedArgs = cappedJson(args, this.limits.maxDetailBytes);
-    const cappedResult = result === undefined ? undefined : cappedJson(result, this.limits.maxDetailBytes);
+    const cappedArgs = cappedJsonText(json.arguments, this.limits.maxDetailBytes);
+    const cappedResult = json.result === undefined ? undefined : cappedJsonText(json.result, this.limits.maxDetailBytes);
     this.dropDetail(callId);
     const detail: StoredDetail = {
       arguments: cappedArgs.json,

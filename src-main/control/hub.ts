@@ -9,6 +9,7 @@ import type {
   BridgeView,
   CallApprovalView,
   CallDetail,
+  CallJson,
   ControlApi,
   HistoryPage,
   HistoryQuery,
@@ -98,7 +99,8 @@ export type SnapshotFrame = Extract<ControlFrame, { type: 'snapshot' }>;
 export interface ControlHub extends ControlApi {
   /** Sequences an event, updates the call log and delivers it; returns its sequence number. */
   publish(event: ControlEvent): number;
-  recordCallDetail(callId: string, args: unknown, result?: unknown): void;
+  /** Keeps a bounded copy of a finished call's (already redacted) arguments and result for the console's detail view. */
+  recordCallDetail(callId: string, json: CallJson): void;
   /** Publishes the last minute's metrics; the composition root calls it once a second. Skips repeats of an idle minute. */
   publishMetrics(): void;
   /** Sequence number of the last published event (0 before any). */
@@ -239,8 +241,8 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       drain();
       return seq;
     },
-    recordCallDetail(callId, args, result) {
-      calls.recordDetail(callId, args, result);
+    recordCallDetail(callId, json) {
+      calls.recordDetail(callId, json);
     },
     publishMetrics() {
       const view = metricsView();

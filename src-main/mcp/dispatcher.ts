@@ -5,16 +5,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CallView, NestedRequestView, PolicyDecisionView, CallGate, AgentScope } from '../contracts/index.js';
-import { boundedText, findLoneSurrogate, closestNames, didYouMean } from '../shared/index.js';
-import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type ToolOutcome, type ToolTarget } from '../contracts/index.js';
+import { boundedText, findLoneSurrogate, closestNames, didYouMean, jsonText } from '../shared/index.js';
+import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type CallJson, type ToolOutcome, type ToolTarget } from '../contracts/index.js';
 import type { Catalogue } from './catalogue.js';
 import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
 import { traceAgentRequests } from './nested-trace.js';
 
 export interface CallObserver {
-  started(call: CallView, args: unknown): void;
+  started(call: CallView): void;
   progress(callId: string, progress: NonNullable<CallView['progress']>): void;
-  finished(call: CallView, result: unknown): void;
+  /** `json` holds the arguments and result as the call received and answered them, serialised once for every observer. */
+  finished(call: CallView, result: unknown, json: CallJson): void;
   /** An elicitation or sampling request of the call started or ended. */
   nested?(nested: NestedRequestView): void;
 }
@@ -70,7 +71,7 @@ function progressView(update: NonNullable<CallView['progress']>): NonNullable<Ca
   return update.message === undefined ? update : { ...update, message: boundedText(update.message, PROGRESS_MESSAGE_CHARS) };
 }
 
-const byteLength = (json: string | undefined) => Buffer.byteLength(json ?? '', 'utf8');
+const byteLength = (json: string) => Buffer.byteLength(json, 'utf8');
 
 export interface DispatcherOptions {
   /** When set, the operator may answer elicitations in the console instead of the agent. */
@@ -102,6 +103,9 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         ...(incoming.agentName !== undefined ? { agentName: boundedText(incoming.agentName, VIEW_TEXT_CHARS) } : {}),
       };
       const entry = catalogue.resolve(request.name);
+      // Serialised by JSON.stringify, never taken from the request's bytes: redaction relies on its escaping
+      // (audit/redact.ts); and before the call runs, since its source may change the object it was given.
+      const argsJson = jsonText(request.args);
       const call: CallView = {
         callId: request.callId ?? randomUUID(),
         agent: request.agent,
@@ -110,14 +114,15 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         target: entry?.source.id ?? 'none',
         status: 'running',
         startedAt: Date.now(),
-        requestBytes: request.requestBytes ?? byteLength(JSON.stringify(request.args)),
+        requestBytes: request.requestBytes ?? byteLength(argsJson),
         ...(request.replayOf ? { replayOf: request.replayOf } : {}),
       };
-      notify('started', { ...call }, request.args);
+      notify('started', { ...call });
       let policy: PolicyDecisionView | undefined;
       const outcome = await run(request, call.callId).catch((error: unknown) => thrownOutcome(error));
       const errorCode = outcome.error?.code;
-      const resultJson = JSON.stringify(outcome.result);
+      // A result without JSON (a cycle, a BigInt) answers its string form rather than failing the finished call.
+      const resultJson = jsonText(outcome.result);
       notify('finished', {
         ...call,
         status: outcome.result.isError ? 'error' : 'ok',
@@ -126,7 +131,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         ...(errorCode ? { errorCode: boundedText(errorCode, VIEW_TEXT_CHARS) } : {}),
         ...(outcome.servedBy ? { servedBy: outcome.servedBy } : {}),
         ...(policy ? { policy } : {}),
-      }, outcome.result);
+      }, outcome.result, { arguments: argsJson, result: resultJson });
       return { ...outcome, resultJson };
 
       async function run(req: DispatchRequest, callId: string): Promise<ToolOutcome> {

@@ -33,14 +33,17 @@ export interface CappedJson {
  * object graph would take several times its JSON size on the heap: what is kept is what is counted.
  */
 export function cappedJson(value: unknown, maxBytes: number): CappedJson {
-  let text: string;
+  return cappedJsonText(jsonText(value), maxBytes);
+}
+
+/** JSON text for any value: `null` for a value without JSON of its own (undefined, a function). */
+export function jsonText(value: unknown): string {
   try {
-    text = JSON.stringify(value) ?? 'null';
+    return JSON.stringify(value) ?? 'null';
   } catch {
     // Cycles and BigInts have no JSON; their string form, as a JSON string, stands in for them.
-    text = JSON.stringify(String(value));
+    return JSON.stringify(String(value));
   }
-  return cappedJsonText(text, maxBytes);
 }
 
 /** `cappedJson` for a value already serialised: the JSON text itself when it fits, else a JSON string preview of it. */

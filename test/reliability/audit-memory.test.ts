@@ -34,8 +34,7 @@ test('audit trail memory reaches a plateau once the database outgrows the page c
       const id = `call-${n}`;
       store.recordCall({
         call: { callId: randomUUID(), agent: 'reliability-agent/1.0.0 #3', transport: 'mcp-http', tool: 'soak-echo', target: 'plugin:soak', status: 'ok', startedAt: Date.now(), durationMs: 3, requestBytes: 40, responseBytes: 120 },
-        arguments: { id },
-        result: { content: [{ type: 'text', text: JSON.stringify({ id }) }], structuredContent: { id } },
+        json: { arguments: JSON.stringify({ id }), result: JSON.stringify({ content: [{ type: 'text', text: JSON.stringify({ id }) }], structuredContent: { id } }) },
         policy: null,
         decidedBy: null,
       });

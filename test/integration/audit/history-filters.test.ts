@@ -14,7 +14,7 @@ import { SCHEMA_VERSION, migrate } from '../../../src-main/audit/schema.js';
 import { searchExpression } from '../../../src-main/audit/search.js';
 import type { Logger } from '../../../src-main/shared/log.js';
 import { silentLogger } from '../../../src-main/shared/log.js';
-import { withAuditStore } from '../../support/audit-store.js';
+import { callJson, withAuditStore } from '../../support/audit-store.js';
 
 const T0 = 1_700_000_000_000;
 const TOOLS = ['document-read', 'stage-edits', 'find-symbols', 'server-status', 'remove-file'];
@@ -38,8 +38,7 @@ function call(i: number): AuditCallInput {
       responseBytes: 10,
       ...(failed ? { errorCode: i % 2 ? 'ToolFailed' : 'ApprovalDenied' } : {}),
     },
-    arguments: { path: WORDS[(i * 5) % WORDS.length], note: WORDS[(i * 11) % WORDS.length] },
-    result: { content: [{ type: 'text', text: `done ${WORDS[i % WORDS.length]}` }] },
+    json: callJson({ path: WORDS[(i * 5) % WORDS.length], note: WORDS[(i * 11) % WORDS.length] }, { content: [{ type: 'text', text: `done ${WORDS[i % WORDS.length]}` }] }),
     policy: null,
     decidedBy: null,
   };
@@ -171,7 +170,7 @@ describe('history pages with text and filters', () => {
       assert.deepEqual(ids({ text: 'legacy-project', status: 'error' }), ['old-3', 'old-2'], 'failed calls recorded before the upgrade');
       assert.deepEqual(ids({ text: 'legacy-project', status: 'error', agent: 'cursor' }), ['old-2']);
       assert.deepEqual(ids({ text: 'legacy-project', status: 'ok', tool: 'workspace-open' }), ['old-1']);
-      store.recordCall({ ...call(1), call: { ...call(1).call, callId: 'new-1', agent: 'cursor', status: 'error', errorCode: 'ToolFailed' }, arguments: { path: '/srv/legacy-project/c' } });
+      store.recordCall({ ...call(1), call: { ...call(1).call, callId: 'new-1', agent: 'cursor', status: 'error', errorCode: 'ToolFailed' }, json: callJson({ path: '/srv/legacy-project/c' }, call(1).json.result) });
       assert.deepEqual(ids({ text: 'legacy-project', status: 'error', agent: 'cursor' }), ['new-1', 'old-2'], 'a call recorded after the upgrade, newest first');
       store.close();
 

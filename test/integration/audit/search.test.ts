@@ -14,15 +14,14 @@ import { SCHEMA_VERSION } from '../../../src-main/audit/schema.js';
 import { searchExpression } from '../../../src-main/audit/search.js';
 import type { Logger } from '../../../src-main/shared/log.js';
 import { silentLogger } from '../../../src-main/shared/log.js';
-import { withAuditStore } from '../../support/audit-store.js';
+import { callJson, withAuditStore } from '../../support/audit-store.js';
 
 const T0 = 1_700_000_000_000;
 
 function call(i: number, tool: string, args: Record<string, unknown>, result: unknown = { content: [{ type: 'text', text: `done ${i}` }] }, errorCode?: string): AuditCallInput {
   return {
     call: { callId: `call-${i}`, agent: 'claude-code/1.2 http 10.0.0.1', transport: 'mcp-http', tool, target: 'host', status: errorCode ? 'error' : 'ok', startedAt: T0 + i, durationMs: 1, requestBytes: 10, responseBytes: 10, ...(errorCode ? { errorCode } : {}) },
-    arguments: args,
-    result,
+    json: callJson(args, result),
     policy: null,
     decidedBy: null,
   };

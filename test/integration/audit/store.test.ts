@@ -11,6 +11,7 @@ import { runInNewContext } from 'node:vm';
 import { AuditStore, compileRedaction, exportAudit } from '../../../src-main/audit/index.js';
 import type { HistoryPage } from '../../../src-main/contracts/index.js';
 import { eventually, startTestJunction } from '../../support/junction-harness.js';
+import { callJson } from '../../support/audit-store.js';
 import { PROJECT_ROOT } from '../../../src-main/app/paths.js';
 import { silentLogger } from '../../../src-main/shared/log.js';
 
@@ -25,8 +26,7 @@ function collector(): () => void {
 function call(i: number, blob = '') {
   return {
     call: { callId: `call-${i}`, agent: `agent-${i % 7}`, transport: 'http-api' as const, tool: `tool-${i % 13}`, target: 'host', status: (i % 10 === 0 ? 'error' : 'ok') as 'ok' | 'error', startedAt: 1_700_000_000_000 + i, durationMs: 3, requestBytes: 100, responseBytes: 200 },
-    arguments: { index: i, blob },
-    result: { content: [{ type: 'text', text: `result ${i}` }] },
+    json: callJson({ index: i, blob }, { content: [{ type: 'text', text: `result ${i}` }] }),
     policy: null,
     decidedBy: null,
   };
@@ -113,7 +113,7 @@ describe('audit store under bad conditions', () => {
       // In a function of its own, so no suspended frame of this test keeps the last argument alive.
       const recordLarge = (i: number) => {
         const big = `${i}${Buffer.alloc(8 * 1024 * 1024, 'x').toString('latin1')}`;
-        store.recordCall({ ...call(i, big), result: { content: [{ type: 'text', text: big.toUpperCase() }] } });
+        store.recordCall({ ...call(i), json: callJson({ index: i, blob: big }, { content: [{ type: 'text', text: big.toUpperCase() }] }) });
       };
       for (let i = 0; i < 5; i++) recordLarge(i);
       await new Promise((resolve) => setTimeout(resolve, 150));

@@ -8,7 +8,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const call = { callId: 'c' } as CallView;
 
 function finishCalls(heap: IdleHeap, count: number): void {
-  for (let i = 0; i < count; i++) heap.observer.finished(call, undefined);
+  for (let i = 0; i < count; i++) heap.observer.finished(call, undefined, { arguments: '{}' });
 }
 
 test('one collection once calls have stopped, none while they keep coming', async () => {

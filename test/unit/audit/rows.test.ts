@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { compileRedaction, redactCall, redactValue, type AuditCallInput, type RedactionRules } from '../../../src-main/audit/index.js';
 import { rowParams } from '../../../src-main/audit/rows.js';
 import { cappedJson } from '../../../src-main/shared/index.js';
+import { callJson } from '../../support/audit-store.js';
 
 const T0 = 1_700_000_000_000;
 
 function call(args: unknown, result: unknown, extra: Partial<AuditCallInput> = {}): AuditCallInput {
   return {
     call: { callId: 'c-1', agent: 'cursor', transport: 'mcp-http', tool: 'document-read', target: 'host', status: 'ok', startedAt: T0, durationMs: 2, requestBytes: 10, responseBytes: 20 },
-    arguments: args,
-    result,
+    json: callJson(args, result),
     policy: null,
     decidedBy: null,
     ...extra,
@@ -36,9 +36,10 @@ const CALLS: Array<[string, AuditCallInput]> = [
 
 /** The stored previews by definition: the redactor's output, capped. */
 function redactedThenCapped(input: AuditCallInput, rules: RedactionRules, previewBytes: number) {
-  const { value, paths } = redactCall({ arguments: input.arguments, result: input.result }, rules);
+  const parsed = (text: string | undefined): unknown => (text === undefined ? undefined : JSON.parse(text));
+  const { value, paths } = redactCall({ arguments: parsed(input.json.arguments), result: parsed(input.json.result) }, rules);
   const args = cappedJson(value.arguments, previewBytes);
-  const result = input.result === undefined ? undefined : cappedJson(value.result, previewBytes);
+  const result = input.json.result === undefined ? undefined : cappedJson(value.result, previewBytes);
   return {
     arguments: args.json,
     result: result?.json ?? null,
@@ -65,7 +66,7 @@ describe('a call stored as a row', () => {
     assert.deepEqual(JSON.parse(stored.redacted as string), ['/arguments/headers/Authorization']);
   });
 
-  test('a value without JSON goes through the redactor, which stores its string form', () => {
+  test('a value without JSON is stored as its string form', () => {
     const stored = rowParams({ type: 'call', input: call({ n: 1n }, undefined) }, { rules: compileRedaction([]), previewBytes: 4096 });
     assert.equal(stored.arguments, JSON.stringify('[object Object]'));
   });

@@ -177,7 +177,7 @@ export function createWorld(version = '0.1.0-test'): World {
       const call: CallView = { ...started, status: 'ok', durationMs: 12, responseBytes: 340, ...patch };
       calls.set(callId, call);
       hub.publish({ type: 'call.finished', call });
-      hub.recordCallDetail(callId, args, result);
+      hub.recordCallDetail(callId, { arguments: JSON.stringify(args), result: JSON.stringify(result) });
       return call;
     },
     requestApproval(partial) {

@@ -243,7 +243,9 @@ export class AuditStore {
     }
     if (reply.pruneError) this.fail(toError(reply.pruneError));
     else this.recovered();
-    if (this.queue.length > 0) this.schedule(0);
+    // What arrived during the write waits for the interval like any record, unless it is a full batch:
+    // posting it at once would hand the thread a small batch per write, a message and a wake-up each.
+    if (this.queue.length > 0) this.schedule(this.queue.length >= TIMED_BATCH ? 0 : this.flushIntervalMs);
     else if (!this.inflight) this.scheduleRest();
   }
 

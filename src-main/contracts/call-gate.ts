@@ -29,5 +29,6 @@ export type GateVerdict =
   | { allowed: false; decision: PolicyDecisionView; error: StructuredError };
 
 export interface CallGate {
-  authorize(request: GateRequest): Promise<GateVerdict>;
+  /** A verdict at once when the policy decides; a promise only when the call is held for the operator. */
+  authorize(request: GateRequest): GateVerdict | Promise<GateVerdict>;
 }

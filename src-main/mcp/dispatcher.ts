@@ -182,7 +182,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
           let args = req.args;
           if (gate) {
             let target: ToolTarget | undefined;
-            const verdict = await gate.authorize({
+            const judged = gate.authorize({
               callId,
               tool: req.name,
               descriptor: entry.descriptor,
@@ -199,6 +199,8 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
               // Through the call's own progress, so the console's live row shows the wait as well as the agent.
               progress,
             });
+            // Most calls are decided at once; awaiting a verdict that is not a promise would still cost a turn.
+            const verdict = judged instanceof Promise ? await judged : judged;
             policy = verdict.decision;
             if (!verdict.allowed) return errorOutcome(verdict.error);
             args = verdict.args;

@@ -71,7 +71,7 @@ export class CallApprovals implements CallGate {
     return [...this.decided, ...this.pending()];
   }
 
-  async authorize(request: GateRequest): Promise<GateVerdict> {
+  authorize(request: GateRequest): GateVerdict | Promise<GateVerdict> {
     const judged = this.judge(request, request.args);
     return judged.kind === 'final' ? judged.verdict : this.hold(request, judged.evaluation, judged.rule, judged.version);
   }

@@ -1,8 +1,9 @@
 /**
  * Abort callbacks multiplexed onto one listener per signal. A caller may pass one long-lived signal
- * (an agent session's) to many concurrent calls; a listener per call would pile onto that signal
- * (Node warns past 10 with MaxListenersExceededWarning) and cost an EventTarget insert each. Here
- * the signal carries at most one listener of ours, removed when its last callback is withdrawn.
+ * (an agent session's, a keep-alive connection's) to many calls; a listener per call would pile onto
+ * that signal (Node warns past 10 with MaxListenersExceededWarning) and cost an EventTarget insert and
+ * removal each. Here the signal carries at most one listener of ours, added with the first callback and
+ * kept while the signal lives: calls that come one after another on a connection reuse it.
  */
 interface Watch {
   readonly callbacks: Set<() => void>;
@@ -30,9 +31,7 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   const entry = (): void => callback();
   current.callbacks.add(entry);
   return () => {
-    if (!current.callbacks.delete(entry) || current.callbacks.size > 0) return;
-    if (watches.get(signal) === current) watches.delete(signal);
-    signal.removeEventListener('abort', current.listener);
+    current.callbacks.delete(entry);
   };
 }
 

@@ -115,17 +115,15 @@ const ROLE_NAMES = ['User', 'Assistant'] as const;
 
 export const ResponseStatus = { Error: 0, Success: 1, Processing: 2 } as const;
 export type ResponseStatus = (typeof ResponseStatus)[keyof typeof ResponseStatus];
-const responseStatusSchema = numericEnum(STATUS_NAMES).pipe(z.union([z.literal(0), z.literal(1), z.literal(2)]));
+const responseStatusSchema = numericEnum(STATUS_NAMES).pipe(z.literal([0, 1, 2]));
 
 export const ResponseErrorKind = { None: 0, BadRequest: 1, NotFound: 2, Conflict: 3, Timeout: 4, Unavailable: 5, Internal: 6 } as const;
 export type ResponseErrorKind = (typeof ResponseErrorKind)[keyof typeof ResponseErrorKind];
-const errorKindSchema = numericEnum(ERROR_KIND_NAMES).pipe(
-  z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(6)]),
-);
+const errorKindSchema = numericEnum(ERROR_KIND_NAMES).pipe(z.literal([0, 1, 2, 3, 4, 5, 6]));
 
 export const Role = { User: 0, Assistant: 1 } as const;
 export type Role = (typeof Role)[keyof typeof Role];
-const roleSchema = numericEnum(ROLE_NAMES).pipe(z.union([z.literal(0), z.literal(1)]));
+const roleSchema = numericEnum(ROLE_NAMES).pipe(z.literal([0, 1]));
 
 /**
  * Matches an object's property names case-insensitively against `names` and renames them to those

@@ -229,6 +229,13 @@ export class PluginRegistry {
     return [...this.awaitedByRole.values()].filter((a) => a.until > now);
   }
 
+  /** Whether any plugin is connected or awaited back (what `views` would list), without building the views. */
+  hasPlugins(now: number): boolean {
+    for (const record of this.records.values()) if (record.handshake !== undefined) return true;
+    for (const awaited of this.awaitedByRole.values()) if (awaited.until > now) return true;
+    return false;
+  }
+
   views(now: number): PluginView[] {
     return [...this.active().map((r) => this.view(r)), ...this.awaited(now).map((a) => this.view(a.record, a.until))];
   }

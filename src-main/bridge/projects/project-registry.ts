@@ -194,7 +194,7 @@ export class ProjectRegistry {
   /** Projects that have a live or awaited plugin, most recently active first. */
   liveProjects(): Project[] {
     const now = this.now();
-    return this.ordered().filter((p) => p.registry.views(now).length > 0);
+    return this.ordered().filter((p) => p.registry.hasPlugins(now));
   }
 
   /** Where `scope` routes right now, without counting as the session's advisory note. */
@@ -204,11 +204,11 @@ export class ProjectRegistry {
 
   /** The project an agent's call or listing goes to; never falls through a pin. */
   resolve(scope: AgentScope | undefined, advise = true): ProjectResolution {
-    const live = this.liveProjects();
     if (this.currentMode === 'single') {
       const only = this.projects.get(SINGLE_KEY);
       return only ? { kind: 'resolved', project: only } : { kind: 'empty', message: 'No plugin is connected.' };
     }
+    const live = this.liveProjects();
     let candidates = live;
     const pin = scope?.pin;
     if (pin !== undefined) {

@@ -62,9 +62,10 @@ describe('bridged calls leave no listeners or timers behind', () => {
     const baseline = { deadlines: callDeadlines.size, ready: readyListeners() };
     assert.equal(getEventListeners(session.signal, 'abort').length, 0);
 
-    // A long-lived signal (an agent session's) across many sequential calls must not collect listeners.
+    // A long-lived signal (an agent session's) across many sequential calls must not collect listeners:
+    // it carries at most the one that every call's abort callback shares (shared/abort-watch.ts).
     for (let i = 0; i < 200; i++) assertOk(await bridge.bridge.callTool('echo', { text: `s${i}` }, callContext({ signal: session.signal })));
-    assert.equal(getEventListeners(session.signal, 'abort').length, 0);
+    assert.ok(getEventListeners(session.signal, 'abort').length <= 1);
 
     for (let round = 0; round < 3; round++) {
       const outcomes = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => bridge.bridge.callTool('echo', { text: `c${round}:${i}` }, callContext())));
@@ -87,7 +88,7 @@ describe('bridged calls leave no listeners or timers behind', () => {
     await new Promise((r) => setTimeout(r, 20));
     await plugin.connect();
     (await waiting).forEach(assertOk);
-    assert.equal(getEventListeners(session.signal, 'abort').length, 0);
+    assert.ok(getEventListeners(session.signal, 'abort').length <= 1);
 
     // Warnings are emitted on a later tick.
     await new Promise((r) => setImmediate(r));

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { projectIdentityOf } from '../bridge/projects/index.js';
-import { checkOrigin, type Authenticator } from '../security/index.js';
+import { checkOrigin, refuse, type Authenticator } from '../security/index.js';
 import { requestPath, requestRoute } from '../shared/index.js';
 import type { RequestGate } from './http/server.js';
 
@@ -75,6 +75,6 @@ export function pluginAuthorizer(options: Pick<AccessOptions, 'tokenOnly' | 'ful
     const identity = projectIdentityOf(url.searchParams);
     if (identity.ok) return { ok: true } as const;
     options.refused?.(`project:${identity.field}:${url.searchParams.get(identity.field) ?? ''}`, `refused a plugin connection: ${identity.message}`);
-    return { ok: false as const, status: 400, code: 'InvalidProjectMetadata', message: identity.message };
+    return refuse('InvalidProjectMetadata', identity.message);
   };
 }

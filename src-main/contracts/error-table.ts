@@ -8,6 +8,7 @@
 import { KIND_BY_CODE, type ErrorKind, type StructuredError } from './errors.js';
 
 /** JSON-RPC 2.0 codes the table uses (the MCP SDK's ErrorCode values). */
+export const JSONRPC_INVALID_REQUEST = -32600;
 export const JSONRPC_INVALID_PARAMS = -32602;
 export const JSONRPC_INTERNAL_ERROR = -32603;
 
@@ -21,6 +22,7 @@ export const ANSWER_BY_KIND: Readonly<Record<ErrorKind, KindAnswer>> = {
   unauthorized: { http: 401, jsonRpc: JSONRPC_INTERNAL_ERROR },
   forbidden: { http: 403, jsonRpc: JSONRPC_INTERNAL_ERROR },
   notFound: { http: 404, jsonRpc: JSONRPC_INVALID_PARAMS },
+  methodNotAllowed: { http: 405, jsonRpc: JSONRPC_INVALID_REQUEST },
   conflict: { http: 409, jsonRpc: JSONRPC_INTERNAL_ERROR },
   requestTimeout: { http: 408, jsonRpc: JSONRPC_INTERNAL_ERROR },
   tooLarge: { http: 413, jsonRpc: JSONRPC_INVALID_PARAMS },

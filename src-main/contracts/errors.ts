@@ -85,7 +85,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
  * function of the code alone (KIND_BY_CODE), so one code gets one HTTP status and one MCP answer
  * wherever it comes from; error-table.ts maps kinds to both.
  */
-export const ERROR_KINDS = ['binding', 'unauthorized', 'forbidden', 'notFound', 'conflict', 'tooLarge', 'requestTimeout', 'thrown', 'rateLimited', 'internal', 'unavailable', 'timeout'] as const;
+export const ERROR_KINDS = ['binding', 'unauthorized', 'forbidden', 'notFound', 'methodNotAllowed', 'conflict', 'tooLarge', 'requestTimeout', 'thrown', 'rateLimited', 'internal', 'unavailable', 'timeout'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export const KIND_BY_CODE: Readonly<Record<ErrorCode, ErrorKind>> = {
@@ -141,7 +141,7 @@ export const KIND_BY_CODE: Readonly<Record<ErrorCode, ErrorKind>> = {
   SubscriptionLimit: 'binding',
   ConnectionNotFound: 'notFound',
   TransportUnsupported: 'binding',
-  MethodNotAllowed: 'binding',
+  MethodNotAllowed: 'methodNotAllowed',
   ServerClosing: 'unavailable',
   ApprovalNotFound: 'notFound',
   ApprovalDenied: 'forbidden',

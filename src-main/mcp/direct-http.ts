@@ -28,8 +28,15 @@ function sendJsonText(res: ServerResponse, status: number, text: string) {
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, status: number, error: StructuredError) {
-  sendJson(res, status, { error });
+/** Answers a structured error with the status the one error table gives its code. */
+export function sendError(res: ServerResponse, error: StructuredError) {
+  sendJson(res, httpStatusOf(error), { error });
+}
+
+/** Refuses a method the route does not take: 405 with the Allow header HTTP requires. */
+export function sendMethodNotAllowed(res: ServerResponse, allow: string, message: string) {
+  res.setHeader('allow', allow);
+  sendError(res, { code: 'MethodNotAllowed', message });
 }
 
 /** Reads the request body within the configured cap and deadline, or throws a JunctionError (PayloadTooLarge, RequestTimeout, InvalidArguments). */
@@ -56,8 +63,7 @@ async function readArguments(readBody: BodyReader, req: IncomingMessage, res: Se
 
 /** Answers a body that could not be read as arguments. */
 function sendArgumentsError(res: ServerResponse, error: unknown): void {
-  const structured = toStructuredError(error);
-  sendError(res, httpStatusOf(structured), structured);
+  sendError(res, toStructuredError(error));
 }
 
 /**
@@ -88,11 +94,11 @@ export function sendOutcome(res: ServerResponse, name: string, outcome: ToolOutc
   }
   const { kind, pluginStatus, ...error } = failed;
   if (pluginStatus !== undefined) {
-    sendError(res, pluginStatus, error);
+    sendJson(res, pluginStatus, { error });
     return;
   }
   const message = kind === 'thrown' || kind === 'internal' ? `Tool execution failed for '${name}': ${error.message}` : error.message;
-  sendError(res, ANSWER_BY_KIND[kind].http, { ...error, message });
+  sendJson(res, ANSWER_BY_KIND[kind].http, { error: { ...error, message } });
 }
 
 export function createDirectToolApi(options: DirectApiOptions) {
@@ -114,25 +120,25 @@ export function createDirectToolApi(options: DirectApiOptions) {
       if (route.kind === 'malformed') return false;
       const scope: AgentScope = route.kind === 'valid' ? { pin: route.pin } : {};
       if (route.rest === '/api/tools') {
-        if (req.method !== 'GET') sendError(res, 405, { code: 'InvalidArguments', message: 'Use GET /api/tools to list tools, POST /api/tools/{name} to call one.' });
+        if (req.method !== 'GET') sendMethodNotAllowed(res, 'GET', 'Use GET /api/tools to list tools, POST /api/tools/{name} to call one.');
         else sendJson(res, 200, { tools: options.catalogue.listTools(scope) });
         return true;
       }
       const match = /^\/api\/tools\/([^/]+)$/.exec(route.rest);
       if (!match) return false;
       if (req.method !== 'POST') {
-        sendError(res, 405, { code: 'InvalidArguments', message: `Use POST /api/tools/${match[1]} with a JSON object of arguments.` });
+        sendMethodNotAllowed(res, 'POST', `Use POST /api/tools/${match[1]} with a JSON object of arguments.`);
         return true;
       }
       let name: string;
       try {
         name = decodeURIComponent(match[1]!);
       } catch {
-        sendError(res, 400, { code: 'InvalidArguments', message: 'The tool name in the path is not valid percent-encoding.' });
+        sendError(res, { code: 'InvalidArguments', message: 'The tool name in the path is not valid percent-encoding.' });
         return true;
       }
       callTool(req, res, name, scope).catch((error: unknown) => {
-        if (!res.headersSent) sendError(res, 500, toStructuredError(error));
+        if (!res.headersSent) sendError(res, toStructuredError(error));
       });
       return true;
     },

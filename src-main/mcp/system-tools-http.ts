@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestRoute } from '../shared/index.js';
 import { type AgentScope } from '../contracts/index.js';
 import type { ToolDescriptor, ToolOutcome } from '../contracts/index.js';
-import { acceptToolRequest, sendError, sendJson, sendOutcome, type BodyReader } from './direct-http.js';
+import { acceptToolRequest, sendError, sendJson, sendMethodNotAllowed, sendOutcome, type BodyReader } from './direct-http.js';
 
 export interface SystemToolProvider {
   /** The plugin that serves a request with this scope (pin), or undefined when none is connected. */
@@ -48,29 +48,28 @@ export function createSystemToolApi(options: SystemToolApiOptions) {
   function serve(req: IncomingMessage, res: ServerResponse, rest: string, connectionId: string | undefined): void {
     const named = /^\/([^/]+)$/.exec(rest);
     if (rest !== '' && rest !== '/' && !named) {
-      sendError(res, 404, { code: 'ToolNotFound', message: `No system-tools route '${rest}'; use GET ${PREFIX} or POST ${PREFIX}/{name}.` });
+      sendError(res, { code: 'ToolNotFound', message: `No system-tools route '${rest}'; use GET ${PREFIX} or POST ${PREFIX}/{name}.` });
       return;
     }
     const expected = named ? 'POST' : 'GET';
     if (req.method !== expected) {
-      res.setHeader('allow', expected);
-      sendError(res, 405, { code: 'MethodNotAllowed', message: `Use GET ${PREFIX} to list system tools, POST ${PREFIX}/{name} to call one.` });
+      sendMethodNotAllowed(res, expected, `Use GET ${PREFIX} to list system tools, POST ${PREFIX}/{name} to call one.`);
       return;
     }
     if (connectionId === undefined) {
-      sendError(res, 503, { code: 'PluginUnavailable', message: 'No plugin is connected to run system tools.', next: { kind: 'retryLater', tools: [] } });
+      sendError(res, { code: 'PluginUnavailable', message: 'No plugin is connected to run system tools.', next: { kind: 'retryLater', tools: [] } });
       return;
     }
     let name: string | undefined;
     try {
       name = named ? decodeURIComponent(named[1]!) : undefined;
     } catch {
-      sendError(res, 400, { code: 'InvalidArguments', message: 'The system tool name in the path is not valid percent-encoding.' });
+      sendError(res, { code: 'InvalidArguments', message: 'The system tool name in the path is not valid percent-encoding.' });
       return;
     }
     const work = name === undefined ? list(res, connectionId) : call(req, res, connectionId, name);
     work.catch((error: unknown) => {
-      if (!res.headersSent) sendError(res, 500, { code: 'InternalError', message: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) sendError(res, { code: 'InternalError', message: error instanceof Error ? error.message : String(error) });
     });
   }
 

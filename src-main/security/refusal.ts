@@ -1,16 +1,17 @@
 /**
- * The one shape every security check answers with when it says no: an HTTP status the caller
- * writes as is, plus a stable code and a human message for the structured error body.
+ * The one shape every security check answers with when it says no: a stable code and a human message
+ * for the structured error body, and the HTTP status the one error table gives that code, which the
+ * caller writes as is.
  */
-import type { ErrorCode } from '../contracts/index.js';
+import { httpStatusOf, type ErrorCode } from '../contracts/index.js';
 
-export interface Refusal<Status extends number = number, Code extends ErrorCode = ErrorCode> {
+export interface Refusal<Code extends ErrorCode = ErrorCode> {
   ok: false;
-  status: Status;
+  status: number;
   code: Code;
   message: string;
 }
 
-export function refuse<Status extends number, Code extends ErrorCode>(status: Status, code: Code, message: string): Refusal<Status, Code> {
-  return { ok: false, status, code, message };
+export function refuse<Code extends ErrorCode>(code: Code, message: string): Refusal<Code> {
+  return { ok: false, status: httpStatusOf({ code }), code, message };
 }

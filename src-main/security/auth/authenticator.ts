@@ -34,7 +34,7 @@ export interface Principal {
   remoteAddress?: string;
 }
 
-export type AuthenticationResult = { ok: true; principal: Principal } | Refusal<401, 'Unauthorized'> | Refusal<403, 'Forbidden'>;
+export type AuthenticationResult = { ok: true; principal: Principal } | Refusal<'Unauthorized'> | Refusal<'Forbidden'>;
 
 export interface Authenticator {
   readonly mode: AuthMode;
@@ -70,9 +70,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (mode === 'token') {
       if (token === undefined) {
         const where = kind === 'plugin' ? 'an Authorization: Bearer header or access_token query parameter' : 'an Authorization: Bearer header';
-        return refuse(401, 'Unauthorized', `This server requires a token: send it in ${where}.`);
+        return refuse('Unauthorized', `This server requires a token: send it in ${where}.`);
       }
-      if (!constantTimeEqual(token, expected ?? '')) return refuse(401, 'Unauthorized', 'The bearer token is not valid for this server.');
+      if (!constantTimeEqual(token, expected ?? '')) return refuse('Unauthorized', 'The bearer token is not valid for this server.');
     }
     const connectionId = context.connectionId ?? randomUUID();
     const principal: Principal = { kind, connectionId, authenticatedBy: mode };
@@ -84,9 +84,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       decision = await webhook.authorize(authorizationRequest(req, kind, connectionId, token, context));
     } catch (error) {
       // The gate is meant to turn every failure into a decision; if it throws anyway, refuse.
-      return refuse(403, 'Forbidden', `Authorization could not be decided: ${error instanceof Error ? error.message : String(error)}`);
+      return refuse('Forbidden', `Authorization could not be decided: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (!decision.allowed) return refuse(403, 'Forbidden', `Authorization denied: ${decision.reason}`);
+    if (!decision.allowed) return refuse('Forbidden', `Authorization denied: ${decision.reason}`);
     return { ok: true, principal: { ...principal, authorizedBy: decision.via } };
   }
 

@@ -10,17 +10,17 @@ import { refuse, type Refusal } from '../refusal.js';
 
 export type BodyRead =
   | { ok: true; body: Buffer }
-  | (Refusal<413, 'PayloadTooLarge'> & { limitBytes: number })
-  | (Refusal<408, 'RequestTimeout'> & { timeoutMs: number });
+  | (Refusal<'PayloadTooLarge'> & { limitBytes: number })
+  | (Refusal<'RequestTimeout'> & { timeoutMs: number });
 
 const ignore = (): void => undefined;
 
 function tooLarge(maxBytes: number): BodyRead {
-  return { ...refuse(413, 'PayloadTooLarge', `Request body is larger than the ${maxBytes}-byte limit.`), limitBytes: maxBytes };
+  return { ...refuse('PayloadTooLarge', `Request body is larger than the ${maxBytes}-byte limit.`), limitBytes: maxBytes };
 }
 
 function tooSlow(timeoutMs: number): BodyRead {
-  return { ...refuse(408, 'RequestTimeout', `The request body did not arrive within ${timeoutMs} ms.`), timeoutMs };
+  return { ...refuse('RequestTimeout', `The request body did not arrive within ${timeoutMs} ms.`), timeoutMs };
 }
 
 /** Rejects only when the stream itself fails (client aborted, socket error). */

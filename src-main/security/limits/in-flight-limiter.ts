@@ -9,7 +9,7 @@ export interface InFlightLimiterOptions {
   maxPerKey: number;
 }
 
-export type InFlightSlot = { ok: true; release: () => void } | Refusal<503, 'Overloaded'>;
+export type InFlightSlot = { ok: true; release: () => void } | Refusal<'Overloaded'>;
 
 export interface InFlightLimiter {
   acquire(key: string): InFlightSlot;
@@ -24,7 +24,7 @@ export function createInFlightLimiter({ maxPerKey }: InFlightLimiterOptions): In
     acquire(key) {
       const current = counts.get(key) ?? 0;
       if (current >= maxPerKey) {
-        return refuse(503, 'Overloaded', `${key} already has ${current} requests in flight (limit ${maxPerKey}); wait for one to finish.`);
+        return refuse('Overloaded', `${key} already has ${current} requests in flight (limit ${maxPerKey}); wait for one to finish.`);
       }
       counts.set(key, current + 1);
       let released = false;

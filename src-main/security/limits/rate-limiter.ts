@@ -15,7 +15,7 @@ export interface RateLimiterOptions {
   now?: () => number;
 }
 
-export type RateDecision = { ok: true; remaining: number } | (Refusal<429, 'Overloaded'> & { retryAfterMs: number });
+export type RateDecision = { ok: true; remaining: number } | (Refusal<'Overloaded'> & { retryAfterMs: number });
 
 export interface RateLimiter {
   take(key: string, cost?: number): RateDecision;
@@ -66,7 +66,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         return { ok: true, remaining: Math.floor(bucket.tokens) };
       }
       const retryAfterMs = Math.ceil(((cost - bucket.tokens) / ratePerSecond) * 1000);
-      return { ...refuse(429, 'Overloaded', `Too many requests from ${key}: at most ${ratePerSecond}/s with bursts of ${burst}. Retry in ${retryAfterMs} ms.`), retryAfterMs };
+      return { ...refuse('Overloaded', `Too many requests from ${key}: at most ${ratePerSecond}/s with bursts of ${burst}. Retry in ${retryAfterMs} ms.`), retryAfterMs };
     },
     get size() {
       return buckets.size;

@@ -22,7 +22,7 @@ export interface OriginPolicy {
   allowedOrigins?: readonly string[];
 }
 
-export type OriginCheck = { ok: true } | Refusal<403, 'Forbidden'>;
+export type OriginCheck = { ok: true } | Refusal<'Forbidden'>;
 
 // A Host header is a name or bracketed IPv6 literal and an optional port; anything else (userinfo,
 // paths, spaces) is refused before parsing so no URL parser can be talked into a different host.
@@ -72,12 +72,12 @@ export function checkOrigin(req: Pick<IncomingMessage, 'headers'>, policy: Origi
     const raw = req.headers.host;
     const host = raw === undefined ? undefined : parseHostHeader(raw);
     if (!host || !hostAllowed(host, policy)) {
-      return refuse(403, 'Forbidden', `Host "${raw ?? ''}" is not this loopback server (expected 127.0.0.1:${policy.port} or localhost:${policy.port}); refusing a possible DNS-rebinding request.`);
+      return refuse('Forbidden', `Host "${raw ?? ''}" is not this loopback server (expected 127.0.0.1:${policy.port} or localhost:${policy.port}); refusing a possible DNS-rebinding request.`);
     }
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !originAllowed(origin, policy)) {
-    return refuse(403, 'Forbidden', `Origin "${origin}" may not call this server; only loopback pages and configured origins may.`);
+    return refuse('Forbidden', `Origin "${origin}" may not call this server; only loopback pages and configured origins may.`);
   }
   return { ok: true };
 }

@@ -59,7 +59,7 @@ describe('one error table for every source', () => {
     for (const kind of ERROR_KINDS) {
       const answer = ANSWER_BY_KIND[kind];
       assert.ok(answer.http >= 400 && answer.http <= 599, `${kind} → ${answer.http}`);
-      assert.ok([-32602, -32603].includes(answer.jsonRpc), `${kind} → ${answer.jsonRpc}`);
+      assert.ok([-32600, -32602, -32603].includes(answer.jsonRpc), `${kind} → ${answer.jsonRpc}`);
     }
   });
 
@@ -71,6 +71,22 @@ describe('one error table for every source', () => {
         assert.equal(status, expected, `${tool} failing with ${code}`);
         assert.equal((json['error'] as { code: string }).code, code, `${tool} failing with ${code}`);
       }
+    }
+  });
+
+  it('answers refusals of the /api routes themselves with the status of their code’s kind', async () => {
+    const refusals = [
+      { method: 'GET', path: '/api/tools/host-fails', code: 'MethodNotAllowed', allow: 'POST' },
+      { method: 'POST', path: '/api/tools', code: 'MethodNotAllowed', allow: 'GET' },
+      { method: 'POST', path: '/api/tools/%E0%A4%A', code: 'InvalidArguments' },
+      { method: 'POST', path: '/api/tools/no-such-tool', code: 'ToolNotFound' },
+    ] as const;
+    for (const refusal of refusals) {
+      const response = await fetch(`${stack.base}${refusal.path}`, { method: refusal.method, headers: { 'content-type': 'application/json' }, ...(refusal.method === 'POST' ? { body: '{}' } : {}) });
+      const body = (await response.json()) as { error: { code: string } };
+      assert.equal(body.error.code, refusal.code, `${refusal.method} ${refusal.path}`);
+      assert.equal(response.status, ANSWER_BY_KIND[KIND_BY_CODE[refusal.code]].http, `${refusal.method} ${refusal.path}`);
+      if ('allow' in refusal) assert.equal(response.headers.get('allow'), refusal.allow);
     }
   });
 

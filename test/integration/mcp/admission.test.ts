@@ -46,7 +46,7 @@ describe('per-agent admission: rate limit and in-flight cap', () => {
     assert.equal(viaMcp.isError, undefined, 'another agent has its own budget');
   });
 
-  test('a third concurrent call from one agent is refused with 503 Overloaded until a slot frees', async () => {
+  test('a third concurrent call from one agent is refused with Overloaded until a slot frees', async () => {
     const agent = await stack.connectClient();
     const running = [agent.callTool({ name: 'wait', arguments: {} }), agent.callTool({ name: 'wait', arguments: {} })];
     await eventually(() => entered === 2, 10_000, 'both calls running');

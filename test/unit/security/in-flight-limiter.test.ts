@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { createInFlightLimiter } from '../../../src-main/security/index.js';
 
 describe('createInFlightLimiter', () => {
-  test('admits up to maxPerKey, then refuses with 503 Overloaded until a slot is released', () => {
+  test('admits up to maxPerKey, then refuses with 429 Overloaded until a slot is released', () => {
     const limiter = createInFlightLimiter({ maxPerKey: 2 });
     const first = limiter.acquire('agent');
     const second = limiter.acquire('agent');
     assert.ok(first.ok && second.ok);
     const third = limiter.acquire('agent');
     assert.ok(!third.ok);
-    assert.equal(third.status, 503);
+    assert.equal(third.status, 429);
     assert.equal(third.code, 'Overloaded');
     first.release();
     assert.equal(limiter.acquire('agent').ok, true);

@@ -162,6 +162,24 @@ describe('audit trail upgrade off the main thread', () => {
     assert.deepEqual(fileState(path), { version: SCHEMA_VERSION, calls: ROWS, errorIndex: true, integrity: 'ok' });
   });
 
+  test('past the bound of the queue during the upgrade the oldest records are dropped, counted and told when it ends', async () => {
+    const stateDir = v1StateDir('bound');
+    const { logger, warnings } = capture();
+    const store = new AuditStore({ path: auditDbPath(stateDir), rules: compileRedaction([]), logger, retentionDays: 36_500, maxBytes: 1024 ** 3, maxQueue: 2 });
+    try {
+      store.open();
+      const now = Date.now();
+      for (let i = 1; i <= 5; i++) store.recordCall(call(`during-${i}`, now + i));
+      assert.equal(store.status().state, 'upgrading');
+      assert.deepEqual({ queued: store.status().queued, dropped: store.status().dropped }, { queued: 2, dropped: 3 });
+      await store.upgraded();
+      assert.ok(warnings.some((w) => /3 records were dropped during the upgrade .*: more calls ended than the 2 it holds/.test(w)), warnings.join('\n'));
+      assert.deepEqual(store.queryCalls({ limit: 3 }).items.map((item) => item.call.callId), ['during-5', 'during-4', `v1-${ROWS - 1}`], 'the newest records are kept');
+    } finally {
+      store.close();
+    }
+  });
+
   test('closing during the upgrade stops it: the file stays at the old version, and what could not be written is told', () => {
     const stateDir = v1StateDir('close');
     const path = auditDbPath(stateDir);

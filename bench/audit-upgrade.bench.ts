@@ -3,7 +3,8 @@
  * database is a version 1 file of AUDIT_UPGRADE_ROWS calls (default 1,000,000), timed from the spawn to
  * its first answered call (POST /api/tools/server-status), and to the end of the upgrade as its log says.
  * AUDIT_UPGRADE_FILE names a version 1 file to copy instead of writing one (writing 1,000,000 calls takes
- * about half a minute); AUDIT_UPGRADE_RUNS (default 1) how many starts are timed.
+ * about half a minute); AUDIT_UPGRADE_RUNS (default 1) how many starts are timed. The calls written are
+ * from the last hours, so the default retention (30 days) deletes none of them at the start.
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
     scratch = mkdtempSync(join(tmpdir(), 'junction-upgrade-bench-v1-'));
     v1File = join(scratch, 'v1.db');
     const written = performance.now();
-    writeV1Trail(v1File, ROWS);
+    writeV1Trail(v1File, ROWS, Date.now() - ROWS);
     process.stdout.write(`version 1 trail of ${ROWS.toLocaleString()} calls written in ${fmt((performance.now() - written) / 1000, 1)} s\n`);
   }
   try {

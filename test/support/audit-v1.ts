@@ -4,15 +4,16 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from '../../src-main/audit/schema.js';
 
-/** Epoch ms of the first recorded call; call `i` started `i` ms later. */
+/** Epoch ms of the first recorded call by default; call `i` started `i` ms later. */
 export const V1_T0 = Date.UTC(2026, 0, 5, 9);
 
 /**
  * Writes `rows` calls into a new version 1 file at `path`, as that Junction recorded them: plain inserts,
  * indexed by its insert trigger, in WAL mode. Call `i` is `v1-<i>`, every twentieth one failed; all
- * arguments carry the word `legacyproject`.
+ * arguments carry the word `legacyproject`. `t0` is when call 0 started: a bench that keeps the default
+ * retention wants recent calls, or opening the file deletes the expired ones as well.
  */
-export function writeV1Trail(path: string, rows: number): void {
+export function writeV1Trail(path: string, rows: number, t0 = V1_T0): void {
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   try {
@@ -28,7 +29,7 @@ export function writeV1Trail(path: string, rows: number): void {
        FROM n`,
     );
     const step = 50_000;
-    for (let from = 0; from < rows; from += step) db.transaction(() => insert.run(from, Math.min(rows, from + step) - 1, V1_T0))();
+    for (let from = 0; from < rows; from += step) db.transaction(() => insert.run(from, Math.min(rows, from + step) - 1, t0))();
   } finally {
     db.close();
   }

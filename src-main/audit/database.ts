@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CallView } from '../contracts/index.js';
 import type { AuditEventKind, StoredCall, StoredEvent } from './records.js';
-import { assertSupported, migrate, SCHEMA_VERSION, type MigrationReport, type UpgradeStart } from './schema.js';
+import { assertSupported, migrate, SCHEMA_VERSION, type MigrationReport, type UpgradeListener } from './schema.js';
 
 export const CALL_COLUMNS =
   'seq, call_id, started_at, agent, transport, tool, target, status, error_code, duration_ms, request_bytes, response_bytes, arguments, result, redacted, truncated, policy, decided_by, replay_of';
@@ -97,9 +97,9 @@ export function needsUpgrade(path: string): boolean {
   }
 }
 
-/** Listeners to a database's opening: an upgrade about to run its transaction, and the one that ran. */
+/** Listeners to a database's opening: how an upgrade goes, and the migration that ran. */
 export interface OpenListeners {
-  upgrading?: (upgrade: UpgradeStart) => void;
+  upgrade?: UpgradeListener;
   migrated?: (report: MigrationReport) => void;
 }
 
@@ -119,7 +119,7 @@ export function openAuditDatabase(path: string, listeners: OpenListeners = {}): 
     db.pragma('synchronous = NORMAL');
     // Call ids are random, so their index takes inserts all over the tree; a larger page cache keeps those pages in memory.
     db.pragma('cache_size = -16384');
-    const report = migrate(db, SCHEMA_VERSION, listeners.upgrading);
+    const report = migrate(db, SCHEMA_VERSION, listeners.upgrade);
     if (report) listeners.migrated?.(report);
     return db;
   } catch (error) {

@@ -87,6 +87,8 @@ export interface AuditUpgrade {
   to?: number;
   /** The recorded calls being indexed. */
   calls?: number;
+  /** The share of them indexed so far, from 0 to 1. */
+  done?: number;
   /** Epoch ms, by the store's clock. */
   startedAt: number;
 }

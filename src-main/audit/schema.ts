@@ -186,40 +186,51 @@ export function assertSupported(db: Database.Database): number {
 /** What an upgrade is about to do, told before its transaction starts (the backfill may take a while). */
 export type UpgradeStart = Omit<MigrationReport, 'ms'>;
 
+/** Hears how an upgrade of a database that already existed goes: before its transaction, and after each backfill range. */
+export interface UpgradeListener {
+  starting?(upgrade: UpgradeStart): void;
+  /** The share of the backfill done, from 0 to 1. */
+  progress?(done: number): void;
+}
+
 /**
  * Calls one backfill statement covers: about a third of a second of indexing on this machine, so stopping
  * the writer thread (Junction closing mid-upgrade) waits no longer than that for SQLite to return.
  */
 const BACKFILL_RANGE = 20_000;
 
-function backfill(db: Database.Database, step: NonNullable<Migration['backfill']>): void {
+function backfill(db: Database.Database, step: NonNullable<Migration['backfill']>, progress?: (done: number) => void): void {
   if (typeof step === 'string') {
     db.exec(step);
     return;
   }
   const { first, last } = db.prepare('SELECT MIN(seq) AS first, MAX(seq) AS last FROM calls').get() as { first: number | null; last: number | null };
   if (first === null || last === null) return;
-  for (let from = first; from <= last; from += BACKFILL_RANGE) db.exec(step({ from, below: Math.min(from + BACKFILL_RANGE, last + 1) }));
+  for (let from = first; from <= last; from += BACKFILL_RANGE) {
+    const below = Math.min(from + BACKFILL_RANGE, last + 1);
+    db.exec(step({ from, below }));
+    progress?.((below - first) / (last + 1 - first));
+  }
 }
 
 /**
  * Brings a database to the current schema (or to the version `to`, which tests use to write the files an
- * older Junction wrote); undefined when it already was. Throws for a newer schema. `starting` hears of an
- * upgrade of a database that already existed before its one transaction runs.
+ * older Junction wrote); undefined when it already was. Throws for a newer schema. `listener` hears how
+ * an upgrade goes (see UpgradeListener).
  */
-export function migrate(db: Database.Database, to = SCHEMA_VERSION, starting?: (upgrade: UpgradeStart) => void): MigrationReport | undefined {
+export function migrate(db: Database.Database, to = SCHEMA_VERSION, listener: UpgradeListener = {}): MigrationReport | undefined {
   const from = assertSupported(db);
   db.exec(BASE);
   if (from >= to) return undefined;
   const started = performance.now();
   const { n } = db.prepare('SELECT COUNT(*) AS n FROM calls').get() as { n: number };
-  starting?.({ from, to, calls: n });
+  listener.starting?.({ from, to, calls: n });
   db.transaction(() => {
     const steps = MIGRATIONS.slice(from, to);
     const lastBackfill = steps.findLastIndex((step) => step.backfill !== undefined);
     steps.forEach((step, i) => {
       db.exec(step.sql);
-      if (i === lastBackfill) backfill(db, step.backfill!);
+      if (i === lastBackfill) backfill(db, step.backfill!, listener.progress);
     });
     db.pragma(`user_version = ${to}`);
   })();

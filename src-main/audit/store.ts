@@ -340,7 +340,7 @@ export class AuditStore {
         this.writerOptions(),
         (reply) => this.onReply(reply),
         (error) => this.crashed(error),
-        (notice) => this.upgradeStarting(notice),
+        (notice) => this.upgradeNotice(notice),
       );
       return this.writer;
     } catch (error) {
@@ -412,8 +412,13 @@ export class AuditStore {
     this.opening = writer.send({ op: 'open', now: this.now() });
   }
 
-  /** The writer thread is about to run an upgrade's transaction (the start, or a retry after a failure). */
-  private upgradeStarting({ upgrade }: WriterNotice): void {
+  /** The writer thread is about to run an upgrade's transaction (the start, or a retry after a failure), or is running it. */
+  private upgradeNotice(notice: WriterNotice): void {
+    if (notice.notice === 'progress') {
+      if (this.upgrade) this.upgrade.done = notice.done;
+      return;
+    }
+    const { upgrade } = notice;
     // A new, empty file is migrated in no time: only recorded calls make an upgrade worth waiting for.
     if (upgrade.calls === 0) return;
     if (!this.upgrade) this.upgradeDropped = this.dropped;
@@ -474,5 +479,6 @@ const oldSchema = (upgrade: AuditUpgrade): string => (upgrade.from === undefined
 function upgradeReason(upgrade: AuditUpgrade, now: number): string {
   const what = upgrade.calls === undefined ? 'recorded calls' : `${upgrade.calls.toLocaleString('en-US')} recorded calls`;
   const schema = upgrade.from === undefined ? '' : ` from schema ${upgrade.from} to ${upgrade.to}`;
-  return `The audit trail is being upgraded${schema}: indexing ${what} for search (running for ${Math.round((now - upgrade.startedAt) / 1000)} s). History is available when it ends; calls are recorded meanwhile.`;
+  const done = upgrade.done === undefined ? '' : `, ${Math.floor(upgrade.done * 100)} % done`;
+  return `The audit trail is being upgraded${schema}: indexing ${what} for search (running for ${Math.round((now - upgrade.startedAt) / 1000)} s${done}). History is available when it ends; calls are recorded meanwhile.`;
 }

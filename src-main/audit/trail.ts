@@ -114,7 +114,10 @@ export class AuditTrail {
       const out: HistoryPage = { calls: page.items.map((i) => i.call), available: status.state === 'open' };
       if (page.nextBefore !== undefined) out.nextBefore = page.nextBefore;
       if (status.reason) out.reason = status.reason;
-      if (status.upgrade) out.upgrade = { startedAt: status.upgrade.startedAt, ...(status.upgrade.calls !== undefined ? { calls: status.upgrade.calls } : {}) };
+      if (status.upgrade) {
+        const { startedAt, calls, done } = status.upgrade;
+        out.upgrade = { startedAt, ...(calls !== undefined ? { calls } : {}), ...(done !== undefined ? { done } : {}) };
+      }
       return out;
     },
     detail: (callId) => {

@@ -27,11 +27,8 @@ export type WriterReply =
   | { id: number; ok: true; open: boolean; migrated?: MigrationReport; pruneError?: ErrorData }
   | { id: number; ok: false; open: boolean; error: ErrorData };
 
-/** Sent while a request runs, answering none: an upgrade of recorded history is starting its transaction. */
-export interface WriterNotice {
-  notice: 'upgrading';
-  upgrade: UpgradeStart;
-}
+/** Sent while a request runs, answering none: an upgrade of recorded history starts its transaction, and how far its backfill is (0 to 1). */
+export type WriterNotice = { notice: 'upgrading'; upgrade: UpgradeStart } | { notice: 'progress'; done: number };
 
 export type WriterMessage = WriterReply | WriterNotice;
 

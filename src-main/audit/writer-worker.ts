@@ -17,8 +17,11 @@ function send(message: WriterMessage): void {
   Atomics.notify(signal, 0);
 }
 
-// Told before the upgrade's transaction runs, so the store stops waiting for this thread and says why.
-const writer = new AuditWriter(options, (upgrade) => send({ notice: 'upgrading', upgrade }));
+// Told before the upgrade's transaction runs, so the store stops waiting for this thread and says why, then as it goes.
+const writer = new AuditWriter(options, {
+  starting: (upgrade) => send({ notice: 'upgrading', upgrade }),
+  progress: (done) => send({ notice: 'progress', done }),
+});
 
 function handle(request: WriterRequest): WriterReply {
   try {

@@ -248,7 +248,7 @@ export interface HistoryPage {
   available: boolean;
   reason?: string;
   /** Present while the audit trail upgrades recorded history (history is unavailable until it ends). */
-  upgrade?: { startedAt: number; calls?: number };
+  upgrade?: { startedAt: number; calls?: number; /** Share indexed so far, 0 to 1. */ done?: number };
 }
 
 /** A transaction that ended, as the audit trail remembers it. */

@@ -6,5 +6,6 @@ export function historyStatusLabel(page: Pick<HistoryPage, 'available' | 'reason
   if (page.available || !page.reason) return undefined;
   if (!page.upgrade) return 'History unavailable';
   const calls = page.upgrade.calls === undefined ? 'recorded calls' : `${page.upgrade.calls.toLocaleString('en-US')} recorded calls`;
-  return `Upgrading the audit trail: indexing ${calls}…`;
+  const done = page.upgrade.done === undefined ? '' : ` (${Math.floor(page.upgrade.done * 100)} %)`;
+  return `Upgrading the audit trail: indexing ${calls}${done}…`;
 }

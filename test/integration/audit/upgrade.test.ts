@@ -98,6 +98,12 @@ describe('audit trail upgrade off the main thread', () => {
       assert.match(page.reason ?? '', new RegExp(`from schema 1 to ${SCHEMA_VERSION}: indexing 100,000 recorded calls for search`));
       assert.ok(infos.some((m) => m.includes(`upgrading ${auditDbPath(stateDir)} from schema 1 to ${SCHEMA_VERSION}, indexing ${ROWS} recorded calls`)), infos.join('\n'));
 
+      // And how far it is, range by range.
+      while (trail.store.status().state === 'upgrading' && trail.store.status().upgrade?.done === undefined) await sleep(10);
+      page = trail.history.query({});
+      assert.ok(page.upgrade?.done !== undefined && page.upgrade.done > 0 && page.upgrade.done <= 1, `progress ${page.upgrade?.done}`);
+      assert.match(page.reason ?? '', / \d+ % done\)/);
+
       // The export reads the file as it is, so it works during the upgrade too.
       const exported = new PassThrough();
       let text = '';

@@ -117,6 +117,8 @@ async function historyAtScale(): Promise<void> {
     const upgradeStarted = performance.now();
     store = new AuditStore(options);
     store.open();
+    // The upgrade runs in the writer thread; open() returns at once.
+    await store.upgraded();
     process.stdout.write(`upgrade of a trail without the search index (backfill of ${ROWS.toLocaleString()} calls): ${fmt((performance.now() - upgradeStarted) / 1000, 1)} s\n`);
     store.prune();
     const bytes = store.fileBytes();

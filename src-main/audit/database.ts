@@ -3,12 +3,12 @@
  * wrong with it, and the conversion between rows and the trail's records. Shared by the writer (which may
  * run in a worker thread), the store's reading connection and the export.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CallView } from '../contracts/index.js';
 import type { AuditEventKind, StoredCall, StoredEvent } from './records.js';
-import { assertSupported, migrate, type MigrationReport } from './schema.js';
+import { assertSupported, migrate, SCHEMA_VERSION, type MigrationReport, type UpgradeListener } from './schema.js';
 
 export const CALL_COLUMNS =
   'seq, call_id, started_at, agent, transport, tool, target, status, error_code, duration_ms, request_bytes, response_bytes, arguments, result, redacted, truncated, policy, decided_by, replay_of';
@@ -79,10 +79,35 @@ export function rowToEvent(row: EventRow): StoredEvent {
 }
 
 /**
+ * Whether the file holds recorded history at an older schema version, read from its header without
+ * writing: an upgrade that may take long. False for a missing file, a new empty one, a current or a
+ * newer one, and for one that cannot be read (opening it for writing reports why).
+ */
+export function needsUpgrade(path: string): boolean {
+  if (!existsSync(path)) return false;
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true, timeout: 0 });
+    if ((db.pragma('user_version', { simple: true }) as number) >= SCHEMA_VERSION) return false;
+    return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'calls'").get() !== undefined;
+  } catch {
+    return false;
+  } finally {
+    db?.close();
+  }
+}
+
+/** Listeners to a database's opening: how an upgrade goes, and the migration that ran. */
+export interface OpenListeners {
+  upgrade?: UpgradeListener;
+  migrated?: (report: MigrationReport) => void;
+}
+
+/**
  * Opens (creating when needed) an audit database for writing, in WAL mode, never waiting on another
  * process's lock, and migrates it to the current schema (told to `migrated` when it had to).
  */
-export function openAuditDatabase(path: string, migrated?: (report: MigrationReport) => void): Database.Database {
+export function openAuditDatabase(path: string, listeners: OpenListeners = {}): Database.Database {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new Database(path, { timeout: 0 });
   try {
@@ -94,8 +119,8 @@ export function openAuditDatabase(path: string, migrated?: (report: MigrationRep
     db.pragma('synchronous = NORMAL');
     // Call ids are random, so their index takes inserts all over the tree; a larger page cache keeps those pages in memory.
     db.pragma('cache_size = -16384');
-    const report = migrate(db);
-    if (report) migrated?.(report);
+    const report = migrate(db, SCHEMA_VERSION, listeners.upgrade);
+    if (report) listeners.migrated?.(report);
     return db;
   } catch (error) {
     db.close();

@@ -81,9 +81,22 @@ export interface CallPage {
   nextBefore?: number;
 }
 
+/** An upgrade of recorded history in progress; the versions and count are known once it has counted the calls. */
+export interface AuditUpgrade {
+  from?: number;
+  to?: number;
+  /** The recorded calls being indexed. */
+  calls?: number;
+  /** The share of them indexed so far, from 0 to 1. */
+  done?: number;
+  /** Epoch ms, by the store's clock. */
+  startedAt: number;
+}
+
 export interface AuditStatus {
   path: string;
-  state: 'open' | 'unavailable' | 'disabled';
+  state: 'open' | 'upgrading' | 'unavailable' | 'disabled';
+  upgrade?: AuditUpgrade;
   /** Why the trail is unavailable, in words for the operator. */
   reason?: string;
   queued: number;

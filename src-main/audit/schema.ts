@@ -99,9 +99,12 @@ export const SEARCH_INDEXES = {
   error: { table: 'calls_fts_error', rows: "c.status = 'error'" },
 } as const;
 
-/** Indexes the calls from sequence `from` on (a `?` parameter, or a literal): the writer's one statement per batch, and the backfill. */
-export const indexCallsFrom = (index: keyof typeof SEARCH_INDEXES, from: string): string =>
-  `INSERT INTO ${SEARCH_INDEXES[index].table}(rowid, ${INDEX_COLUMNS}) SELECT ${indexValues('c')} FROM calls c WHERE c.seq >= ${from} AND ${SEARCH_INDEXES[index].rows};`;
+/**
+ * Indexes the calls from sequence `from` on, and below `below` when given (a `?` parameter, or a literal):
+ * the writer's one statement per batch, and the backfill, range by range.
+ */
+export const indexCallsFrom = (index: keyof typeof SEARCH_INDEXES, from: string, below?: string): string =>
+  `INSERT INTO ${SEARCH_INDEXES[index].table}(rowid, ${INDEX_COLUMNS}) SELECT ${indexValues('c')} FROM calls c WHERE c.seq >= ${from}${below === undefined ? '' : ` AND c.seq < ${below}`} AND ${SEARCH_INDEXES[index].rows};`;
 
 const indexTable = ({ table }: { table: string }) => `CREATE VIRTUAL TABLE ${table} USING fts5(${INDEX_COLUMNS}, content='', contentless_delete=1);`;
 
@@ -137,12 +140,22 @@ CREATE TRIGGER calls_fts_error_update_new AFTER UPDATE ON calls WHEN new.status 
   INSERT INTO calls_fts_error(rowid, ${INDEX_COLUMNS}) VALUES (${indexValues('new')});
 END;
 `;
-const FILTERED_INDEX_BACKFILL = indexCallsFrom('all', '0') + indexCallsFrom('error', '0');
+const FILTERED_INDEX_BACKFILL = ({ from, below }: SeqRange): string => indexCallsFrom('all', String(from), String(below)) + indexCallsFrom('error', String(from), String(below));
+
+/** Calls with sequence numbers from `from` up to, not including, `below`. */
+export interface SeqRange {
+  from: number;
+  below: number;
+}
 
 interface Migration {
   sql: string;
-  /** Indexes the calls already recorded; skipped when a later pending step builds the index anew. */
-  backfill?: string;
+  /**
+   * Indexes the calls already recorded; skipped when a later pending step builds the index anew. As a
+   * function, the statement for one range of calls: the runner goes range by range inside the migration's
+   * transaction, so a long backfill reports progress and a stopped writer thread stops between ranges.
+   */
+  backfill?: string | ((range: SeqRange) => string);
 }
 
 /** Migration n takes a database from version n to n + 1. Append only: a released step never changes. */
@@ -170,22 +183,54 @@ export function assertSupported(db: Database.Database): number {
   return version;
 }
 
+/** What an upgrade is about to do, told before its transaction starts (the backfill may take a while). */
+export type UpgradeStart = Omit<MigrationReport, 'ms'>;
+
+/** Hears how an upgrade of a database that already existed goes: before its transaction, and after each backfill range. */
+export interface UpgradeListener {
+  starting?(upgrade: UpgradeStart): void;
+  /** The share of the backfill done, from 0 to 1. */
+  progress?(done: number): void;
+}
+
+/**
+ * Calls one backfill statement covers: about a third of a second of indexing on this machine, so stopping
+ * the writer thread (Junction closing mid-upgrade) waits no longer than that for SQLite to return.
+ */
+const BACKFILL_RANGE = 20_000;
+
+function backfill(db: Database.Database, step: NonNullable<Migration['backfill']>, progress?: (done: number) => void): void {
+  if (typeof step === 'string') {
+    db.exec(step);
+    return;
+  }
+  const { first, last } = db.prepare('SELECT MIN(seq) AS first, MAX(seq) AS last FROM calls').get() as { first: number | null; last: number | null };
+  if (first === null || last === null) return;
+  for (let from = first; from <= last; from += BACKFILL_RANGE) {
+    const below = Math.min(from + BACKFILL_RANGE, last + 1);
+    db.exec(step({ from, below }));
+    progress?.((below - first) / (last + 1 - first));
+  }
+}
+
 /**
  * Brings a database to the current schema (or to the version `to`, which tests use to write the files an
- * older Junction wrote); undefined when it already was. Throws for a newer schema.
+ * older Junction wrote); undefined when it already was. Throws for a newer schema. `listener` hears how
+ * an upgrade goes (see UpgradeListener).
  */
-export function migrate(db: Database.Database, to = SCHEMA_VERSION): MigrationReport | undefined {
+export function migrate(db: Database.Database, to = SCHEMA_VERSION, listener: UpgradeListener = {}): MigrationReport | undefined {
   const from = assertSupported(db);
   db.exec(BASE);
   if (from >= to) return undefined;
   const started = performance.now();
   const { n } = db.prepare('SELECT COUNT(*) AS n FROM calls').get() as { n: number };
+  listener.starting?.({ from, to, calls: n });
   db.transaction(() => {
     const steps = MIGRATIONS.slice(from, to);
     const lastBackfill = steps.findLastIndex((step) => step.backfill !== undefined);
     steps.forEach((step, i) => {
       db.exec(step.sql);
-      if (i === lastBackfill) db.exec(step.backfill!);
+      if (i === lastBackfill) backfill(db, step.backfill!, listener.progress);
     });
     db.pragma(`user_version = ${to}`);
   })();

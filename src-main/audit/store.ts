@@ -10,12 +10,12 @@
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Logger } from '../shared/index.js';
-import { describeDbError } from './database.js';
+import { describeDbError, needsUpgrade } from './database.js';
 import { endedTransactions, findCall, queryCalls } from './queries.js';
-import type { AuditCallInput, AuditEventInput, AuditStatus, CallPage, CallQuery, StoredCall, StoredEvent } from './records.js';
+import type { AuditCallInput, AuditEventInput, AuditStatus, AuditUpgrade, CallPage, CallQuery, StoredCall, StoredEvent } from './records.js';
 import type { RedactionRules } from './redact.js';
 import type { MigrationReport } from './schema.js';
-import { toError, type WriterReply } from './writer-protocol.js';
+import { toError, type WriterNotice, type WriterReply } from './writer-protocol.js';
 import { WriterThread } from './writer-thread.js';
 import { AuditWriter, type AuditWriterOptions } from './writer.js';
 import { prepared, type AuditRecord } from './rows.js';
@@ -60,6 +60,13 @@ export class AuditStore {
   /** The batch the writer holds, until it answers. */
   private inflight: { id: number; batch: AuditRecord[] } | undefined;
   private writerOpen = false;
+  /** The id of the request that opens and upgrades the database in the writer thread, until it answers. */
+  private opening: number | undefined;
+  /** An upgrade of recorded history running in the writer thread: records queue, history waits for it. */
+  private upgrade: AuditUpgrade | undefined;
+  private upgradeWaiters: Array<() => void> = [];
+  /** `dropped` when the upgrade started: what the queue lost during it is told when it ends. */
+  private upgradeDropped = 0;
   private reader: Database.Database | undefined;
   private queue: AuditRecord[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -85,8 +92,15 @@ export class AuditStore {
   /**
    * Opens, migrates and prunes the database once, on this thread, and closes it again: the writer thread
    * starts with the first record. A failure is reported as a warning and retried later, never thrown.
+   * Recorded history at an older schema is upgraded in the writer thread instead, since rebuilding its
+   * search index takes seconds to a minute: calls are served and queued meanwhile, and history says why
+   * it is unavailable until the upgrade ends (see `upgraded`).
    */
   open(): void {
+    if (needsUpgrade(this.options.path)) {
+      this.startUpgrade();
+      return;
+    }
     const writer = new AuditWriter(this.writerOptions());
     try {
       const migrated = writer.open(this.now());
@@ -104,9 +118,19 @@ export class AuditStore {
     return this.writer !== undefined;
   }
 
+  /** Resolves when no upgrade runs (at once when none does): it ended, failed, or the store closed. */
+  upgraded(): Promise<void> {
+    if (!this.upgrade) return Promise.resolve();
+    return new Promise((resolve) => this.upgradeWaiters.push(resolve));
+  }
+
   status(): AuditStatus {
-    const out: AuditStatus = { path: this.options.path, state: this.writerOpen ? 'open' : 'unavailable', queued: this.queue.length + (this.inflight?.batch.length ?? 0), dropped: this.dropped };
-    if (this.problem) out.reason = this.problem.message;
+    const state = this.upgrade ? 'upgrading' : this.writerOpen ? 'open' : 'unavailable';
+    const out: AuditStatus = { path: this.options.path, state, queued: this.queue.length + (this.inflight?.batch.length ?? 0), dropped: this.dropped };
+    if (this.upgrade) {
+      out.upgrade = { ...this.upgrade };
+      out.reason = upgradeReason(this.upgrade, this.now());
+    } else if (this.problem) out.reason = this.problem.message;
     return out;
   }
 
@@ -122,10 +146,14 @@ export class AuditStore {
     this.enqueue({ type: 'event', input });
   }
 
-  /** Waits until everything queued is written, or the database failed. Safe to call at any time; never throws. */
+  /**
+   * Waits until everything queued is written, or the database failed; during an upgrade it returns at once
+   * (what is queued is written when the upgrade ends). Safe to call at any time; never throws.
+   */
   flush(): void {
     this.clearTimer();
     for (;;) {
+      if (this.upgrade) return;
       const writer = this.writer;
       if (this.inflight && writer) {
         this.await(writer, this.inflight.id);
@@ -163,7 +191,9 @@ export class AuditStore {
   /** Flushes what is queued and closes the database. */
   close(): void {
     if (this.closed) return;
-    this.flush();
+    // An upgrade in progress is stopped rather than waited out; what is queued cannot be written meanwhile.
+    if (this.upgrade) this.abandonUpgrade();
+    else this.flush();
     this.closed = true;
     this.clearTimer();
     this.clearRest();
@@ -212,7 +242,8 @@ export class AuditStore {
 
   /** Hands up to `max` queued records to the writer; false when it cannot take them now. */
   private post(max: number): boolean {
-    if (this.inflight) return false;
+    // During an upgrade the queue is the records' one place: bounded, and written in order once it ends.
+    if (this.inflight || this.opening !== undefined || this.upgrade) return false;
     if (this.now() < this.retryAt) {
       this.schedule(this.retryAt - this.now());
       return false;
@@ -228,8 +259,11 @@ export class AuditStore {
   private onReply(reply: WriterReply): void {
     this.writerOpen = reply.open;
     if (!reply.open) this.closeReader();
+    if (this.opening === reply.id) this.opening = undefined;
     // A new, empty database is migrated too; only an upgrade of recorded calls is worth a line.
     if (reply.ok && reply.migrated && reply.migrated.calls > 0) this.migrated(reply.migrated);
+    // Whatever the request, its answer means the upgrade it ran has ended: committed, or rolled back.
+    if (this.upgrade) this.upgradeEnded(reply.ok ? undefined : `the upgrade failed and was rolled back, so ${this.options.path} stays wholly at ${oldSchema(this.upgrade)}`);
     const batch = this.inflight?.id === reply.id ? this.inflight.batch : undefined;
     if (batch) this.inflight = undefined;
     if (!reply.ok) {
@@ -265,7 +299,7 @@ export class AuditStore {
   private rest(): void {
     this.restTimer = undefined;
     const writer = this.writer;
-    if (!writer || this.inflight || this.queue.length > 0 || this.closed) return;
+    if (!writer || this.inflight || this.opening !== undefined || this.upgrade || this.queue.length > 0 || this.closed) return;
     const wasOpen = this.writerOpen;
     // An idle thread answers at once; one that does not is stopped all the same, without blocking for long.
     writer.waitFor(writer.send({ op: 'close' }), REST_WAIT_MS);
@@ -308,6 +342,7 @@ export class AuditStore {
         this.writerOptions(),
         (reply) => this.onReply(reply),
         (error) => this.crashed(error),
+        (notice) => this.upgradeNotice(notice),
       );
       return this.writer;
     } catch (error) {
@@ -320,14 +355,17 @@ export class AuditStore {
     return { path: this.options.path, rules: this.options.rules, retentionDays: this.options.retentionDays, maxBytes: this.options.maxBytes, previewBytes: this.previewBytes() };
   }
 
+  /** Waits for the answer to `id`, or until the writer says it is upgrading, which would keep it busy for long. */
   private await(writer: WriterThread, id: number, timeoutMs = SYNC_WAIT_MS): void {
-    if (!writer.waitFor(id, timeoutMs) && writer.alive) {
+    if (!writer.waitFor(id, timeoutMs, () => this.upgrade !== undefined) && writer.alive && !this.upgrade) {
       this.fail(new Error(`the audit writer thread did not answer within ${timeoutMs / 1000} s`));
     }
   }
 
   private crashed(error: Error): void {
     this.writerOpen = false;
+    this.opening = undefined;
+    if (this.upgrade) this.upgradeEnded(`the writer thread stopped, so the upgrade was rolled back and ${this.options.path} stays wholly at ${oldSchema(this.upgrade)}`);
     if (this.inflight) {
       this.queue = this.inflight.batch.concat(this.queue).map((record) => this.stored(record));
       this.inflight = undefined;
@@ -339,6 +377,7 @@ export class AuditStore {
 
   /** A connection for reading, once the writer has the database open; what is queued is written first. */
   private readerDb(): Database.Database | undefined {
+    if (this.upgrade) return undefined;
     this.flush();
     if (!this.writerOpen) return undefined;
     if (!this.reader) {
@@ -361,6 +400,61 @@ export class AuditStore {
     this.reader = undefined;
   }
 
+  /** Starts the writer thread on an upgrade of recorded history; records queue until it answers. */
+  private startUpgrade(): void {
+    this.upgrade = { startedAt: this.now() };
+    this.upgradeDropped = this.dropped;
+    const writer = this.writerThread();
+    if (!writer) {
+      this.upgradeEnded();
+      return;
+    }
+    // An upgrade in progress keeps the process alive until it ends or the store closes, so it is not cut short.
+    writer.hold(true);
+    this.opening = writer.send({ op: 'open', now: this.now() });
+  }
+
+  /** The writer thread is about to run an upgrade's transaction (the start, or a retry after a failure), or is running it. */
+  private upgradeNotice(notice: WriterNotice): void {
+    if (notice.notice === 'progress') {
+      if (this.upgrade) this.upgrade.done = notice.done;
+      return;
+    }
+    const { upgrade } = notice;
+    // A new, empty file is migrated in no time: only recorded calls make an upgrade worth waiting for.
+    if (upgrade.calls === 0) return;
+    if (!this.upgrade) this.upgradeDropped = this.dropped;
+    this.upgrade = { ...upgrade, startedAt: this.upgrade?.startedAt ?? this.now() };
+    this.writer?.hold(true);
+    this.options.logger.info(
+      `audit: upgrading ${this.options.path} from schema ${upgrade.from} to ${upgrade.to}, indexing ${upgrade.calls} recorded calls for search; history is unavailable until it ends, and calls are recorded once it has (up to ${this.maxQueue} held meanwhile, the oldest dropped beyond)`,
+    );
+  }
+
+  /** The upgrade ended (`failed` says how, when it did not commit): history and the queue go on. */
+  private upgradeEnded(failed?: string): void {
+    this.upgrade = undefined;
+    this.writer?.hold(false);
+    const dropped = this.dropped - this.upgradeDropped;
+    if (failed) this.options.logger.warn(`audit: ${failed}; it runs again when the database is next opened`);
+    if (dropped > 0) this.options.logger.warn(`audit: ${dropped} records were dropped during the upgrade of ${this.options.path}: more calls ended than the ${this.maxQueue} it holds`);
+    for (const resolve of this.upgradeWaiters.splice(0)) resolve();
+  }
+
+  /**
+   * Closing stops an upgrade in progress rather than waiting out its backfill: its one transaction rolls
+   * back with the thread, the file stays at the old schema, and the next start upgrades it again. The
+   * records queued meanwhile cannot be written to the old schema and are lost (close warns with their number).
+   */
+  private abandonUpgrade(): void {
+    this.problem = { key: 'upgrading', message: `the upgrade of ${this.options.path} was still running at close` };
+    this.upgradeEnded(`closing stopped the upgrade, so it was rolled back and ${this.options.path} stays wholly at ${oldSchema(this.upgrade!)}`);
+    this.writer?.terminate();
+    this.writer = undefined;
+    this.opening = undefined;
+    this.writerOpen = false;
+  }
+
   private migrated(report: MigrationReport): void {
     this.options.logger.info(`audit: upgraded ${this.options.path} from schema ${report.from} to ${report.to}, indexing ${report.calls} recorded calls for search in ${Math.round(report.ms)} ms`);
   }
@@ -379,4 +473,14 @@ export class AuditStore {
     this.options.logger.warn(`audit: the audit database ${this.options.path} is writable again${this.dropped > 0 ? `; ${this.dropped} records were dropped meanwhile` : ''}`);
     this.problem = undefined;
   }
+}
+
+const oldSchema = (upgrade: AuditUpgrade): string => (upgrade.from === undefined ? 'its old schema' : `schema ${upgrade.from}`);
+
+/** Words for the console while an upgrade runs: what it does, for how many calls, since when. */
+function upgradeReason(upgrade: AuditUpgrade, now: number): string {
+  const what = upgrade.calls === undefined ? 'recorded calls' : `${upgrade.calls.toLocaleString('en-US')} recorded calls`;
+  const schema = upgrade.from === undefined ? '' : ` from schema ${upgrade.from} to ${upgrade.to}`;
+  const done = upgrade.done === undefined ? '' : `, ${Math.floor(upgrade.done * 100)} % done`;
+  return `The audit trail is being upgraded${schema}: indexing ${what} for search (running for ${Math.round((now - upgrade.startedAt) / 1000)} s${done}). History is available when it ends; calls are recorded meanwhile.`;
 }

@@ -10,7 +10,7 @@ import type { StoredEvent } from './records.js';
 import type { RedactionRules } from './redact.js';
 import { AuditStore } from './store.js';
 import type { AuditExportRequest, HistoryProvider } from '../control/index.js';
-import type { ApprovalView, CallDetail, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
+import type { ApprovalView, CallDetail, HistoryPage, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
 import type { CallObserver, Dispatcher } from '../mcp/index.js';
 import { JunctionError } from '../contracts/index.js';
 import type { Logger } from '../shared/index.js';
@@ -105,8 +105,14 @@ export class AuditTrail {
     query: (query) => {
       const status = this.store.status();
       const page = this.store.queryCalls({ ...query, limit: query.limit ?? HISTORY_PAGE });
-      const out = { calls: page.items.map((i) => i.call), available: status.state === 'open' };
-      return { ...out, ...(page.nextBefore !== undefined ? { nextBefore: page.nextBefore } : {}), ...(status.reason ? { reason: status.reason } : {}) };
+      const out: HistoryPage = { calls: page.items.map((i) => i.call), available: status.state === 'open' };
+      if (page.nextBefore !== undefined) out.nextBefore = page.nextBefore;
+      if (status.reason) out.reason = status.reason;
+      if (status.upgrade) {
+        const { startedAt, calls, done } = status.upgrade;
+        out.upgrade = { startedAt, ...(calls !== undefined ? { calls } : {}), ...(done !== undefined ? { done } : {}) };
+      }
+      return out;
     },
     detail: (callId) => {
       const stored = this.store.findCall(callId);
@@ -125,6 +131,8 @@ export class AuditTrail {
   /** Runs a recorded call again through the dispatcher (and so through whatever policy it applies). */
   async replay(dispatcher: Dispatcher, callId: string): Promise<ReplayResult> {
     const stored = this.store.findCall(callId);
+    const status = this.store.status();
+    if (!stored && status.state === 'upgrading') throw new JunctionError('ReplayRefused', `Call ${callId} cannot be replayed yet: ${status.reason ?? 'the audit trail is being upgraded'}`);
     if (!stored) throw new JunctionError('ResourceNotFound', `No recorded call ${callId} in the audit trail.`);
     if (stored.redacted.some((p) => p === '/arguments' || p.startsWith('/arguments/'))) {
       throw new JunctionError('ReplayRefused', `Call ${callId} cannot be replayed: its arguments held values that were redacted before recording (${stored.redacted.filter((p) => p.startsWith('/arguments')).join(', ')}), and Junction never keeps the originals.`);

@@ -1,6 +1,6 @@
 /** The messages between the audit store and its writer thread: plain, structured-clone-safe data. */
 import type { MessagePort } from 'node:worker_threads';
-import type { MigrationReport } from './schema.js';
+import type { MigrationReport, UpgradeStart } from './schema.js';
 import type { AuditRecord, AuditWriterOptions } from './writer.js';
 
 export interface WriterInit {
@@ -10,8 +10,9 @@ export interface WriterInit {
   signal: Int32Array;
 }
 
-/** `now` is the store's clock (retention ages records by it). */
+/** `now` is the store's clock (retention ages records by it). `open` opens, upgrades and prunes the database. */
 export type WriterRequest =
+  | { id: number; op: 'open'; now: number }
   | { id: number; op: 'write'; batch: readonly AuditRecord[]; now: number }
   | { id: number; op: 'prune'; now: number }
   | { id: number; op: 'close' };
@@ -25,6 +26,11 @@ export interface ErrorData {
 export type WriterReply =
   | { id: number; ok: true; open: boolean; migrated?: MigrationReport; pruneError?: ErrorData }
   | { id: number; ok: false; open: boolean; error: ErrorData };
+
+/** Sent while a request runs, answering none: an upgrade of recorded history starts its transaction, and how far its backfill is (0 to 1). */
+export type WriterNotice = { notice: 'upgrading'; upgrade: UpgradeStart } | { notice: 'progress'; done: number };
+
+export type WriterMessage = WriterReply | WriterNotice;
 
 export function errorData(error: unknown): ErrorData {
   const code = (error as { code?: unknown } | null)?.code;

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import type { WriterInit, WriterReply, WriterRequest } from './writer-protocol.js';
+import type { WriterInit, WriterMessage, WriterNotice, WriterReply, WriterRequest } from './writer-protocol.js';
 import type { AuditWriterOptions } from './writer.js';
 
 type Request = WriterRequest extends infer R ? (R extends WriterRequest ? Omit<R, 'id'> : never) : never;
@@ -42,12 +42,13 @@ export class WriterThread {
     options: AuditWriterOptions,
     private readonly onReply: (reply: WriterReply) => void,
     onCrash: (error: Error) => void,
+    private readonly onNotice: (notice: WriterNotice) => void = () => {},
   ) {
     const { port1, port2 } = new MessageChannel();
     const init: WriterInit = { options, port: port2, signal: this.signal };
     this.worker = startWorker(init, [port2]);
     this.port = port1;
-    port1.on('message', (reply: WriterReply) => this.deliver(reply));
+    port1.on('message', (message: WriterMessage) => this.deliver(message));
     // Neither keeps the process alive: the store flushes synchronously before it closes.
     port1.unref();
     this.worker.unref();
@@ -67,14 +68,18 @@ export class WriterThread {
     return id;
   }
 
-  /** Blocks until the reply to `id` (and every earlier one) has been delivered; false when none came in time. */
-  waitFor(id: number, timeoutMs: number): boolean {
+  /**
+   * Blocks until the reply to `id` (and every earlier one) has been delivered; false when none came in
+   * time, or when `stop` turned true after a message was delivered (a notice that the wait would be long).
+   */
+  waitFor(id: number, timeoutMs: number, stop: () => boolean = () => false): boolean {
     const deadline = Date.now() + timeoutMs;
     while (this.delivered < id && this.alive) {
       const seen = Atomics.load(this.signal, 0);
       const pulled = receiveMessageOnPort(this.port);
       if (pulled) {
-        this.deliver(pulled.message as WriterReply);
+        this.deliver(pulled.message as WriterMessage);
+        if (stop()) break;
         continue;
       }
       const left = deadline - Date.now();
@@ -84,13 +89,23 @@ export class WriterThread {
     return this.delivered >= id;
   }
 
+  /** Whether the worker keeps the process alive (while it runs something that must not be cut short). */
+  hold(on: boolean): void {
+    if (on) this.worker.ref();
+    else this.worker.unref();
+  }
+
   terminate(): void {
     this.port.close();
     void this.worker.terminate();
   }
 
-  private deliver(reply: WriterReply): void {
-    this.delivered = reply.id;
-    this.onReply(reply);
+  private deliver(message: WriterMessage): void {
+    if ('notice' in message) {
+      this.onNotice(message);
+      return;
+    }
+    this.delivered = message.id;
+    this.onReply(message);
   }
 }

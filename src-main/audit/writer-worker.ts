@@ -6,14 +6,30 @@
  */
 import { workerData } from 'node:worker_threads';
 import { AuditWriter } from './writer.js';
-import { errorData, type WriterInit, type WriterReply, type WriterRequest } from './writer-protocol.js';
+import { errorData, type WriterInit, type WriterMessage, type WriterReply, type WriterRequest } from './writer-protocol.js';
 
 const { options, port, signal } = workerData as WriterInit;
-const writer = new AuditWriter(options);
+
+/** Posts a message and wakes a store that waits for one synchronously. */
+function send(message: WriterMessage): void {
+  port.postMessage(message);
+  Atomics.add(signal, 0, 1);
+  Atomics.notify(signal, 0);
+}
+
+// Told before the upgrade's transaction runs, so the store stops waiting for this thread and says why, then as it goes.
+const writer = new AuditWriter(options, {
+  starting: (upgrade) => send({ notice: 'upgrading', upgrade }),
+  progress: (done) => send({ notice: 'progress', done }),
+});
 
 function handle(request: WriterRequest): WriterReply {
   try {
     switch (request.op) {
+      case 'open': {
+        const migrated = writer.open(request.now);
+        return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}) };
+      }
       case 'write': {
         const { migrated, pruneError } = writer.write(request.batch, request.now);
         return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}), ...(pruneError !== undefined ? { pruneError: errorData(pruneError) } : {}) };
@@ -33,9 +49,6 @@ function handle(request: WriterRequest): WriterReply {
 }
 
 port.on('message', (request: WriterRequest) => {
-  const reply = handle(request);
-  port.postMessage(reply);
-  Atomics.add(signal, 0, 1);
-  Atomics.notify(signal, 0);
+  send(handle(request));
   if (request.op === 'close') port.close();
 });

@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { describeDbError, openAuditDatabase } from './database.js';
 import type { RedactionRules } from './redact.js';
 import { rowParams, type AuditRecord } from './rows.js';
-import { indexCallsFrom, type MigrationReport } from './schema.js';
+import { indexCallsFrom, type MigrationReport, type UpgradeListener } from './schema.js';
 
 export type { AuditRecord } from './rows.js';
 
@@ -35,8 +35,14 @@ export class AuditWriter {
   private writeBatch: ((batch: readonly AuditRecord[]) => void) | undefined;
   private lastPrune = 0;
 
-  /** `now` is the store's clock, given with each request: retention ages records by the clock that recorded them. */
-  constructor(private readonly options: AuditWriterOptions) {}
+  /**
+   * `now` is the store's clock, given with each request: retention ages records by the clock that recorded
+   * them. `upgrade` hears how an upgrade of recorded history goes.
+   */
+  constructor(
+    private readonly options: AuditWriterOptions,
+    private readonly upgrade: UpgradeListener = {},
+  ) {}
 
   get isOpen(): boolean {
     return this.db !== undefined;
@@ -46,7 +52,7 @@ export class AuditWriter {
   open(now: number): MigrationReport | undefined {
     if (this.db) return undefined;
     let report: MigrationReport | undefined;
-    const db = openAuditDatabase(this.options.path, (r) => (report = r));
+    const db = openAuditDatabase(this.options.path, { migrated: (r) => (report = r), upgrade: this.upgrade });
     this.db = db;
     this.prepare(db);
     this.guard(() => this.prune(now));

@@ -247,6 +247,8 @@ export interface HistoryPage {
   /** False when the audit trail is off or unavailable; `reason` says why. */
   available: boolean;
   reason?: string;
+  /** Present while the audit trail upgrades recorded history (history is unavailable until it ends). */
+  upgrade?: { startedAt: number; calls?: number; /** Share indexed so far, 0 to 1. */ done?: number };
 }
 
 /** A transaction that ended, as the audit trail remembers it. */

@@ -1,17 +1,21 @@
 /** The Live calls view's server-side history: pages from the audit trail for the current filter. */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CallStatus, CallView, HistoryQuery } from '../store/types.js';
+import type { CallStatus, CallView, HistoryPage, HistoryQuery } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 
 const PAGE = 200;
 /** Typing settles before the server is asked, so a search costs one query, not one per keystroke. */
 const DEBOUNCE_MS = 250;
+/** While the audit trail upgrades, the first page is asked for again this often, so history appears when it ends. */
+const UPGRADE_POLL_MS = 3_000;
 
 export interface History {
   calls: CallView[];
   nextBefore: number | undefined;
   available: boolean;
   reason: string | undefined;
+  /** Present while the audit trail upgrades recorded history. */
+  upgrade: HistoryPage['upgrade'];
   loading: boolean;
   loadOlder: () => void;
 }
@@ -22,6 +26,7 @@ export function useHistory(filter: { status: CallStatus | 'all'; text: string })
   const [nextBefore, setNextBefore] = useState<number | undefined>(undefined);
   const [available, setAvailable] = useState(true);
   const [reason, setReason] = useState<string | undefined>(undefined);
+  const [upgrade, setUpgrade] = useState<HistoryPage['upgrade']>(undefined);
   const [loading, setLoading] = useState(false);
   const generation = useRef(0);
 
@@ -47,10 +52,12 @@ export function useHistory(filter: { status: CallStatus | 'all'; text: string })
       if (!result.ok) {
         setAvailable(false);
         setReason(`${result.error.code}: ${result.error.message}`);
+        setUpgrade(undefined);
         return;
       }
       setAvailable(result.value.available);
       setReason(result.value.reason);
+      setUpgrade(result.value.upgrade);
       setNextBefore(result.value.nextBefore);
       setCalls((previous) => (before === undefined ? result.value.calls : [...previous, ...result.value.calls]));
     },
@@ -62,5 +69,12 @@ export function useHistory(filter: { status: CallStatus | 'all'; text: string })
     return () => clearTimeout(timer);
   }, [load, filter.text]);
 
-  return { calls, nextBefore, available, reason, loading, loadOlder: () => void load(nextBefore) };
+  // Each answer during an upgrade is a new object, so this asks again until one comes without it.
+  useEffect(() => {
+    if (!upgrade) return;
+    const timer = setTimeout(() => void load(undefined), UPGRADE_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [upgrade, load]);
+
+  return { calls, nextBefore, available, reason, upgrade, loading, loadOlder: () => void load(nextBefore) };
 }

@@ -8,6 +8,7 @@ import { formatBytes, formatDuration, formatTime } from '../lib/format.js';
 import { useCommandResult } from '../lib/use-command-result.js';
 import { useNow } from '../lib/use-now.js';
 import { useHistory } from '../lib/use-history.js';
+import { historyStatusLabel } from '../lib/history-status.js';
 import { CallResult } from '../components/CallResult.js';
 import { CopyButton } from '../components/CopyButton.js';
 import { JsonTree } from '../components/JsonTree.js';
@@ -277,7 +278,11 @@ export function CallsView() {
               Export
             </a>
           )}
-          {!history.available && history.reason && <span className="muted" title={history.reason}>History unavailable</span>}
+          {historyStatusLabel(history) && (
+            <span className="muted" title={history.reason} data-testid="history-status">
+              {historyStatusLabel(history)}
+            </span>
+          )}
         </div>
       </div>
       <ElicitationsPanel />

@@ -146,7 +146,7 @@ describe('history pages with text and filters', () => {
     });
   });
 
-  test('a version 1 trail is upgraded once: its calls are backfilled into the filtered indexes and found like new ones', () => {
+  test('a version 1 trail is upgraded once: its calls are backfilled into the filtered indexes and found like new ones', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'junction-audit-v1-'));
     const path = join(dir, 'audit.db');
     try {
@@ -165,6 +165,7 @@ describe('history pages with text and filters', () => {
       const options = { path, rules: compileRedaction([]), logger, retentionDays: 36_500, maxBytes: 1024 ** 3 };
       const store = new AuditStore(options);
       store.open();
+      await store.upgraded();
       assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 1 to ${SCHEMA_VERSION}, indexing 3 recorded calls`));
       const ids = (query: Omit<CallQuery, 'limit'>) => store.queryCalls({ ...query, limit: 50 }).items.map((item) => item.call.callId);
       assert.deepEqual(ids({ text: 'legacy-project', status: 'error' }), ['old-3', 'old-2'], 'failed calls recorded before the upgrade');

@@ -102,7 +102,7 @@ describe('history search (full-text index)', () => {
     });
   });
 
-  test('a trail recorded before the index exists is upgraded once, its calls backfilled, and searched like new ones', () => {
+  test('a trail recorded before the index exists is upgraded once, its calls backfilled, and searched like new ones', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'junction-audit-upgrade-'));
     const path = join(dir, 'audit.db');
     try {
@@ -117,6 +117,7 @@ describe('history search (full-text index)', () => {
       const logger: Logger = { ...silentLogger, info: (message: string) => infos.push(message) };
       const store = new AuditStore({ path, rules: compileRedaction([]), logger, retentionDays: 36_500, maxBytes: 1024 ** 3 });
       store.open();
+      await store.upgraded();
       assert.equal(store.status().state, 'open');
       assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 0 to ${SCHEMA_VERSION}, indexing 2 recorded calls`));
       assert.deepEqual(ids(store, 'legacy-project'), ['old-1'], 'a call recorded before the upgrade is found');

@@ -17,6 +17,7 @@ import { AuditStore, AuditTrail, auditDbPath, compileRedaction, type AuditCallIn
 import { SCHEMA_VERSION } from '../../../src-main/audit/schema.js';
 import { silentLogger, type Logger } from '../../../src-main/shared/log.js';
 import { V1_T0, writeV1Trail } from '../../support/audit-v1.js';
+import { callJson } from '../../support/audit-store.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/audit/', import.meta.url));
 const ROWS = 100_000;
@@ -26,8 +27,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function call(callId: string, startedAt: number): AuditCallInput {
   return {
     call: { callId, agent: 'claude-code', transport: 'mcp-http', tool: 'document-read', target: 'host', status: 'ok', startedAt, durationMs: 1, requestBytes: 10, responseBytes: 10 },
-    arguments: { path: `src/${callId}.ts` },
-    result: { content: [{ type: 'text', text: 'done' }] },
+    json: callJson({ path: `src/${callId}.ts` }, { content: [{ type: 'text', text: 'done' }] }),
     policy: null,
     decidedBy: null,
   };

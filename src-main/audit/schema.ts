@@ -139,6 +139,45 @@ END;
 `;
 const FILTERED_INDEX_BACKFILL = indexCallsFrom('all', '0') + indexCallsFrom('error', '0');
 
+/** Calls per block of the time map: a block's seqs are `block << TIME_BLOCK_BITS` up to the next block's first. */
+export const TIME_BLOCK_BITS = 8;
+
+/** Upserts `row`'s start time into its block of the time map, widening the block's span when it falls outside. */
+const coverStart = (row: string) => `
+  INSERT INTO calls_time_blocks(block, first_started, last_started) VALUES (${row}.seq >> ${TIME_BLOCK_BITS}, ${row}.started_at, ${row}.started_at)
+  ON CONFLICT(block) DO UPDATE SET first_started = MIN(first_started, excluded.first_started), last_started = MAX(last_started, excluded.last_started);`;
+
+/**
+ * Version 3, for the history's time windows and prefix searches.
+ *
+ * The time map: for each block of 256 consecutive seqs, the earliest and latest `started_at` among its
+ * calls. Pages are ordered by seq (the order calls finish in), windows are on `started_at`, and the two
+ * orders disagree (a long call is recorded late; the clock can step back), so no seq bound follows from a
+ * time bound. The map holds only what was recorded: a block whose span does not meet the window holds no
+ * call in it, whatever the clocks did, and a page walks only the blocks that meet it, newest first. Spans
+ * only ever widen (inserts and updates), so a stale span is too wide, never wrong; the blocks wholly below
+ * the oldest call are dropped once retention has deleted past them. One small upsert per recorded call.
+ *
+ * `calls_fts_terms`: the words of the full-text index in order, which a prefix search expands into the
+ * words it stands for (see search.ts). Read only; nothing to keep in step.
+ *
+ * The backfill is part of the step's SQL, not its `backfill`: the runner runs only the last pending
+ * backfill, which here must not replace version 2's re-indexing when an older trail is upgraded.
+ */
+const TIME_MAP_AND_TERMS = `
+CREATE TABLE calls_time_blocks (block INTEGER PRIMARY KEY, first_started INTEGER NOT NULL, last_started INTEGER NOT NULL);
+INSERT INTO calls_time_blocks(block, first_started, last_started)
+  SELECT seq >> ${TIME_BLOCK_BITS}, MIN(started_at), MAX(started_at) FROM calls GROUP BY seq >> ${TIME_BLOCK_BITS};
+CREATE TRIGGER calls_time_blocks_insert AFTER INSERT ON calls BEGIN${coverStart('new')}
+END;
+CREATE TRIGGER calls_time_blocks_update AFTER UPDATE OF seq, started_at ON calls BEGIN${coverStart('new')}
+END;
+CREATE TRIGGER calls_time_blocks_retire AFTER DELETE ON calls WHEN old.seq % ${2 ** TIME_BLOCK_BITS} = ${2 ** TIME_BLOCK_BITS - 1} BEGIN
+  DELETE FROM calls_time_blocks WHERE block < (SELECT MIN(seq) FROM calls) >> ${TIME_BLOCK_BITS};
+END;
+CREATE VIRTUAL TABLE calls_fts_terms USING fts5vocab(calls_fts, instance);
+`;
+
 interface Migration {
   sql: string;
   /** Indexes the calls already recorded; skipped when a later pending step builds the index anew. */
@@ -149,6 +188,7 @@ interface Migration {
 const MIGRATIONS: readonly Migration[] = [
   { sql: SEARCH_INDEX, backfill: SEARCH_INDEX_BACKFILL },
   { sql: FILTERED_INDEX, backfill: FILTERED_INDEX_BACKFILL },
+  { sql: TIME_MAP_AND_TERMS },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

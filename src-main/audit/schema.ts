@@ -161,6 +161,9 @@ const coverStart = (row: string) => `
  * `calls_fts_terms`: the words of the full-text index in order, which a prefix search expands into the
  * words it stands for (see search.ts). Read only; nothing to keep in step.
  *
+ * And one update trigger for `calls_fts_error` in place of version 2's two: SQLite fires the later-made
+ * trigger first, so an updated failed call was indexed anew and then deleted, and left the index.
+ *
  * The backfill is part of the step's SQL, not its `backfill`: the runner runs only the last pending
  * backfill, which here must not replace version 2's re-indexing when an older trail is upgraded.
  */
@@ -176,6 +179,12 @@ CREATE TRIGGER calls_time_blocks_retire AFTER DELETE ON calls WHEN old.seq % ${2
   DELETE FROM calls_time_blocks WHERE block < (SELECT MIN(seq) FROM calls) >> ${TIME_BLOCK_BITS};
 END;
 CREATE VIRTUAL TABLE calls_fts_terms USING fts5vocab(calls_fts, instance);
+DROP TRIGGER calls_fts_error_update_old;
+DROP TRIGGER calls_fts_error_update_new;
+CREATE TRIGGER calls_fts_error_update AFTER UPDATE ON calls BEGIN
+  DELETE FROM calls_fts_error WHERE rowid = old.seq AND old.status = 'error';
+  INSERT INTO calls_fts_error(rowid, ${INDEX_COLUMNS}) SELECT ${indexValues('new')} WHERE new.status = 'error';
+END;
 `;
 
 interface Migration {

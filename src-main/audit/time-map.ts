@@ -14,8 +14,12 @@ export interface SeqRange {
 }
 
 const BLOCK = 2 ** TIME_BLOCK_BITS;
-/** Adjacent blocks are joined up to this many seqs, so a wide window yields its newest range without reading every block first. */
-const RANGE_MAX = 64 * BLOCK;
+/**
+ * Adjacent blocks are joined into a range of at most this many seqs at first, twice as many for each
+ * range after: a wide window yields its newest range without reading every block first, and a page that
+ * must go deep (a rare filter) takes a few statements, not one per 64 blocks.
+ */
+const FIRST_RANGE_MAX = 64 * BLOCK;
 
 /**
  * Below the `before` cursor and, with a time window, within the blocks that meet it; newest first. Read
@@ -39,13 +43,17 @@ export function* seqRanges(db: Database.Database, query: Pick<CallQuery, 'since'
   }
   const blocks = db.prepare(`SELECT block FROM calls_time_blocks WHERE ${where.join(' AND ')} ORDER BY block DESC`).pluck().iterate(params) as IterableIterator<number>;
   let range: SeqRange | undefined;
+  let rangeMax = FIRST_RANGE_MAX;
   for (const block of blocks) {
     const from = block * BLOCK;
-    if (range && range.from === from + BLOCK && range.to - from < RANGE_MAX) {
+    if (range && range.from === from + BLOCK && range.to - from < rangeMax) {
       range.from = from;
       continue;
     }
-    if (range) yield range;
+    if (range) {
+      yield range;
+      rangeMax *= 2;
+    }
     range = { from, to: Math.min(top, from + BLOCK - 1) };
   }
   if (range) yield range;

@@ -6,8 +6,8 @@ import { FACET_COLUMNS, SEARCH_INDEXES } from './schema.js';
 import { facetToken, filteredExpression, searchExpression } from './search.js';
 import { seqRanges, type SeqRange } from './time-map.js';
 
-/** The most words a prefix is expanded into (search.ts); past it, FTS5's own prefix query is cheaper than the lookups. */
-const MAX_PREFIX_WORDS = 64;
+/** The most words a prefix is expanded into (search.ts): a seek each; past them the prefix stands for many words (numbers, ids), rarely many rows, and FTS5 takes it. */
+const MAX_PREFIX_WORDS = 16;
 
 const FILTERS = ['status', 'tool', 'agent'] as const;
 

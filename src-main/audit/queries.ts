@@ -23,8 +23,9 @@ export function queryCalls(db: Database.Database, query: CallQuery): CallPage {
   if (text && !terms) return { items: [] };
   const filters = FILTERS.filter((column) => query[column] !== undefined && query[column] !== '').length;
   // Two filters or more: their facet tokens' posting lists intersect in the index, where one filter's index
-  // on `calls` would walk all of its rows looking for the other (none at all when the two never meet).
-  const inRange = terms !== undefined || filters > 1 ? searched(db, query, terms) : filtered(db, query);
+  // on `calls` would walk all of its rows looking for the other (none at all when the two never meet); but
+  // within a small range that walk is a few rows, cheaper than the 3 ms an intersection takes to start.
+  const inRange = terms !== undefined ? searched(db, query, terms) : filters > 1 ? bySize(filtered(db, query), searched(db, query, undefined)) : filtered(db, query);
   const rows: CallRow[] = [];
   for (const range of seqRanges(db, query)) {
     rows.push(...inRange(range, query.limit + 1 - rows.length));
@@ -57,21 +58,25 @@ function timeClauses(query: CallQuery, into: Clauses): void {
   }
 }
 
-/** Runs `sql`, or `small` for a range of at most SMALL_RANGE seqs, on one range. */
-function inRanges(db: Database.Database, sql: string, params: Clauses['params'], small = sql): RangePage {
+function inRanges(db: Database.Database, sql: string, params: Clauses['params']): RangePage {
   const statement = db.prepare(sql);
-  const smallStatement = small === sql ? statement : db.prepare(small);
   // Bound as integers: better-sqlite3 binds a number as a double, which FTS5 does not take as a rowid bound,
   // leaving it to walk from the newest row down to the range (150 ms for a range 900,000 rows deep).
-  return ({ from, to }, limit) => (to - from < SMALL_RANGE ? smallStatement : statement).all({ ...params, from: BigInt(from), to: BigInt(to), limit }) as CallRow[];
+  return ({ from, to }, limit) => statement.all({ ...params, from: BigInt(from), to: BigInt(to), limit }) as CallRow[];
 }
 
 /**
- * FTS5 walks a common word's rows newest first only after a costly start deep in the trail (2 ms, against
- * 0.1 ms oldest first), which a narrow old window pays once per range it meets; up to this many seqs, the
- * range's matches are taken oldest first and the page ordered on `calls`.
+ * Up to this many seqs a range is small: a narrow window's, or one of the single blocks a long call
+ * recorded late adds to a window. FTS5 starts a common word's newest-first walk deep in the trail slowly
+ * (2 ms, against 0.1 ms oldest first), and a range costs one start.
  */
 const SMALL_RANGE = 1024;
+
+/** `small` for a small range, `large` for any other. */
+const bySize =
+  (small: RangePage, large: RangePage): RangePage =>
+  (range, limit) =>
+    (range.to - range.from < SMALL_RANGE ? small : large)(range, limit);
 
 /** Without text and with at most one filter: that filter's own index on `calls` (tool, agent or status, then seq), or seq alone. */
 function filtered(db: Database.Database, query: CallQuery): RangePage {
@@ -107,9 +112,11 @@ function searched(db: Database.Database, query: CallQuery, terms: string | undef
   const checks = onRows.where.map((clause) => ` AND ${clause}`).join('');
   // The range on the index's rowid, so the full-text walk itself keeps to it.
   const matches = `${table} MATCH @match AND ${table}.rowid BETWEEN @from AND @to`;
+  const params = { ...onRows.params, match: filteredExpression(terms, facets) };
   const newestFirst = `SELECT ${COLUMNS} FROM ${table} JOIN calls c ON c.seq = ${table}.rowid WHERE ${matches}${checks} ORDER BY ${table}.rowid DESC LIMIT @limit`;
+  // A small range's matches oldest first, the page then ordered on calls (see SMALL_RANGE).
   const oldestFirst = `SELECT ${COLUMNS} FROM calls c WHERE c.seq BETWEEN @from AND @to AND c.seq IN (SELECT rowid FROM ${table} WHERE ${matches})${checks} ORDER BY c.seq DESC LIMIT @limit`;
-  return inRanges(db, newestFirst, { ...onRows.params, match: filteredExpression(terms, facets) }, oldestFirst);
+  return bySize(inRanges(db, oldestFirst, params), inRanges(db, newestFirst, params));
 }
 
 /** The index's words that begin with `prefix`, one seek each in the index's own word order; undefined past MAX_PREFIX_WORDS. */

@@ -26,7 +26,7 @@ const FIRST_RANGE_MAX = 64 * BLOCK;
  * lazily: a page filled from the newest ranges reads no further blocks.
  */
 export function* seqRanges(db: Database.Database, query: Pick<CallQuery, 'since' | 'until' | 'before'>): Generator<SeqRange> {
-  const top = query.before === undefined ? Number.MAX_SAFE_INTEGER : query.before - 1;
+  const top = query.before === undefined ? Number.MAX_SAFE_INTEGER : Math.ceil(query.before) - 1;
   if (query.since === undefined && query.until === undefined) {
     yield { from: 0, to: top };
     return;

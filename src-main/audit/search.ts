@@ -21,16 +21,50 @@ const LAST_WORD = /([\p{L}\p{N}\p{Co}]+)[^\p{L}\p{N}\p{Co}]*$/u;
 /** Shortest last word searched as a prefix. */
 const MIN_PREFIX = 3;
 
-/** The FTS5 MATCH expression for a search text; undefined when the text holds no word at all. */
-export function searchExpression(text: string): string | undefined {
+/**
+ * The words of the index that begin with `prefix` (already in the index's folded form), in order; undefined
+ * when there are more than the caller cares to list.
+ */
+export type ExpandPrefix = (prefix: string) => readonly string[] | undefined;
+
+/** A word the tokenizer folds to its lower case and nothing else: only then is the prefix known in the index's own form. */
+const FOLDS_TO_LOWER_CASE = /^[A-Za-z0-9]+$/;
+
+/**
+ * The FTS5 MATCH expression for a search text; undefined when the text holds no word at all, or when a
+ * prefix stands for no word of the index, so that nothing can match.
+ *
+ * With `expand`, a prefix becomes the words it stands for, OR-ed: FTS5 answers a prefix by merging the
+ * full lists of every word that has it before returning the first row, a cost in proportion to how often
+ * those words occur (a tenth of a second for a word in every call of a million), while an OR of words is
+ * walked lazily, newest first, and stops at a full page. A prefix standing for more words than `expand`
+ * lists (typically digits of numbers and ids), or not in plain ASCII letters and digits (whose folding
+ * only the tokenizer knows), stays an FTS5 prefix: same rows, FTS5's cost.
+ */
+export function searchExpression(text: string, expand?: ExpandPrefix): string | undefined {
   const terms = text.split(/\s+/u).filter((term) => WORD.test(term));
   if (terms.length === 0) return undefined;
-  return terms
-    .map((term) => {
-      const prefix = [...(LAST_WORD.exec(term)?.[1] ?? '')].length >= MIN_PREFIX;
-      return `"${term.replaceAll('"', '""')}"${prefix ? '*' : ''}`;
-    })
-    .join(' ');
+  const expressions: string[] = [];
+  for (const term of terms) {
+    const expression = termExpression(term, expand);
+    if (expression === undefined) return undefined;
+    expressions.push(expression);
+  }
+  return expressions.join(' ');
+}
+
+const quoted = (phrase: string) => `"${phrase.replaceAll('"', '""')}"`;
+
+function termExpression(term: string, expand: ExpandPrefix | undefined): string | undefined {
+  const last = LAST_WORD.exec(term);
+  const word = last?.[1] ?? '';
+  if ([...word].length < MIN_PREFIX) return quoted(term);
+  const words = expand && FOLDS_TO_LOWER_CASE.test(word) ? expand(word.toLowerCase()) : undefined;
+  if (words === undefined) return `${quoted(term)}*`;
+  if (words.length === 0) return undefined;
+  const at = last!.index;
+  const phrases = words.map((whole) => quoted(`${term.slice(0, at)}${whole}${term.slice(at + word.length)}`));
+  return phrases.length === 1 ? phrases[0] : `(${phrases.join(' OR ')})`;
 }
 
 /** A filter value as the one token the index's `facets` column holds for it (schema.ts): a prefix letter and the value's UTF-8 bytes in hex, as SQLite's hex() writes them. */
@@ -40,7 +74,7 @@ export function facetToken(prefix: string, value: string): string {
 
 const TEXT_COLUMNS = `{${SEARCHED_COLUMNS.join(' ')}}`;
 
-/** One MATCH expression for a search: the terms (from `searchExpression`) in the searchable text, and every facet token. */
-export function filteredExpression(terms: string, facets: readonly string[]): string {
-  return [`${TEXT_COLUMNS} : (${terms})`, ...facets.map((token) => `facets : "${token}"`)].join(' AND ');
+/** One MATCH expression for a search: the terms (from `searchExpression`) in the searchable text, if any, and every facet token. */
+export function filteredExpression(terms: string | undefined, facets: readonly string[]): string {
+  return [...(terms === undefined ? [] : [`${TEXT_COLUMNS} : (${terms})`]), ...facets.map((token) => `facets : "${token}"`)].join(' AND ');
 }

@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { describeDbError, openAuditDatabase } from './database.js';
 import type { RedactionRules } from './redact.js';
 import { rowParams, type AuditRecord } from './rows.js';
-import { indexCallsFrom, type MigrationReport, type UpgradeListener } from './schema.js';
+import { batchStatements, type MigrationReport, type UpgradeListener } from './schema.js';
 
 export type { AuditRecord } from './rows.js';
 
@@ -135,8 +135,7 @@ export class AuditWriter {
     );
     const insertEvent = db.prepare('INSERT INTO events (at, kind, workspace_id, transaction_id, data) VALUES (@at, @kind, @workspaceId, @transactionId, @data)');
     // One statement per index covers the whole batch: FTS5 costs about half as much per row as a statement (or trigger) per row.
-    const indexAll = db.prepare(indexCallsFrom('all', '?'));
-    const indexErrors = db.prepare(indexCallsFrom('error', '?'));
+    const indexBatch = batchStatements('?').map((sql) => db.prepare(sql));
     this.writeBatch = db.transaction((batch: readonly AuditRecord[]) => {
       let first: number | bigint | undefined;
       for (const item of batch) {
@@ -147,8 +146,7 @@ export class AuditWriter {
         } else insertEvent.run(params);
       }
       if (first === undefined) return;
-      indexAll.run(first);
-      indexErrors.run(first);
+      for (const statement of indexBatch) statement.run(first);
     });
   }
 }

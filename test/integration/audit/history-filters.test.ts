@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { AuditStore, compileRedaction, type AuditCallInput, type CallQuery } from '../../../src-main/audit/index.js';
 import { SCHEMA_VERSION, migrate } from '../../../src-main/audit/schema.js';
-import { searchExpression } from '../../../src-main/audit/search.js';
 import type { Logger } from '../../../src-main/shared/log.js';
 import { silentLogger } from '../../../src-main/shared/log.js';
 import { callJson, withAuditStore } from '../../support/audit-store.js';
+import { allPages, expectedSeqs as expected } from '../../support/history-oracle.js';
 
 const T0 = 1_700_000_000_000;
 const TOOLS = ['document-read', 'stage-edits', 'find-symbols', 'server-status', 'remove-file'];
@@ -45,50 +45,6 @@ function call(i: number): AuditCallInput {
 }
 
 const withStore = <T>(fn: (store: AuditStore, path: string) => T): T => withAuditStore('junction-audit-filters-', fn);
-
-/** What the page must hold: every text match of the whole index, filtered row by row in plain SQL. */
-function expected(db: Database.Database, query: Omit<CallQuery, 'limit'>): number[] {
-  const where: string[] = [];
-  const params: Record<string, string | number> = {};
-  if (query.text) {
-    where.push("seq IN (SELECT rowid FROM calls_fts WHERE calls_fts MATCH '{tool agent target call_id error_code arguments result} : (' || @terms || ')')");
-    params.terms = searchExpression(query.text)!;
-  }
-  for (const column of ['status', 'tool', 'agent'] as const) {
-    if (query[column] === undefined) continue;
-    where.push(`${column} = @${column}`);
-    params[column] = query[column];
-  }
-  if (query.since !== undefined) {
-    where.push('started_at >= @since');
-    params.since = query.since;
-  }
-  if (query.until !== undefined) {
-    where.push('started_at < @until');
-    params.until = query.until;
-  }
-  if (query.before !== undefined) {
-    where.push('seq < @before');
-    params.before = query.before;
-  }
-  const sql = `SELECT seq FROM calls ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC`;
-  return (db.prepare(sql).all(params) as Array<{ seq: number }>).map((r) => r.seq);
-}
-
-/** Every page of a query, following `nextBefore`; each page checked for its size and cursor. */
-function allPages(store: AuditStore, query: Omit<CallQuery, 'limit'>, limit: number): number[] {
-  const seqs: number[] = [];
-  let before = query.before;
-  for (;;) {
-    const page = store.queryCalls({ ...query, limit, ...(before !== undefined ? { before } : {}) });
-    const pageSeqs = page.items.map((item) => item.seq);
-    seqs.push(...pageSeqs);
-    if (page.nextBefore === undefined) return seqs;
-    assert.equal(pageSeqs.length, limit, 'a page with a next one is full');
-    assert.equal(page.nextBefore, pageSeqs[pageSeqs.length - 1], 'the cursor is the last row of the page');
-    before = page.nextBefore;
-  }
-}
 
 describe('history pages with text and filters', () => {
   test('the filters inside the full-text query give exactly the rows, order and pages of filtering every match', () => {

@@ -10,6 +10,7 @@ import { isJunctionError } from '../contracts/index.js';
 import { createLogger } from '../shared/index.js';
 import { CONFIG_KEYS, envNameOf, loadConfig, type LoadedConfig } from './config/index.js';
 import { findElectronBinary } from './electron-binary.js';
+import { limitOldGenerationGrowth } from './heap-growth.js';
 import { runAuditCommand } from './audit-cli.js';
 import { startJunction, type Junction } from './junction.js';
 import { relayStdio, reserveStdoutForProtocol, serveStdioFor } from './stdio-mode.js';
@@ -66,6 +67,7 @@ async function serveHeadless(loaded: LoadedConfig, reason?: string): Promise<Jun
 }
 
 async function main(argv: string[]): Promise<void> {
+  limitOldGenerationGrowth();
   const [command = 'help', ...rest] = argv;
   if (command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(USAGE);

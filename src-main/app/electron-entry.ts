@@ -3,9 +3,11 @@ import { runElectron } from '../electron/main.js';
 import { createLogger } from '../shared/index.js';
 import { loadConfig } from './config/index.js';
 import { startDemo } from './demo.js';
+import { limitOldGenerationGrowth } from './heap-growth.js';
 import { startJunction } from './junction.js';
 import { CONSOLE_BUNDLE_DIR } from './paths.js';
 
+limitOldGenerationGrowth();
 // Electron passes its own binary and this script first; the rest is ours.
 const userArgs = process.argv.slice(2);
 const { config, origins, settingsPath } = loadConfig([...userArgs, 'demo=true']);

@@ -97,6 +97,9 @@ export function needsUpgrade(path: string): boolean {
   }
 }
 
+/** The write-ahead log's size limit: many batches' worth, so ordinary writes never truncate it. */
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
 /** Listeners to a database's opening: how an upgrade goes, and the migration that ran. */
 export interface OpenListeners {
   upgrade?: UpgradeListener;
@@ -116,11 +119,18 @@ export function openAuditDatabase(path: string, listeners: OpenListeners = {}): 
     // Incremental auto-vacuum lets size-based retention give pages back to the file system.
     db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
+    // The write-ahead log keeps the size its largest transaction gave it; past this it is cut back after a
+    // checkpoint. An upgrade's backfill is one transaction as large as the search index it builds.
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     db.pragma('synchronous = NORMAL');
     // Call ids are random, so their index takes inserts all over the tree; a larger page cache keeps those pages in memory.
     db.pragma('cache_size = -16384');
     const report = migrate(db, SCHEMA_VERSION, listeners.upgrade);
-    if (report) listeners.migrated?.(report);
+    if (report) {
+      // Gives the log's pages back now rather than after the next write's checkpoint.
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      listeners.migrated?.(report);
+    }
     return db;
   } catch (error) {
     db.close();

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -119,6 +119,9 @@ describe('audit trail upgrade off the main thread', () => {
       assert.deepEqual(page.calls.map((c) => c.callId), ['during-3', 'during-2', 'during-1', `v1-${ROWS - 1}`], 'the calls held during the upgrade are written after it, none lost');
       const failed = trail.history.query({ text: 'legacyproject', status: 'error', limit: 2 });
       assert.deepEqual(failed.calls.map((c) => c.callId), [`v1-${ROWS - 20}`, `v1-${ROWS - 40}`], 'the old calls are in the new indexes');
+      // The backfill was one transaction as large as the index it built; its log is given back, not kept.
+      const walBytes = statSync(`${auditDbPath(stateDir)}-wal`).size;
+      assert.ok(walBytes < 1024 * 1024, `the write-ahead log holds ${walBytes} bytes after the upgrade`);
     } finally {
       trail.close();
     }

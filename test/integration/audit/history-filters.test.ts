@@ -5,15 +5,10 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { AuditStore, compileRedaction, type AuditCallInput, type CallQuery } from '../../../src-main/audit/index.js';
-import { SCHEMA_VERSION, migrate } from '../../../src-main/audit/schema.js';
-import type { Logger } from '../../../src-main/shared/log.js';
-import { silentLogger } from '../../../src-main/shared/log.js';
-import { callJson, withAuditStore } from '../../support/audit-store.js';
+import type { AuditCallInput, AuditStore, CallQuery } from '../../../src-main/audit/index.js';
+import { SCHEMA_VERSION } from '../../../src-main/audit/schema.js';
+import { callJson, withAuditStore, withUpgradedTrail } from '../../support/audit-store.js';
 import { allPages, expectedSeqs as expected } from '../../support/history-oracle.js';
 
 const T0 = 1_700_000_000_000;
@@ -103,25 +98,14 @@ describe('history pages with text and filters', () => {
   });
 
   test('a version 1 trail is upgraded once: its calls are backfilled into the filtered indexes and found like new ones', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'junction-audit-v1-'));
-    const path = join(dir, 'audit.db');
-    try {
-      const v1 = new Database(path);
-      migrate(v1, 1);
+    const asVersion1Wrote = (v1: Database.Database) => {
       // Written as a version 1 Junction wrote: plain inserts, indexed by the version 1 trigger.
       const insert = v1.prepare("INSERT INTO calls (call_id, started_at, agent, transport, tool, target, status, error_code, request_bytes, arguments, result) VALUES (?, ?, ?, 'http-api', ?, 'host', ?, ?, 10, ?, NULL)");
       insert.run('old-1', T0, 'cursor', 'workspace-open', 'ok', null, JSON.stringify({ path: '/srv/legacy-project' }));
       insert.run('old-2', T0 + 1, 'cursor', 'workspace-open', 'error', 'ToolFailed', JSON.stringify({ path: '/srv/legacy-project/a' }));
       insert.run('old-3', T0 + 2, 'claude', 'document-read', 'error', 'ToolFailed', JSON.stringify({ path: '/srv/legacy-project/b' }));
-      assert.equal(v1.pragma('user_version', { simple: true }), 1);
-      v1.close();
-
-      const infos: string[] = [];
-      const logger: Logger = { ...silentLogger, info: (message: string) => infos.push(message) };
-      const options = { path, rules: compileRedaction([]), logger, retentionDays: 36_500, maxBytes: 1024 ** 3 };
-      const store = new AuditStore(options);
-      store.open();
-      await store.upgraded();
+    };
+    await withUpgradedTrail('junction-audit-v1-', 1, asVersion1Wrote, (store, path, infos) => {
       assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 1 to ${SCHEMA_VERSION}, indexing 3 recorded calls`));
       const ids = (query: Omit<CallQuery, 'limit'>) => store.queryCalls({ ...query, limit: 50 }).items.map((item) => item.call.callId);
       assert.deepEqual(ids({ text: 'legacy-project', status: 'error' }), ['old-3', 'old-2'], 'failed calls recorded before the upgrade');
@@ -129,21 +113,16 @@ describe('history pages with text and filters', () => {
       assert.deepEqual(ids({ text: 'legacy-project', status: 'ok', tool: 'workspace-open' }), ['old-1']);
       store.recordCall({ ...call(1), call: { ...call(1).call, callId: 'new-1', agent: 'cursor', status: 'error', errorCode: 'ToolFailed' }, json: callJson({ path: '/srv/legacy-project/c' }, call(1).json.result) });
       assert.deepEqual(ids({ text: 'legacy-project', status: 'error', agent: 'cursor' }), ['new-1', 'old-2'], 'a call recorded after the upgrade, newest first');
-      store.close();
 
-      const db = new Database(path);
-      assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
-      const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
-      assert.ok(!triggers.includes('calls_fts_insert'), 'the writer indexes its batches itself: no insert trigger indexes a row twice');
-      assert.equal((db.prepare("SELECT COUNT(*) AS n FROM calls_fts WHERE calls_fts MATCH 'legacy'").get() as { n: number }).n, 4, 'each call indexed once');
-      db.close();
-      infos.length = 0;
-      const again = new AuditStore(options);
-      again.open();
-      assert.deepEqual(infos, [], 'the upgrade runs once');
-      again.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      const db = new Database(path, { readonly: true });
+      try {
+        assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+        const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+        assert.ok(!triggers.includes('calls_fts_insert'), 'the writer indexes its batches itself: no insert trigger indexes a row twice');
+        assert.equal((db.prepare("SELECT COUNT(*) AS n FROM calls_fts WHERE calls_fts MATCH 'legacy'").get() as { n: number }).n, 4, 'each call indexed once');
+      } finally {
+        db.close();
+      }
+    });
   });
 });

@@ -7,14 +7,10 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { AuditStore, compileRedaction, type AuditCallInput, type CallQuery } from '../../../src-main/audit/index.js';
-import { SCHEMA_VERSION, indexCallsFrom, migrate } from '../../../src-main/audit/schema.js';
-import { silentLogger, type Logger } from '../../../src-main/shared/log.js';
-import { callJson, withAuditStore } from '../../support/audit-store.js';
+import type { AuditCallInput, AuditStore, CallQuery } from '../../../src-main/audit/index.js';
+import { SCHEMA_VERSION, indexCallsFrom } from '../../../src-main/audit/schema.js';
+import { callJson, withAuditStore, withUpgradedTrail } from '../../support/audit-store.js';
 import { allPages, expectedSeqs } from '../../support/history-oracle.js';
 
 const T0 = 1_700_000_000_000;
@@ -125,53 +121,31 @@ describe('history pages with time windows', () => {
   });
 
   test('a version 2 trail is upgraded once: its calls are mapped by start time and found in windows like new ones', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'junction-audit-v2-'));
-    const path = join(dir, 'audit.db');
-    try {
-      const v2 = new Database(path);
-      migrate(v2, 2);
+    const asVersion2Wrote = (v2: Database.Database) => {
       // Written as a version 2 Junction wrote: plain inserts, then the batch's one indexing statement per index.
       const insert = v2.prepare("INSERT INTO calls (call_id, started_at, agent, transport, tool, target, status, error_code, request_bytes, arguments, result) VALUES (?, ?, 'cursor', 'http-api', 'workspace-open', 'host', ?, ?, 10, ?, NULL)");
       for (let i = 1; i <= 600; i++) insert.run(`old-${i}`, startedAt(i), i % 5 ? 'ok' : 'error', i % 5 ? null : 'ToolFailed', JSON.stringify({ path: `/srv/legacy-${WORDS[i % WORDS.length]}` }));
       v2.exec(indexCallsFrom('all', '0') + indexCallsFrom('error', '0'));
-      assert.equal(v2.pragma('user_version', { simple: true }), 2);
-      v2.close();
-
-      const infos: string[] = [];
-      const logger: Logger = { ...silentLogger, info: (message: string) => infos.push(message) };
-      const options = { path, rules: compileRedaction([]), logger, retentionDays: 36_500, maxBytes: 1024 ** 3 };
-      const store = new AuditStore(options);
-      store.open();
+    };
+    await withUpgradedTrail('junction-audit-v2-', 2, asVersion2Wrote, (store, path, infos) => {
+      assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 2 to ${SCHEMA_VERSION}`));
+      for (let i = 601; i <= 700; i++) store.recordCall(call(i));
+      store.flush();
+      const db = new Database(path, { readonly: true });
       try {
-        await store.upgraded();
-        assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 2 to ${SCHEMA_VERSION}`));
-        for (let i = 601; i <= 700; i++) store.recordCall(call(i));
-        store.flush();
-        const db = new Database(path, { readonly: true });
-        try {
-          const windows = [{ since: at(100), until: at(103) }, { until: at(520) }, { since: at(580), until: at(640) }, { since: at(450), until: at(460) }];
-          for (const window of windows) {
-            for (const text of [undefined, 'legacy-alp', 'alp']) {
-              const query = { ...window, ...(text !== undefined ? { text } : {}) };
-              const want = expectedSeqs(db, query);
-              assert.ok(want.length > 0 || text === 'alp', JSON.stringify(query));
-              assert.deepEqual(allPages(store, query, 25), want, JSON.stringify(query));
-            }
+        const windows = [{ since: at(100), until: at(103) }, { until: at(520) }, { since: at(580), until: at(640) }, { since: at(450), until: at(460) }];
+        for (const window of windows) {
+          for (const text of [undefined, 'legacy-alp', 'alp']) {
+            const query = { ...window, ...(text !== undefined ? { text } : {}) };
+            const want = expectedSeqs(db, query);
+            assert.ok(want.length > 0 || text === 'alp', JSON.stringify(query));
+            assert.deepEqual(allPages(store, query, 25), want, JSON.stringify(query));
           }
-          assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
-        } finally {
-          db.close();
         }
+        assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
       } finally {
-        store.close();
+        db.close();
       }
-      infos.length = 0;
-      const again = new AuditStore(options);
-      again.open();
-      assert.deepEqual(infos, [], 'the upgrade runs once');
-      again.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

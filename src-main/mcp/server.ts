@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
   CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
@@ -18,6 +17,7 @@ import {
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
+  type CallToolRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ANSWER_BY_KIND, isJunctionError, JunctionError, jsonRpcCodeOf } from '../contracts/index.js';
@@ -189,8 +189,9 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
       });
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools(scope()) }));
       server.setRequestHandler(LooseCallToolRequest, async (loose, extra) => {
-        // The SDK's wrapper has validated it against CallToolRequestSchema by now; this only types it.
-        const request = CallToolRequestSchema.parse(loose);
+        // The SDK's tools/call wrapper validates the request against CallToolRequestSchema before it calls
+        // this (input-attacks.test.ts holds it to that); parsing it again would only type it.
+        const request = loose as CallToolRequest;
         const progressToken = request.params._meta?.progressToken;
         // Only a name the catalogue lacks is an unknown tool; a tool may itself answer "not found" about its target.
         const unknownTool = deps.catalogue.resolve(request.params.name) === undefined;

@@ -81,12 +81,16 @@ describe('hostile input is an argument error, never an internal one', () => {
     ok(await api(junction, 'server-status', deeplyNested(20)));
   });
 
-  test('a non-string tool name on /mcp is -32602 InvalidParams, not -32603 InternalError', async () => {
+  test('a non-string tool name or non-object arguments on /mcp are -32602 InvalidParams, not -32603 InternalError', async () => {
     const send = await mcpSession(junction);
     for (const name of [123, null, ['server-status'], { name: 'server-status' }]) {
       const answer = await send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: {} } }));
       assert.equal(answer.message.error?.code, -32602, JSON.stringify(answer.message));
       assert.match(answer.message.error?.message ?? '', /name/);
+    }
+    for (const args of ['{}', 5, [1]]) {
+      const answer = await send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'server-status', arguments: args } }));
+      assert.equal(answer.message.error?.code, -32602, JSON.stringify(answer.message));
     }
   });
 

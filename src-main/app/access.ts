@@ -71,7 +71,7 @@ export function pluginAuthorizer(options: Pick<AccessOptions, 'tokenOnly' | 'ful
     const url = new URL(req.url ?? '/', 'http://localhost');
     const negotiating = url.pathname.endsWith('/negotiate');
     const verdict = await (negotiating ? options.tokenOnly : options.full).authenticate(req, 'plugin');
-    if (!verdict.ok) return { ok: false as const, status: verdict.status, code: verdict.code, message: verdict.message };
+    if (!verdict.ok) return verdict;
     const identity = projectIdentityOf(url.searchParams);
     if (identity.ok) return { ok: true } as const;
     options.refused?.(`project:${identity.field}:${url.searchParams.get(identity.field) ?? ''}`, `refused a plugin connection: ${identity.message}`);

@@ -65,6 +65,14 @@ function timeClauses(query: CallQuery, into: Clauses): void {
   }
 }
 
+/** The filters as conditions on the rows; `+` keeps the planner off their indexes when another walk leads. */
+function filterClauses(query: CallQuery, into: Clauses, unary: '' | '+'): void {
+  for (const [column, value] of setFilters(query)) {
+    into.where.push(`${unary}c.${column} = @${column}`);
+    into.params[column] = value;
+  }
+}
+
 function inRanges(db: Database.Database, sql: string, params: Clauses['params']): RangePage {
   const statement = db.prepare(sql);
   // Bound as integers: better-sqlite3 binds a number as a double, which FTS5 does not take as a rowid bound,
@@ -88,10 +96,7 @@ const bySize =
 /** Without text: a filter's own index on `calls` (tool, agent or status, then seq), or seq alone; with several filters, for small ranges only. */
 function filtered(db: Database.Database, query: CallQuery): RangePage {
   const clauses: Clauses = { where: ['c.seq BETWEEN @from AND @to'], params: {} };
-  for (const [column, value] of setFilters(query)) {
-    clauses.where.push(`c.${column} = @${column}`);
-    clauses.params[column] = value;
-  }
+  filterClauses(query, clauses, '');
   timeClauses(query, clauses);
   return inRanges(db, `SELECT ${COLUMNS} FROM calls c WHERE ${clauses.where.join(' AND ')} ORDER BY c.seq DESC LIMIT @limit`, clauses.params);
 }
@@ -104,13 +109,12 @@ function filtered(db: Database.Database, query: CallQuery): RangePage {
  */
 function searched(db: Database.Database, query: CallQuery, terms: string | undefined): RangePage {
   const { table } = query.status === 'error' ? SEARCH_INDEXES.error : SEARCH_INDEXES.all;
-  const facets: string[] = [];
+  // The failed-calls index holds failed calls only: its status needs no token.
+  const facets = setFilters(query)
+    .filter(([column]) => !(column === 'status' && table === SEARCH_INDEXES.error.table))
+    .map(([column, value]) => facetToken(FACET_COLUMNS[column], value));
   const onRows: Clauses = { where: [], params: {} };
-  for (const [column, value] of setFilters(query)) {
-    if (!(column === 'status' && table === SEARCH_INDEXES.error.table)) facets.push(facetToken(FACET_COLUMNS[column], value));
-    onRows.where.push(`+c.${column} = @${column}`);
-    onRows.params[column] = value;
-  }
+  filterClauses(query, onRows, '+');
   timeClauses(query, onRows);
   const checks = onRows.where.map((clause) => ` AND ${clause}`).join('');
   // The range on the index's rowid, so the full-text walk itself keeps to it.

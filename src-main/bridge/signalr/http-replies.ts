@@ -5,17 +5,12 @@
 import type { ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { httpStatusOf, type ErrorCode } from '../../contracts/index.js';
+import type { ErrorCode } from '../../contracts/index.js';
 
 export interface HttpRefusal {
   status: number;
   code: ErrorCode;
   message: string;
-}
-
-/** A refusal answered with the status the one error table gives its code. */
-export function refusalFor(code: ErrorCode, message: string): HttpRefusal {
-  return { status: httpStatusOf({ code }), code, message };
 }
 
 export function refusalBody(refusal: HttpRefusal): string {

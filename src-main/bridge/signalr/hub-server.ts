@@ -7,14 +7,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
-import { JunctionError, type ErrorCode } from '../../contracts/index.js';
+import { JunctionError } from '../../contracts/index.js';
+import { refuse, type Refusal } from '../../security/index.js';
 import { TypedEmitter } from '../../shared/index.js';
 import { SignalRConnection, type ConnectionSettings } from './hub-connection.js';
-import { refusalFor, refuseUpgrade, replyJson, replyRefusal, type HttpRefusal } from './http-replies.js';
+import { refuseUpgrade, replyJson, replyRefusal, type HttpRefusal } from './http-replies.js';
 import { buildNegotiation, ConnectionTokenStore, newOpaqueId, selectNegotiateVersion } from './negotiation.js';
 import type { HubConnection, HubMethodHandler, HubServerEvents } from './types.js';
 
-export type AuthorizeResult = { ok: true } | { ok: false; status: number; code: ErrorCode; message: string };
+export type AuthorizeResult = { ok: true } | Refusal;
 
 export interface HubServerOptions {
   path?: string;
@@ -118,16 +119,16 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
     }
   }
 
-  const closingRefusal: HttpRefusal = refusalFor('ServerClosing', 'The hub is shutting down; reconnect later.');
+  const closingRefusal: HttpRefusal = refuse('ServerClosing', 'The hub is shutting down; reconnect later.');
 
   /** Runs the authorize hook; a refusal or a failing hook yields what to answer. */
   async function checkAuthorization(req: IncomingMessage): Promise<HttpRefusal | undefined> {
     if (!authorize) return undefined;
     try {
       const verdict = await authorize(req);
-      return verdict.ok ? undefined : { status: verdict.status, code: verdict.code, message: verdict.message };
+      return verdict.ok ? undefined : verdict;
     } catch {
-      return refusalFor('InternalError', 'The authorization check failed.');
+      return refuse('InternalError', 'The authorization check failed.');
     }
   }
 
@@ -139,11 +140,11 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
     const requested = new URL(req.url ?? '/', 'http://localhost').searchParams.get('negotiateVersion');
     const version = selectNegotiateVersion(requested);
     if (version === undefined) {
-      return replyRefusal(res, refusalFor('InvalidArguments', `negotiateVersion must be a non-negative integer, got '${requested}'.`));
+      return replyRefusal(res, refuse('InvalidArguments', `negotiateVersion must be a non-negative integer, got '${requested}'.`));
     }
     const issued = buildNegotiation(version);
     if (!tokens.add(issued.token, issued.connectionId)) {
-      return replyRefusal(res, refusalFor('Overloaded', 'Too many negotiated connections are waiting for their WebSocket; retry shortly.'));
+      return replyRefusal(res, refuse('Overloaded', 'Too many negotiated connections are waiting for their WebSocket; retry shortly.'));
     }
     replyJson(res, 200, JSON.stringify(issued.response));
   }
@@ -156,7 +157,7 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
     const token = new URL(req.url ?? '/', 'http://localhost').searchParams.get('id');
     const connectionId = token === null ? newOpaqueId() : tokens.consume(token);
     if (connectionId === undefined) {
-      return refuseUpgrade(socket, refusalFor('ConnectionNotFound', 'The connection token is unknown, expired or already used; negotiate again.'));
+      return refuseUpgrade(socket, refuse('ConnectionNotFound', 'The connection token is unknown, expired or already used; negotiate again.'));
     }
     wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req, connectionId));
   }
@@ -186,7 +187,7 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
       if (pathname === negotiatePath) {
         if (req.method !== 'POST') {
           res.setHeader('allow', 'POST');
-          replyRefusal(res, refusalFor('MethodNotAllowed', `Negotiate takes POST, not ${req.method ?? 'an unknown method'}.`));
+          replyRefusal(res, refuse('MethodNotAllowed', `Negotiate takes POST, not ${req.method ?? 'an unknown method'}.`));
         } else {
           void negotiate(req, res);
         }

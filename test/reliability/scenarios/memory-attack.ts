@@ -25,6 +25,8 @@ export interface MemoryAttackResult {
   rssIdleMb: number;
   rssPeakMb: number;
   rssAfterMb: number;
+  /** How long after the attack's last call the after reading was taken. */
+  settledAfterMs: number;
   /** How far above idle RSS may settle: about a sixth of the bytes the default attack sends, far above RSS noise. */
   idleBandMb: number;
   stderrTail: string;
@@ -42,6 +44,25 @@ function rssMbOf(pid: number): number {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Junction gives a burst's garbage back once calls have been quiet for one to two of its idle-heap
+ * periods (10 s each, app/junction.ts); V8 may collect sooner on its own, or, on a busy machine, not
+ * before then. So RSS is read each half second until it is in the band or those two periods and a
+ * margin have passed, and the last reading is the result.
+ */
+const SETTLE_DEADLINE_MS = 25_000;
+
+async function settledRss(pid: number, bandTopMb: number, died: () => boolean, peakMb: number): Promise<{ rssMb: number; afterMs: number }> {
+  const start = Date.now();
+  for (;;) {
+    await sleep(500);
+    const afterMs = Date.now() - start;
+    if (died()) return { rssMb: peakMb, afterMs };
+    const rssMb = rssMbOf(pid);
+    if (rssMb <= bandTopMb || afterMs >= SETTLE_DEADLINE_MS) return { rssMb, afterMs };
+  }
+}
 
 export async function runMemoryAttack(options: MemoryAttackOptions): Promise<MemoryAttackResult> {
   const stateDir = mkdtempSync(join(tmpdir(), 'junction-memory-state-'));
@@ -101,11 +122,19 @@ export async function runMemoryAttack(options: MemoryAttackOptions): Promise<Mem
     }
     // Small calls afterwards let the collector run; RSS must come back near idle.
     for (let n = 0; n < 200 && exitedWith === undefined; n++) if ((await call(`settle-${n}.ts`)) === undefined) break;
-    await sleep(1000);
-    await Promise.race([exited, sleep(100)]);
-    const rssAfterMb = exitedWith === undefined ? rssMbOf(pid) : rssPeakMb;
     const idleBandMb = IDLE_BAND_MB;
-    return { exitedWith, answered, statuses: [...statuses].sort(), rssIdleMb, rssPeakMb, rssAfterMb, idleBandMb, stderrTail: stderr.slice(-1000) };
+    const settled = await settledRss(pid, rssIdleMb + idleBandMb, () => exitedWith !== undefined, rssPeakMb);
+    return {
+      exitedWith,
+      answered,
+      statuses: [...statuses].sort(),
+      rssIdleMb,
+      rssPeakMb,
+      rssAfterMb: settled.rssMb,
+      settledAfterMs: settled.afterMs,
+      idleBandMb,
+      stderrTail: stderr.slice(-1000),
+    };
   } finally {
     if (exitedWith === undefined) child.kill('SIGTERM');
     await exited;

@@ -10,8 +10,14 @@ import { cappedJson, cappedJsonText, jsonText, type CappedJson } from '../shared
 
 export type RowParams = Record<string, string | number | null>;
 
+/** A record in the form the database stores it: redacted and cut to its previews. */
+export interface PreparedRecord {
+  type: 'call' | 'event';
+  params: RowParams;
+}
+
 /** One record for the trail: as recorded (redacted by the writer) or already prepared. */
-export type AuditRecord = { type: 'call'; input: AuditCallInput } | { type: 'event'; input: AuditEventInput } | { type: 'call' | 'event'; params: RowParams };
+export type AuditRecord = { type: 'call'; input: AuditCallInput } | { type: 'event'; input: AuditEventInput } | PreparedRecord;
 
 export interface RowOptions {
   rules: RedactionRules;
@@ -75,6 +81,6 @@ export function rowParams(record: AuditRecord, options: RowOptions): RowParams {
 }
 
 /** The record in its stored form, keeping nothing of the original values. */
-export function prepared(record: AuditRecord, options: RowOptions): AuditRecord {
+export function prepared(record: AuditRecord, options: RowOptions): PreparedRecord {
   return 'params' in record ? record : { type: record.type, params: rowParams(record, options) };
 }

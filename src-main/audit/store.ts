@@ -18,7 +18,8 @@ import type { MigrationReport } from './schema.js';
 import { toError, type WriterNotice, type WriterReply } from './writer-protocol.js';
 import { WriterThread } from './writer-thread.js';
 import { AuditWriter, type AuditWriterOptions } from './writer.js';
-import { prepared, type AuditRecord } from './rows.js';
+import { prepared, type AuditRecord, type PreparedRecord } from './rows.js';
+import { loadSpill, removeSpill, saveSpill, spillPath } from './spill.js';
 
 export interface AuditStoreOptions {
   path: string;
@@ -44,6 +45,8 @@ export interface AuditStoreOptions {
 const TIMED_BATCH = 500;
 /** Longest a synchronous wait for the writer may block (a flush before a query, close): a dead worker cannot say so while we block. */
 const SYNC_WAIT_MS = 30_000;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const DEFAULT_PREVIEW_BYTES = 16 * 1024;
 /**
@@ -72,6 +75,10 @@ export class AuditStore {
   private timer: NodeJS.Timeout | undefined;
   private restTimer: NodeJS.Timeout | undefined;
   private dropped = 0;
+  /** Records at the front of the queue that an earlier run kept in the spill file and are not written yet. */
+  private spilled = 0;
+  /** The spill file this run read is still there: it goes once its records are written. */
+  private spillOnDisk = false;
   private problem: { key: string; message: string } | undefined;
   private retryAt = 0;
   private closed = false;
@@ -97,6 +104,7 @@ export class AuditStore {
    * it is unavailable until the upgrade ends (see `upgraded`).
    */
   open(): void {
+    this.takeSpill();
     if (needsUpgrade(this.options.path)) {
       this.startUpgrade();
       return;
@@ -197,8 +205,7 @@ export class AuditStore {
     this.closed = true;
     this.clearTimer();
     this.clearRest();
-    const pending = this.queue.length + (this.inflight?.batch.length ?? 0);
-    if (pending > 0) this.options.logger.warn(`audit: ${pending} records could not be written before closing: ${this.problem?.message ?? 'the database is unavailable'}`);
+    this.keepUnwritten();
     const writer = this.writer;
     if (writer) {
       this.await(writer, writer.send({ op: 'close' }));
@@ -221,8 +228,62 @@ export class AuditStore {
     return total;
   }
 
+  /**
+   * Records an earlier run could not write go first: they are older than anything recorded from now on.
+   * The file stays until they are written, so a run that cannot write them either keeps them too.
+   */
+  private takeSpill(): void {
+    const path = spillPath(this.options.path);
+    let loaded: { records: PreparedRecord[]; damaged: number };
+    try {
+      loaded = loadSpill(path);
+    } catch (error) {
+      this.options.logger.warn(`audit: the records an earlier run kept in ${path} could not be read: ${messageOf(error)}`);
+      return;
+    }
+    if (loaded.damaged > 0) this.options.logger.warn(`audit: ${loaded.damaged} damaged lines of ${path} were skipped`);
+    if (loaded.records.length === 0) {
+      if (loaded.damaged > 0) this.forgetSpill();
+      return;
+    }
+    this.options.logger.info(`audit: writing ${loaded.records.length} records an earlier run kept in ${path}`);
+    this.queue = [...loaded.records, ...this.queue];
+    this.spilled = loaded.records.length;
+    this.spillOnDisk = true;
+    this.trim();
+    this.schedule(this.flushIntervalMs);
+  }
+
+  /** At close: what is still unwritten goes to the spill file for the next run; with nothing unwritten, an old spill file goes. */
+  private keepUnwritten(): void {
+    const unwritten = [...(this.inflight?.batch ?? []), ...this.queue];
+    if (unwritten.length === 0) {
+      if (this.spillOnDisk) this.forgetSpill();
+      return;
+    }
+    const path = spillPath(this.options.path);
+    const reason = this.problem?.message ?? 'the database is unavailable';
+    try {
+      saveSpill(path, unwritten.map((record) => this.stored(record)));
+      this.options.logger.warn(`audit: ${unwritten.length} records could not be written before closing (${reason}); they are kept in ${path} and written when the trail next opens`);
+    } catch (error) {
+      this.options.logger.warn(`audit: ${unwritten.length} records could not be written before closing (${reason}), nor kept in ${path}: ${messageOf(error)}`);
+    }
+  }
+
+  /** The spilled records are all written (or dropped and counted): their file goes. */
+  private forgetSpill(): void {
+    const path = spillPath(this.options.path);
+    this.spillOnDisk = false;
+    try {
+      removeSpill(path);
+    } catch (error) {
+      this.options.logger.warn(`audit: ${path} holds records already written and could not be removed: ${messageOf(error)}`);
+    }
+  }
+
   /** The record in its stored form, for a queue that may be held while the writer is away. */
-  private stored(record: AuditRecord): AuditRecord {
+  private stored(record: AuditRecord): PreparedRecord {
     return prepared(record, { rules: this.options.rules, previewBytes: this.previewBytes() });
   }
 
@@ -275,6 +336,10 @@ export class AuditStore {
       this.fail(toError(reply.error));
       return;
     }
+    if (batch && this.spillOnDisk) {
+      this.spilled = Math.max(0, this.spilled - batch.length);
+      if (this.spilled === 0) this.forgetSpill();
+    }
     if (reply.pruneError) this.fail(toError(reply.pruneError));
     else this.recovered();
     // What arrived during the write waits for the interval like any record, unless it is a full batch:
@@ -313,6 +378,7 @@ export class AuditStore {
     if (excess <= 0) return;
     this.queue.splice(0, excess);
     this.dropped += excess;
+    this.spilled = Math.max(0, this.spilled - excess);
   }
 
   private schedule(delayMs: number): void {
@@ -444,7 +510,7 @@ export class AuditStore {
   /**
    * Closing stops an upgrade in progress rather than waiting out its backfill: its one transaction rolls
    * back with the thread, the file stays at the old schema, and the next start upgrades it again. The
-   * records queued meanwhile cannot be written to the old schema and are lost (close warns with their number).
+   * records queued meanwhile cannot be written to the old schema: close keeps them in the spill file.
    */
   private abandonUpgrade(): void {
     this.problem = { key: 'upgrading', message: `the upgrade of ${this.options.path} was still running at close` };

@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -14,6 +14,7 @@ import { eventually, startTestJunction } from '../../support/junction-harness.js
 import { callJson } from '../../support/audit-store.js';
 import { PROJECT_ROOT } from '../../../src-main/app/paths.js';
 import { silentLogger } from '../../../src-main/shared/log.js';
+import { spillPath } from '../../../src-main/audit/spill.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/audit/', import.meta.url));
 
@@ -32,16 +33,22 @@ function call(i: number, blob = '') {
   };
 }
 
+/** A child process that holds the database's write lock until its stdin ends. */
+async function holdLock(dbPath: string): Promise<ChildProcessByStdio<Writable, Readable, null>> {
+  const holder = spawn(process.execPath, [join(FIXTURES, 'lock-holder.mjs'), dbPath], { cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    holder.stdout.once('data', () => resolve());
+    holder.once('exit', (code) => reject(new Error(`lock holder exited with ${code}`)));
+  });
+  return holder;
+}
+
 describe('audit store under bad conditions', () => {
   test('a database locked by another process: calls still succeed, the operator is told, and the trail catches up once released', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'junction-audit-lock-'));
     const dbPath = join(stateDir, 'audit', 'audit.db');
     mkdirSync(join(stateDir, 'audit'), { recursive: true });
-    const holder = spawn(process.execPath, [join(FIXTURES, 'lock-holder.mjs'), dbPath], { cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve, reject) => {
-      holder.stdout.once('data', () => resolve());
-      holder.once('exit', (code) => reject(new Error(`lock holder exited with ${code}`)));
-    });
+    const holder = await holdLock(dbPath);
     const warnings: string[] = [];
     const junction = await startTestJunction([`state-dir=${stateDir}`]).catch((e: unknown) => {
       holder.kill();
@@ -72,6 +79,45 @@ describe('audit store under bad conditions', () => {
     } finally {
       holder.kill();
       await junction.stop();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+
+  test('closing while the database is locked keeps the unwritten records in a spill file, written by the next start; damaged lines are skipped and told', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'junction-audit-spill-'));
+    const dbPath = join(stateDir, 'audit', 'audit.db');
+    mkdirSync(join(stateDir, 'audit'), { recursive: true });
+    const holder = await holdLock(dbPath);
+    const warnings: string[] = [];
+    const infos: string[] = [];
+    const logger = { ...silentLogger, warn: (m: string) => void warnings.push(m), info: (m: string) => void infos.push(m) };
+    const options = { path: dbPath, rules: compileRedaction([]), logger, retentionDays: 36_500, maxBytes: 1024 ** 3, retryMs: 60_000 };
+    try {
+      const locked = new AuditStore(options);
+      locked.open();
+      for (let i = 1; i <= 3; i++) locked.recordCall(call(i));
+      locked.flush();
+      assert.equal(locked.status().state, 'unavailable');
+      locked.close();
+      assert.ok(warnings.some((w) => /3 records could not be written before closing \(.*locked.*\); they are kept in .*audit\.db-pending\.jsonl/.test(w)), warnings.join('\n'));
+      assert.equal(readFileSync(spillPath(dbPath), 'utf8').trim().split('\n').length, 3);
+      appendFileSync(spillPath(dbPath), '{"type":"call","params":{"callId":"half"}}\nnot json\n');
+
+      holder.stdin.end();
+      await new Promise((resolve) => holder.once('exit', resolve));
+      warnings.length = 0;
+      const reopened = new AuditStore(options);
+      try {
+        reopened.open();
+        assert.deepEqual(reopened.queryCalls({ limit: 10 }).items.map((item) => item.call.callId), ['call-3', 'call-2', 'call-1'], 'the kept records are written, in order');
+        assert.ok(warnings.some((w) => /2 damaged lines of .*audit\.db-pending\.jsonl were skipped/.test(w)), warnings.join('\n'));
+        assert.ok(infos.some((m) => /writing 3 records an earlier run kept in/.test(m)), infos.join('\n'));
+        assert.equal(existsSync(spillPath(dbPath)), false, 'the spill file goes once its records are written');
+      } finally {
+        reopened.close();
+      }
+    } finally {
+      holder.kill();
       rmSync(stateDir, { recursive: true, force: true });
     }
   });

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -13,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { runAuditCommand } from '../../../src-main/app/audit-cli.js';
 import { PROJECT_ROOT } from '../../../src-main/app/paths.js';
-import { AuditStore, AuditTrail, auditDbPath, compileRedaction, type AuditCallInput } from '../../../src-main/audit/index.js';
+import { AuditStore, AuditTrail, REDACTED, auditDbPath, compileRedaction, type AuditCallInput } from '../../../src-main/audit/index.js';
 import { SCHEMA_VERSION } from '../../../src-main/audit/schema.js';
+import { spillPath } from '../../../src-main/audit/spill.js';
 import { silentLogger, type Logger } from '../../../src-main/shared/log.js';
 import { V1_T0, writeV1Trail } from '../../support/audit-v1.js';
 import { callJson } from '../../support/audit-store.js';
@@ -42,6 +43,15 @@ function fileState(path: string): { version: number; calls: number; errorIndex: 
       errorIndex: db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'calls_fts_error'").get() !== undefined,
       integrity: db.pragma('quick_check', { simple: true }) as string,
     };
+  } finally {
+    db.close();
+  }
+}
+
+function countCalls(path: string, callId: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM calls WHERE call_id = ?').get(callId) as { n: number }).n;
   } finally {
     db.close();
   }
@@ -189,20 +199,43 @@ describe('audit trail upgrade off the main thread', () => {
     }
   });
 
-  test('closing during the upgrade stops it: the file stays at the old version, and what could not be written is told', () => {
+  test('closing during the upgrade stops it: the file stays at the old version, and what was queued is kept, redacted, for the next start', async () => {
     const stateDir = v1StateDir('close');
     const path = auditDbPath(stateDir);
-    const { logger, warnings } = capture();
-    const store = new AuditStore({ path, rules: compileRedaction([]), logger, retentionDays: 36_500, maxBytes: 1024 ** 3 });
+    const secret = 'sk-live-spill-9c1f5e';
+    const during: AuditCallInput = { ...call('during-close', Date.now()), json: callJson({ path: 'src/a.ts', apiKey: secret }, { content: [{ type: 'text', text: 'done' }] }) };
+    const first = capture();
+    const store = new AuditStore({ path, rules: compileRedaction([]), logger: first.logger, retentionDays: 36_500, maxBytes: 1024 ** 3 });
     store.open();
-    store.recordCall(call('during-close', Date.now()));
+    store.recordCall(during);
     assert.equal(store.status().state, 'upgrading');
     store.close();
-    assert.ok(warnings.some((w) => /closing stopped the upgrade, so it was rolled back .* stays wholly at/.test(w)), warnings.join('\n'));
-    assert.ok(warnings.some((w) => /1 records could not be written before closing: the upgrade .* was still running/.test(w)), warnings.join('\n'));
+    assert.ok(first.warnings.some((w) => /closing stopped the upgrade, so it was rolled back .* stays wholly at/.test(w)), first.warnings.join('\n'));
+    assert.ok(
+      first.warnings.some((w) => /1 records could not be written before closing \(the upgrade .* was still running at close\); they are kept in .*audit\.db-pending\.jsonl/.test(w)),
+      first.warnings.join('\n'),
+    );
     assert.equal(store.status().state, 'unavailable');
     const { version, errorIndex } = fileState(path);
     assert.deepEqual({ version, errorIndex }, { version: 1, errorIndex: false });
+    const spill = readFileSync(spillPath(path));
+    assert.ok(spill.includes('during-close'), 'the queued call is in the spill file');
+    assert.ok(!spill.includes(secret), 'and its secret is not: the spill holds records in stored (redacted) form');
+
+    const second = capture();
+    const reopened = new AuditStore({ path, rules: compileRedaction([]), logger: second.logger, retentionDays: 36_500, maxBytes: 1024 ** 3 });
+    try {
+      reopened.open();
+      await reopened.upgraded();
+      const kept = reopened.findCall('during-close');
+      assert.ok(kept, 'the next start writes the kept call once its upgrade ends');
+      assert.equal((kept.arguments as { apiKey: unknown }).apiKey, REDACTED);
+      assert.ok(second.infos.some((m) => /writing 1 records an earlier run kept in/.test(m)), second.infos.join('\n'));
+      assert.equal(existsSync(spillPath(path)), false, 'the spill file goes once its records are written');
+    } finally {
+      reopened.close();
+    }
+    assert.equal(countCalls(path, 'during-close'), 1, 'written once');
   });
 
   test('a new file and a current one open on the spot, with no upgrade', () => {

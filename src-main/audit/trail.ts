@@ -10,7 +10,7 @@ import type { StoredEvent } from './records.js';
 import type { RedactionRules } from './redact.js';
 import { AuditStore } from './store.js';
 import type { AuditExportRequest, HistoryProvider } from '../control/index.js';
-import type { ApprovalView, CallDetail, HistoryPage, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
+import type { ApprovalView, CallDetail, HistoryAvailability, HistoryPage, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
 import type { CallObserver, Dispatcher } from '../mcp/index.js';
 import { JunctionError } from '../contracts/index.js';
 import type { Logger } from '../shared/index.js';
@@ -103,15 +103,9 @@ export class AuditTrail {
 
   readonly history: HistoryProvider = {
     query: (query) => {
-      const status = this.store.status();
       const page = this.store.queryCalls({ ...query, limit: query.limit ?? HISTORY_PAGE });
-      const out: HistoryPage = { calls: page.items.map((i) => i.call), available: status.state === 'open' };
+      const out: HistoryPage = { calls: page.items.map((i) => i.call), ...this.availability() };
       if (page.nextBefore !== undefined) out.nextBefore = page.nextBefore;
-      if (status.reason) out.reason = status.reason;
-      if (status.upgrade) {
-        const { startedAt, calls, done } = status.upgrade;
-        out.upgrade = { startedAt, ...(calls !== undefined ? { calls } : {}), ...(done !== undefined ? { done } : {}) };
-      }
       return out;
     },
     detail: (callId) => {
@@ -122,11 +116,26 @@ export class AuditTrail {
       if (stored.policy !== null) detail.policy = stored.policy;
       return detail;
     },
-    transactions: (limit) => this.store.endedTransactions(limit).flatMap(({ transactionId, events }) => {
-      const record = transactionRecord(transactionId, events);
-      return record ? [record] : [];
+    transactions: (limit) => ({
+      transactions: this.store.endedTransactions(limit).flatMap(({ transactionId, events }) => {
+        const record = transactionRecord(transactionId, events);
+        return record ? [record] : [];
+      }),
+      ...this.availability(),
     }),
   };
+
+  /** Read after the query, so a query that found the database failing reports it. */
+  private availability(): HistoryAvailability {
+    const status = this.store.status();
+    const out: HistoryAvailability = { available: status.state === 'open' };
+    if (status.reason) out.reason = status.reason;
+    if (status.upgrade) {
+      const { startedAt, calls, done } = status.upgrade;
+      out.upgrade = { startedAt, ...(calls !== undefined ? { calls } : {}), ...(done !== undefined ? { done } : {}) };
+    }
+    return out;
+  }
 
   /** Runs a recorded call again through the dispatcher (and so through whatever policy it applies). */
   async replay(dispatcher: Dispatcher, callId: string): Promise<ReplayResult> {

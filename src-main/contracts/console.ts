@@ -241,14 +241,23 @@ export interface HistoryQuery {
   limit?: number;
 }
 
-export interface HistoryPage {
-  calls: CallView[];
-  nextBefore?: number;
+/** Whether the audit trail can answer a history question now, and why not. */
+export interface HistoryAvailability {
   /** False when the audit trail is off or unavailable; `reason` says why. */
   available: boolean;
   reason?: string;
   /** Present while the audit trail upgrades recorded history (history is unavailable until it ends). */
   upgrade?: { startedAt: number; calls?: number; /** Share indexed so far, 0 to 1. */ done?: number };
+}
+
+export interface HistoryPage extends HistoryAvailability {
+  calls: CallView[];
+  nextBefore?: number;
+}
+
+/** The most recent ended transactions, newest first, when the audit trail can tell them. */
+export interface TransactionHistoryPage extends HistoryAvailability {
+  transactions: TransactionRecordView[];
 }
 
 /** A transaction that ended, as the audit trail remembers it. */
@@ -559,7 +568,7 @@ export interface ControlApi {
   /** Replaces the approval policy with `text` (JSON) when `baseVersion` is still current; saved atomically. */
   savePolicy(text: string, baseVersion: number): Promise<PolicyView>;
   history(query: HistoryQuery): Promise<HistoryPage>;
-  transactionHistory(limit: number): Promise<TransactionRecordView[]>;
+  transactionHistory(limit: number): Promise<TransactionHistoryPage>;
   /** Runs a recorded call again, through the current policy; it appears as a new call linked to the original. */
   replay(callId: string): Promise<ReplayResult>;
   /** Subscribes to events after the snapshot; the adapter guarantees no gap between the two. */
@@ -635,7 +644,7 @@ export interface ControlCommands {
   decideCall: { args: CallDecisionRequest; result: CallApprovalView };
   savePolicy: { args: { text: string; baseVersion: number }; result: PolicyView };
   history: { args: HistoryQuery; result: HistoryPage };
-  transactionHistory: { args: { limit?: number }; result: TransactionRecordView[] };
+  transactionHistory: { args: { limit?: number }; result: TransactionHistoryPage };
   replay: { args: { callId: string }; result: ReplayResult };
 }
 

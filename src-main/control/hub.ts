@@ -13,7 +13,7 @@ import type {
   ControlApi,
   HistoryPage,
   HistoryQuery,
-  TransactionRecordView,
+  TransactionHistoryPage,
   ControlEvent,
   ControlFrame,
   ControlResult,
@@ -71,7 +71,7 @@ export interface HistoryProvider {
   query(query: HistoryQuery): HistoryPage;
   /** A recorded call's redacted detail, for calls no longer (or never) in the in-memory log. */
   detail(callId: string): CallDetail | undefined;
-  transactions(limit: number): TransactionRecordView[];
+  transactions(limit: number): TransactionHistoryPage;
 }
 
 /**
@@ -85,6 +85,8 @@ export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'open
 /** Connection events kept per plugin (by name and role, across reconnects). */
 const TIMELINE_LIMIT = 50;
 const TIMELINE_PLUGINS_LIMIT = 256;
+/** The start of the console's answer when there is no audit trail to read history from. */
+const AUDIT_OFF = 'The audit trail is off (audit=false)';
 
 export interface ControlHubOptions {
   version: string;
@@ -282,11 +284,12 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       return detail;
     },
     async history(query) {
-      if (!providers.history) return { calls: [], available: false, reason: 'The audit trail is off (audit=false); only calls kept in memory are shown.' };
+      if (!providers.history) return { calls: [], available: false, reason: `${AUDIT_OFF}; only calls kept in memory are shown.` };
       return providers.history.query(query);
     },
     async transactionHistory(limit) {
-      return providers.history?.transactions(limit) ?? [];
+      if (!providers.history) return { transactions: [], available: false, reason: `${AUDIT_OFF}, so ended transactions are not kept.` };
+      return providers.history.transactions(limit);
     },
     replay: (callId) => commands.replay(callId),
     approve: (approvalId) => commands.approve(approvalId),

@@ -83,3 +83,30 @@ describe('console history survives a restart', { skip: ready ? false : 'needs /u
     assert.deepEqual(errors, []);
   });
 });
+
+describe('console history with the audit trail off', { skip: ready ? false : 'needs /usr/bin/chromium and the built console (npm run build:renderer)' }, () => {
+  test('Transactions says why no ended transaction is listed, with the full reason in its tooltip', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'junction-e2e-audit-off-'));
+    await writeFile(join(stateDir, 'settings.json'), '{}');
+    const { config } = loadConfig(['port=0', 'audit=false', `state-dir=${stateDir}`, `settings=${join(stateDir, 'settings.json')}`], {});
+    const junction = await startJunction({ config, logger: createLogger('error', () => undefined) });
+    const browser = await launchChromium();
+    try {
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+      const errors = watchErrors(page);
+      await page.goto(junction.consoleUrl);
+      await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+      await page.getByRole('tab', { name: 'Transactions' }).click();
+      const status = page.getByTestId('transaction-history-status');
+      await status.waitFor();
+      assert.equal(await status.textContent(), 'History unavailable');
+      assert.match((await status.getAttribute('title')) ?? '', /audit trail is off \(audit=false\), so ended transactions are not kept/);
+      assert.equal(await page.getByText('No committed or rolled-back transaction recorded yet.').count(), 0, 'not the empty-history words, which would claim nothing ended');
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await junction.close();
+      await rm(stateDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,8 +1,8 @@
-/** The Live calls view's words for the audit trail's state, when its history cannot be shown. */
-import type { HistoryPage } from '../store/types.js';
+/** The history views' words for the audit trail's state, when its history cannot be shown. */
+import type { HistoryAvailability } from '../store/types.js';
 
-/** Short, for the toolbar; the server's full reason goes in its tooltip. Undefined while history is available. */
-export function historyStatusLabel(page: Pick<HistoryPage, 'available' | 'reason' | 'upgrade'>): string | undefined {
+/** Short, for a toolbar; the server's full reason goes in its tooltip. Undefined while history is available. */
+export function historyStatusLabel(page: HistoryAvailability): string | undefined {
   if (page.available || !page.reason) return undefined;
   if (!page.upgrade) return 'History unavailable';
   const calls = page.upgrade.calls === undefined ? 'recorded calls' : `${page.upgrade.calls.toLocaleString('en-US')} recorded calls`;

@@ -7,7 +7,7 @@ const PAGE = 200;
 /** Typing settles before the server is asked, so a search costs one query, not one per keystroke. */
 const DEBOUNCE_MS = 250;
 /** While the audit trail upgrades, the first page is asked for again this often, so history appears when it ends. */
-const UPGRADE_POLL_MS = 3_000;
+export const UPGRADE_POLL_MS = 3_000;
 
 export interface History {
   calls: CallView[];

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
-import type { TransactionRecordView } from '../store/types.js';
+import type { TransactionHistoryPage, TransactionRecordView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { formatTime } from '../lib/format.js';
+import { historyStatusLabel } from '../lib/history-status.js';
+import { UPGRADE_POLL_MS } from '../lib/use-history.js';
 import { Requester } from '../components/Requester.js';
 import { FileDiffs } from './DiffView.js';
 
@@ -80,21 +82,37 @@ function Ended({ record }: { record: TransactionRecordView }) {
 export function TransactionHistory() {
   const channel = useConsole((s) => s.channel);
   const workspaces = useConsole((s) => s.data.workspaces);
-  const [records, setRecords] = useState<TransactionRecordView[]>([]);
+  const [page, setPage] = useState<TransactionHistoryPage>({ transactions: [], available: true });
   useEffect(() => {
     let live = true;
     void channel?.invoke('transactionHistory', { limit: 50 }).then((r) => {
-      if (live && r.ok) setRecords(r.value);
+      if (!live) return;
+      setPage(r.ok ? r.value : { transactions: [], available: false, reason: `${r.error.code}: ${r.error.message}` });
     });
     return () => {
       live = false;
     };
   }, [channel, workspaces]);
+  // While the audit trail upgrades, ask again until an answer comes without the upgrade.
+  useEffect(() => {
+    if (!page.upgrade || !channel) return;
+    const timer = setTimeout(() => {
+      void channel.invoke('transactionHistory', { limit: 50 }).then((r) => r.ok && setPage(r.value));
+    }, UPGRADE_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [page, channel]);
+  const records = page.transactions;
+  const unavailable = historyStatusLabel(page);
   return (
     <>
       <h3>Ended transactions</h3>
+      {unavailable && (
+        <p className="muted" title={page.reason} data-testid="transaction-history-status">
+          {unavailable}
+        </p>
+      )}
       {records.length === 0 ? (
-        <p className="empty">No committed or rolled-back transaction recorded yet.</p>
+        !unavailable && <p className="empty">No committed or rolled-back transaction recorded yet.</p>
       ) : (
         <ul className="ended-transactions" aria-label="Ended transactions">
           {records.map((r) => (

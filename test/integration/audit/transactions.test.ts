@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DEMO_WORKSPACE_DIR } from '../../../src-main/app/paths.js';
-import type { TransactionRecordView } from '../../../src-main/contracts/index.js';
+import type { TransactionHistoryPage } from '../../../src-main/contracts/index.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 
 type Structured = Record<string, unknown>;
@@ -60,7 +60,9 @@ describe('audit trail: transaction events from a real approval-required workspac
 
     const result = await junction.control.execute('transactionHistory', {});
     assert.ok(result.ok);
-    const [rolledBack, committed] = result.value as TransactionRecordView[];
+    const page = result.value as TransactionHistoryPage;
+    assert.equal(page.available, true);
+    const [rolledBack, committed] = page.transactions;
     assert.equal(rolledBack?.state, 'rolledBack');
     assert.equal(rolledBack?.revisions[0]?.summary, 'a line nobody wanted');
     assert.equal(committed?.state, 'committed');
@@ -77,4 +79,19 @@ describe('audit trail: transaction events from a real approval-required workspac
     assert.match(files[0]!.afterSha256 ?? '', /^[0-9a-f]{64}$/);
     assert.notEqual(files[0]!.beforeSha256, files[0]!.afterSha256);
   });
+});
+
+test('with the audit trail off, history and ended transactions say so instead of showing nothing', async () => {
+  const junction = await startTestJunction(['audit=false']);
+  try {
+    const history = await junction.control.execute('history', {});
+    const transactions = await junction.control.execute('transactionHistory', {});
+    assert.ok(history.ok && transactions.ok);
+    const page = transactions.value as TransactionHistoryPage;
+    assert.deepEqual({ available: page.available, transactions: page.transactions }, { available: false, transactions: [] });
+    assert.match(page.reason ?? '', /audit trail is off \(audit=false\), so ended transactions are not kept/);
+    assert.match((history.value as { reason?: string }).reason ?? '', /audit trail is off \(audit=false\); only calls kept in memory are shown/);
+  } finally {
+    await junction.stop();
+  }
 });

@@ -99,6 +99,9 @@ describe('audit trail upgrade off the main thread', () => {
       assert.match(page.reason ?? '', /audit trail is being upgraded/);
       assert.deepEqual(page.calls, []);
       assert.equal(trail.history.detail('v1-5'), undefined, 'one call is not looked up during the upgrade either');
+      const transactions = trail.history.transactions(10);
+      assert.deepEqual({ available: transactions.available, upgrading: transactions.upgrade !== undefined }, { available: false, upgrading: true }, 'ended transactions say why they are missing too');
+      assert.match(transactions.reason ?? '', /audit trail is being upgraded/);
 
       // Once the writer thread has counted the calls, the console is told how many are being indexed.
       while (trail.store.status().state === 'upgrading' && trail.store.status().upgrade?.calls === undefined) await sleep(10);

@@ -5,7 +5,7 @@
  * database would hold them), so this file never holds what the database may not. It is replaced
  * atomically and read back through a schema: a damaged line is skipped and counted, never written.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { z } from 'zod';
 import type { PreparedRecord } from './rows.js';
 
@@ -44,13 +44,24 @@ export function spillPath(databasePath: string): string {
   return `${databasePath}-pending.jsonl`;
 }
 
+/** Lines are written and read in chunks of about this size: the queue may hold tens of thousands of records. */
+const CHUNK_BYTES = 1 << 20;
+
 /** Replaces the spill file with `records` (one JSON line each), durably: the old file or the new one, never half of either. */
 export function saveSpill(path: string, records: readonly PreparedRecord[]): void {
   const temp = `${path}.tmp`;
   try {
     const fd = openSync(temp, 'w');
     try {
-      writeSync(fd, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
+      let chunk = '';
+      for (const record of records) {
+        chunk += `${JSON.stringify(record)}\n`;
+        if (chunk.length >= CHUNK_BYTES) {
+          writeSync(fd, chunk);
+          chunk = '';
+        }
+      }
+      if (chunk) writeSync(fd, chunk);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -62,31 +73,56 @@ export function saveSpill(path: string, records: readonly PreparedRecord[]): voi
   }
 }
 
+/** The file's lines, read a chunk at a time (a newline byte never occurs inside a UTF-8 sequence). */
+function* linesOf(fd: number): Generator<string> {
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  let partial: Buffer[] = [];
+  for (;;) {
+    const read = readSync(fd, buffer, 0, buffer.length, null);
+    if (read === 0) break;
+    let start = 0;
+    for (let end = buffer.indexOf(10, start); end !== -1 && end < read; end = buffer.indexOf(10, start)) {
+      partial.push(buffer.subarray(start, end));
+      yield Buffer.concat(partial).toString('utf8');
+      partial = [];
+      start = end + 1;
+    }
+    if (start < read) partial.push(Buffer.from(buffer.subarray(start, read)));
+  }
+  if (partial.length > 0) yield Buffer.concat(partial).toString('utf8');
+}
+
 /** The records of the spill file in order, and how many of its lines were damaged; none when it does not exist. */
 export function loadSpill(path: string): { records: PreparedRecord[]; damaged: number } {
-  let content: string;
+  let fd: number;
   try {
-    content = readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], damaged: 0 };
     throw error;
   }
   const records: PreparedRecord[] = [];
   let damaged = 0;
-  for (const line of content.split('\n')) {
-    if (line.trim() === '') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      damaged++;
-      continue;
+  try {
+    for (const line of linesOf(fd)) {
+      if (line.trim() === '') continue;
+      const checked = spilledLine.safeParse(parseJson(line));
+      if (checked.success) records.push(checked.data);
+      else damaged++;
     }
-    const checked = spilledLine.safeParse(parsed);
-    if (checked.success) records.push(checked.data);
-    else damaged++;
+  } finally {
+    closeSync(fd);
   }
   return { records, damaged };
+}
+
+/** A line that is not JSON is as damaged as one of the wrong shape: the schema refuses `undefined`. */
+function parseJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
 }
 
 export function removeSpill(path: string): void {

@@ -6,9 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import type { CallView, NestedRequestView, PolicyDecisionView, CallGate, AgentScope } from '../contracts/index.js';
 import { boundedText, findLoneSurrogate, closestNames, didYouMean, jsonText } from '../shared/index.js';
-import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type CallJson, type ToolOutcome, type ToolTarget } from '../contracts/index.js';
+import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type CallJson, type ToolOutcome } from '../contracts/index.js';
 import type { Catalogue } from './catalogue.js';
 import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
+import { RoutedGateRequest } from './gate-request.js';
 import { traceAgentRequests } from './nested-trace.js';
 
 export interface CallObserver {
@@ -181,24 +182,24 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         try {
           let args = req.args;
           if (gate) {
-            let target: ToolTarget | undefined;
-            const judged = gate.authorize({
-              callId,
-              tool: req.name,
-              descriptor: entry.descriptor,
-              // Routing a name to its plugin costs a walk over the registry; only rules on the source and held calls read it.
-              get target() {
-                return (target ??= entry.source.targetOf?.(req.name) ?? { source: 'host' });
-              },
-              agent: req.agent,
-              agentName: req.agentName ?? req.agent,
-              session: req.session ?? req.agent,
-              transport: req.transport,
-              args: req.args,
-              signal: req.signal,
-              // Through the call's own progress, so the console's live row shows the wait as well as the agent.
-              progress,
-            });
+            const judged = gate.authorize(
+              new RoutedGateRequest(
+                {
+                  callId,
+                  tool: req.name,
+                  descriptor: entry.descriptor,
+                  agent: req.agent,
+                  agentName: req.agentName ?? req.agent,
+                  session: req.session ?? req.agent,
+                  transport: req.transport,
+                  args: req.args,
+                  signal: req.signal,
+                  // Through the call's own progress, so the console's live row shows the wait as well as the agent.
+                  progress,
+                },
+                () => entry.source.targetOf?.(req.name) ?? { source: 'host' },
+              ),
+            );
             // Most calls are decided at once; awaiting a verdict that is not a promise would still cost a turn.
             const verdict = judged instanceof Promise ? await judged : judged;
             policy = verdict.decision;

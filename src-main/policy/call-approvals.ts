@@ -9,7 +9,7 @@ import type { CallApprovalView, CallDecisionRequest, PolicyRule, CallGate, GateR
 import { cappedJson } from '../shared/index.js';
 import { JunctionError, next } from '../contracts/index.js';
 import { canonicalJson, decisionDigest } from './canonical.js';
-import { evaluate, type Evaluation } from './engine.js';
+import { evaluate, type CallFacts, type Evaluation } from './engine.js';
 import type { PolicyStore } from './policy-store.js';
 
 export interface CallApprovalEvents {
@@ -47,6 +47,30 @@ export function targetLabel(target: ToolTarget): string {
   if (target.source === 'host') return 'host';
   if (target.source === 'plugin') return `plugin:${target.plugin}`;
   return `bridge:${target.role ?? 'any'}${target.plugin ? ` ${target.plugin}` : ''}`;
+}
+
+/**
+ * A call's facts for the policy engine. `target` reads through to the request only when a rule on the
+ * source asks (reading it routes the call); a prototype getter, because an object literal with a getter
+ * is built through V8's slow path on every call.
+ */
+class RequestFacts implements CallFacts {
+  readonly tool: string;
+  readonly annotations: CallFacts['annotations'];
+  readonly agentName: string;
+
+  constructor(
+    private readonly request: GateRequest,
+    readonly args: Record<string, unknown>,
+  ) {
+    this.tool = request.tool;
+    this.annotations = request.descriptor.annotations;
+    this.agentName = request.agentName;
+  }
+
+  get target(): ToolTarget {
+    return this.request.target;
+  }
 }
 
 export class CallApprovals implements CallGate {
@@ -104,16 +128,7 @@ export class CallApprovals implements CallGate {
 
   private judge(request: GateRequest, args: Record<string, unknown>): { kind: 'final'; verdict: GateVerdict } | { kind: 'ask'; evaluation: Evaluation; rule: PolicyRule; version: number } {
     const { compiled, version } = this.options.store.current();
-    const evaluation = evaluate(compiled, {
-      tool: request.tool,
-      // Read only by rules that match on the source.
-      get target() {
-        return request.target;
-      },
-      annotations: request.descriptor.annotations,
-      agentName: request.agentName,
-      args,
-    });
+    const evaluation = evaluate(compiled, new RequestFacts(request, args));
     const base = { action: evaluation.action, ruleIndex: evaluation.ruleIndex, reason: evaluation.reason, policyVersion: version };
     if (evaluation.action === 'allow') return { kind: 'final', verdict: { allowed: true, args, decision: { ...base, decidedBy: 'policy', decision: 'allow-once' } } };
     if (evaluation.action === 'deny') {

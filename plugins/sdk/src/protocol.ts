@@ -97,11 +97,20 @@ export const ClientMethod = {
 } as const;
 export type ClientMethod = (typeof ClientMethod)[keyof typeof ClientMethod];
 
-/** Builds a schema accepting an enum as its number, its name in any case or a numeric string (as .NET's Enum.TryParse does), yielding the number. */
+/**
+ * An enum given as its number, its name in any case or a numeric string (as .NET's Enum.TryParse reads
+ * it), as the number; undefined when it names none of `names`.
+ */
+export function enumIndex(names: readonly string[], value: number | string): number | undefined {
+  const index = typeof value === 'number' || /^\d+$/.test(value) ? Number(value) : names.findIndex((n) => n.toLowerCase() === value.toLowerCase());
+  return Number.isInteger(index) && index >= 0 && index < names.length ? index : undefined;
+}
+
+/** Builds a schema accepting what `enumIndex` reads, yielding the number. */
 function numericEnum<const Names extends readonly string[]>(names: Names) {
   return z.union([z.number(), z.string()]).transform((value, ctx) => {
-    const index = typeof value === 'number' || /^\d+$/.test(value) ? Number(value) : names.findIndex((n) => n.toLowerCase() === value.toLowerCase());
-    if (!Number.isInteger(index) || index < 0 || index >= names.length) {
+    const index = enumIndex(names, value);
+    if (index === undefined) {
       ctx.addIssue({ code: 'custom', message: `expected one of ${names.join(', ')} (or 0–${names.length - 1}), got ${JSON.stringify(value)}` });
       return z.NEVER;
     }
@@ -109,8 +118,8 @@ function numericEnum<const Names extends readonly string[]>(names: Names) {
   });
 }
 
-const STATUS_NAMES = ['Error', 'Success', 'Processing'] as const;
-const ERROR_KIND_NAMES = ['None', 'BadRequest', 'NotFound', 'Conflict', 'Timeout', 'Unavailable', 'Internal'] as const;
+export const STATUS_NAMES = ['Error', 'Success', 'Processing'] as const;
+export const ERROR_KIND_NAMES = ['None', 'BadRequest', 'NotFound', 'Conflict', 'Timeout', 'Unavailable', 'Internal'] as const;
 const ROLE_NAMES = ['User', 'Assistant'] as const;
 
 export const ResponseStatus = { Error: 0, Success: 1, Processing: 2 } as const;

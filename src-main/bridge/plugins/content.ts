@@ -11,11 +11,31 @@ function keepMimeType(block: McpContentBlock, mimeType: unknown): McpContentBloc
   return { ...block, _meta: { ...block._meta, mimeType } };
 }
 
+/** Any block, through MCP's own schema. */
+export function checkedContentBlock(block: ContentBlock): McpContentBlock {
+  // .NET peers may write unset optionals as null, which MCP's schemas reject; drop them before checking.
+  const cleaned = Object.fromEntries(Object.entries(block).filter(([, v]) => v !== null && v !== undefined));
+  const parsed = McpContentBlockSchema.safeParse(cleaned);
+  return parsed.success ? keepMimeType(parsed.data, cleaned['mimeType']) : { type: 'text', text: JSON.stringify(block) };
+}
+
+const PLAIN_TEXT_FIELDS = new Set(['type', 'text', 'mimeType']);
+
+/**
+ * The block nearly every tool answers with, a text block with at most a `mimeType` besides (other fields
+ * null or absent), as `checkedContentBlock` would yield it, without the schema's union parse on every
+ * call; undefined for any other block. test/unit/bridge/plugins/content.test.ts holds the two to agreement.
+ */
+export function plainTextBlock(block: ContentBlock): McpContentBlock | undefined {
+  const text = block['text'];
+  if (block.type !== 'text' || typeof text !== 'string') return undefined;
+  for (const key in block) {
+    const value = block[key];
+    if (!PLAIN_TEXT_FIELDS.has(key) && value !== null && value !== undefined) return undefined;
+  }
+  return keepMimeType({ type: 'text', text }, block['mimeType']);
+}
+
 export function toMcpContent(blocks: readonly ContentBlock[]): McpContentBlock[] {
-  return blocks.map((block) => {
-    // .NET peers may write unset optionals as null, which MCP's schemas reject; drop them before checking.
-    const cleaned = Object.fromEntries(Object.entries(block).filter(([, v]) => v !== null && v !== undefined));
-    const parsed = McpContentBlockSchema.safeParse(cleaned);
-    return parsed.success ? keepMimeType(parsed.data, cleaned['mimeType']) : { type: 'text', text: JSON.stringify(block) };
-  });
+  return blocks.map((block) => plainTextBlock(block) ?? checkedContentBlock(block));
 }

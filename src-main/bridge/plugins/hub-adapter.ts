@@ -12,8 +12,6 @@ import {
   RequestIdOnlySchema,
   RequestToolCompletedDataSchema,
   RequestVersionHandshakeSchema,
-  ResponseCallToolDataSchema,
-  ResponseCallToolSchema,
   ResponseCompletionDataSchema,
   ResponseGetPromptDataSchema,
   ResponseListPromptsDataSchema,
@@ -37,6 +35,7 @@ import { HubInvocationError, HubMethodError, type HubConnection, type HubServer 
 import { ActiveCalls, attachAgentBridge } from './agent-bridge.js';
 import { BridgeToolSource, type PluginPort } from './bridge-source.js';
 import { InvokeFailure } from './call-guard.js';
+import { issuesText, parseCallReply } from './call-reply.js';
 import { replyFromEnvelope, type PluginReply } from './outcome.js';
 import { ProjectRegistry } from '../projects/index.js';
 
@@ -62,36 +61,10 @@ interface PendingCompletion {
   reject: (failure: InvokeFailure) => void;
 }
 
-function issuesText(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || '$'}: ${i.message}`).join('; ');
-}
-
 function asInvokeFailure(error: unknown): InvokeFailure {
   if (error instanceof InvokeFailure) return error;
   if (error instanceof HubInvocationError) return new InvokeFailure(error.reason === 'invalidArguments' ? 'protocol' : error.reason, error.message);
   return new InvokeFailure('connectionClosed', error instanceof Error ? error.message : String(error));
-}
-
-function hasProperty(raw: object, name: string): boolean {
-  return Object.keys(raw).some((key) => key.toLowerCase() === name);
-}
-
-/**
- * The plugin's answer to RunCallTool: the spec's ResponseData envelope, or a bare ResponseCallTool
- * from a lenient peer. No answer at all is `noAnswer` (McpPlugin.Server answers 502 for it).
- */
-function parseCallReply(raw: unknown): PluginReply {
-  if (raw === null || raw === undefined) throw new InvokeFailure('noAnswer', 'The plugin returned no result.');
-  const bare = typeof raw === 'object' && !hasProperty(raw, 'value') && hasProperty(raw, 'content');
-  if (bare) {
-    const parsed = ResponseCallToolSchema.safeParse(raw);
-    if (!parsed.success) throw new InvokeFailure('protocol', issuesText(parsed.error));
-    const value = parsed.data;
-    return replyFromEnvelope({ requestId: value.requestId, status: value.status, errorKind: value.errorKind, httpStatusCode: value.httpStatusCode, message: undefined, value });
-  }
-  const parsed = ResponseCallToolDataSchema.safeParse(raw);
-  if (!parsed.success) throw new InvokeFailure('protocol', issuesText(parsed.error));
-  return replyFromEnvelope(parsed.data);
 }
 
 class HubPluginPort implements PluginPort {

@@ -107,12 +107,34 @@ function withoutNullOptionals(raw: object, type: unknown): object {
   return copy;
 }
 
+const COMPLETION_KEYS = new Set(['type', 'invocationId', 'result', 'error']);
+
+/**
+ * The message every call's answer arrives in, a Completion, read without the schema when it holds only
+ * the fields the schema names, well typed: exactly what the schema would yield (key order included), so
+ * the schema, which costs a share of every bridged call, reads only the other messages and every refusal.
+ */
+export function readPlainCompletion(raw: object): CompletionMessage | undefined {
+  const fields = raw as Record<string, unknown>;
+  if (fields['type'] !== MessageType.Completion || Object.getPrototypeOf(raw) !== Object.prototype) return undefined;
+  for (const key in fields) if (!COMPLETION_KEYS.has(key)) return undefined;
+  const id = fields['invocationId'];
+  const error = fields['error'];
+  if (typeof id !== 'string' || id === '' || (error !== undefined && error !== null && typeof error !== 'string')) return undefined;
+  const message: CompletionMessage = { type: MessageType.Completion, invocationId: id };
+  if ('result' in fields) message.result = fields['result'];
+  if (typeof error === 'string') message.error = error;
+  return message;
+}
+
 /** Parses one record received after the handshake. Failures are protocol errors that end the connection. */
 export function parseClientMessage(text: string): Parsed<ClientMessage> {
   const json = parseJson(text);
   if (!json.ok) return json;
   const raw = json.value;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, error: 'message is not a JSON object' };
+  const completion = readPlainCompletion(raw);
+  if (completion) return { ok: true, value: completion };
   const type = (raw as { type?: unknown }).type;
   if (!KNOWN_TYPES.has(type)) return { ok: false, error: `unknown message type ${JSON.stringify(type) ?? 'undefined'}` };
   const parsed = clientMessageSchema.safeParse(withoutNullOptionals(raw, type));

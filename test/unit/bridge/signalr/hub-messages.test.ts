@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeMessage, completionResult, parseClientMessage, parseHandshakeRequest } from '../../../../src-main/bridge/signalr/hub-messages.js';
+import { closeMessage, completionResult, parseClientMessage, parseHandshakeRequest, readPlainCompletion } from '../../../../src-main/bridge/signalr/hub-messages.js';
 
 function error(text: string): string {
   const parsed = parseClientMessage(text);
@@ -71,4 +71,37 @@ test('server messages omit absent optional fields', () => {
   assert.deepEqual(closeMessage(undefined, true), { type: 7, allowReconnect: true });
   assert.deepEqual(completionResult('3', undefined), { type: 3, invocationId: '3' });
   assert.deepEqual(completionResult('3', null), { type: 3, invocationId: '3', result: null });
+});
+
+test('a plain Completion read without the schema is exactly what the schema reads, anything else is left to it', () => {
+  const results: unknown[] = [undefined, null, 0, 'text', [], [1, { a: null }], { status: 1, value: { content: [{ type: 'text', text: 'x' }] } }];
+  const corpus: Array<Record<string, unknown>> = [];
+  for (const result of results) {
+    for (const error of [undefined, null, '', 'failed', 5, {}]) {
+      for (const invocationId of [undefined, null, '', '1', 7]) {
+        for (const type of [3, '3', 2]) {
+          const message: Record<string, unknown> = { type };
+          if (invocationId !== undefined) message['invocationId'] = invocationId;
+          if (result !== undefined) message['result'] = result;
+          if (error !== undefined) message['error'] = error;
+          corpus.push(message, { result: 1, ...message }, { ...message, headers: { a: 'b' } }, { ...message, extra: true });
+        }
+      }
+    }
+  }
+  let read = 0;
+  for (const message of corpus) {
+    const fast = readPlainCompletion(JSON.parse(JSON.stringify(message)) as object);
+    // An unknown field sends the message to the schema, which drops it: the schema's own reading of `message`.
+    assert.equal(readPlainCompletion({ ...message, unknownField: 1 }), undefined);
+    const viaSchema = parseClientMessage(JSON.stringify({ ...message, unknownField: 1 }));
+    if (fast === undefined) continue;
+    read++;
+    assert.ok(viaSchema.ok, `read what the schema refuses: ${JSON.stringify(message)}`);
+    assert.deepStrictEqual(fast, viaSchema.value, JSON.stringify(message));
+    assert.deepStrictEqual(Object.keys(fast), Object.keys(viaSchema.value), JSON.stringify(message));
+    assert.deepStrictEqual(parseClientMessage(JSON.stringify(message)), viaSchema);
+  }
+  assert.ok(read >= 40, `read ${read}`);
+  assert.equal(readPlainCompletion(JSON.parse('{"type":3,"invocationId":"1","__proto__":{"result":1}}') as object), undefined);
 });

@@ -29,7 +29,7 @@ import { CallApprovals, loadPolicyFile, policyFilePersistence, PolicyStore } fro
 import { createJournal } from '../recovery/index.js';
 import { assertBindAllowed, createAuthenticator, loadOrCreateToken } from '../security/index.js';
 import { JunctionError } from '../contracts/index.js';
-import { createLogger, type Logger } from '../shared/index.js';
+import { createLogger, timeOrderedId, type Logger } from '../shared/index.js';
 import { createAccessGate, pluginAuthorizer } from './access.js';
 import { createAdmission } from './admission.js';
 import { agentViews, bridgeView, pinnedProjects } from './bridge-views.js';
@@ -237,7 +237,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         };
       },
       runTool: async (name, args) => {
-        const callId = randomUUID();
+        const callId = timeOrderedId();
         const outcome = await dispatcher.call({ name, args, agent: 'console', transport: 'console', signal: new AbortController().signal, callId });
         return { callId, result: outcome.result };
       },

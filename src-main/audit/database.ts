@@ -123,7 +123,7 @@ export function openAuditDatabase(path: string, listeners: OpenListeners = {}): 
     // checkpoint. An upgrade's backfill is one transaction as large as the search index it builds.
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     db.pragma('synchronous = NORMAL');
-    // Call ids are random, so their index takes inserts all over the tree; a larger page cache keeps those pages in memory.
+    // Ids other than Junction's time-ordered ones (an older trail's random ones, a console's) go all over the call-id index; a larger page cache keeps those pages in memory.
     db.pragma('cache_size = -16384');
     const report = migrate(db, SCHEMA_VERSION, listeners.upgrade);
     if (report) {

@@ -28,11 +28,10 @@ export function queryCalls(db: Database.Database, query: CallQuery): CallPage {
   const terms = text ? searchExpression(text, (prefix) => indexWords(db, prefix)) : undefined;
   // Text without a single word, or with a prefix of no word, can match nothing (see search.ts).
   if (text && !terms) return { items: [] };
-  const filters = setFilters(query).length;
-  // Two filters or more: their facet tokens' posting lists intersect in the index, where one filter's index
-  // on `calls` would walk all of its rows looking for the other (none at all when the two never meet); but
-  // within a small range that walk is a few rows, cheaper than the 3 ms an intersection takes to start.
-  const inRange = terms !== undefined ? searched(db, query, terms) : filters > 1 ? bySize(filtered(db, query), searched(db, query, undefined)) : filtered(db, query);
+  // Filters: their facet tokens in the search index, whose posting lists intersect there (schema.ts keeps no
+  // b-tree index per filter since version 4); but within a small range a walk over its rows is a few rows,
+  // cheaper than the 3 ms a match takes to start.
+  const inRange = terms !== undefined ? searched(db, query, terms) : setFilters(query).length > 0 ? bySize(filtered(db, query), searched(db, query, undefined)) : filtered(db, query);
   const rows: CallRow[] = [];
   for (const range of seqRanges(db, query)) {
     rows.push(...inRange(range, query.limit + 1 - rows.length));
@@ -93,10 +92,10 @@ const bySize =
   (range, limit) =>
     (range.to - range.from < SMALL_RANGE ? small : large)(range, limit);
 
-/** Without text: a filter's own index on `calls` (tool, agent or status, then seq), or seq alone; with several filters, for small ranges only. */
+/** Without text: the calls of the range newest first, the filters checked on each; for small ranges only when there are filters. */
 function filtered(db: Database.Database, query: CallQuery): RangePage {
   const clauses: Clauses = { where: ['c.seq BETWEEN @from AND @to'], params: {} };
-  filterClauses(query, clauses, '');
+  filterClauses(query, clauses, '+');
   timeClauses(query, clauses);
   return inRanges(db, `SELECT ${COLUMNS} FROM calls c WHERE ${clauses.where.join(' AND ')} ORDER BY c.seq DESC LIMIT @limit`, clauses.params);
 }
@@ -109,10 +108,10 @@ function filtered(db: Database.Database, query: CallQuery): RangePage {
  */
 function searched(db: Database.Database, query: CallQuery, terms: string | undefined): RangePage {
   const { table } = query.status === 'error' ? SEARCH_INDEXES.error : SEARCH_INDEXES.all;
-  // The failed-calls index holds failed calls only: its status needs no token.
-  const facets = setFilters(query)
-    .filter(([column]) => !(column === 'status' && table === SEARCH_INDEXES.error.table))
-    .map(([column, value]) => facetToken(FACET_COLUMNS[column], value));
+  const filters = setFilters(query);
+  // The failed-calls index holds failed calls only: its status needs no token, unless the token is all there is to match.
+  const needless = ([column]: (typeof filters)[number]) => column === 'status' && table === SEARCH_INDEXES.error.table && (terms !== undefined || filters.length > 1);
+  const facets = filters.filter((filter) => !needless(filter)).map(([column, value]) => facetToken(FACET_COLUMNS[column], value));
   const onRows: Clauses = { where: [], params: {} };
   filterClauses(query, onRows, '+');
   timeClauses(query, onRows);

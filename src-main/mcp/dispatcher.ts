@@ -3,9 +3,8 @@
  * the approval policy (which may hold the call for the operator), the call to its source, and the
  * observer events the console, webhooks and the audit trail consume.
  */
-import { randomUUID } from 'node:crypto';
 import type { CallView, NestedRequestView, PolicyDecisionView, CallGate, AgentScope } from '../contracts/index.js';
-import { boundedText, findLoneSurrogate, closestNames, didYouMean, jsonText } from '../shared/index.js';
+import { boundedText, findLoneSurrogate, closestNames, didYouMean, jsonText, timeOrderedId } from '../shared/index.js';
 import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type CallJson, type ToolOutcome } from '../contracts/index.js';
 import type { Catalogue } from './catalogue.js';
 import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
@@ -108,7 +107,8 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
       // (audit/redact.ts); and before the call runs, since its source may change the object it was given.
       const argsJson = jsonText(request.args);
       const call: CallView = {
-        callId: request.callId ?? randomUUID(),
+        // Time-ordered: the audit trail's index on call ids then grows at its end (shared/time-ordered-id.ts).
+        callId: request.callId ?? timeOrderedId(),
         agent: request.agent,
         transport: request.transport,
         tool: boundedText(request.name, VIEW_TEXT_CHARS),

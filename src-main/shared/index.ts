@@ -8,3 +8,4 @@ export * from './deadlines.js';
 export * from './bounded-copy.js';
 export * from './http-request.js';
 export * from './schema-text-cache.js';
+export * from './time-ordered-id.js';

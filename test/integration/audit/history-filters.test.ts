@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import type { AuditCallInput, AuditStore, CallQuery } from '../../../src-main/audit/index.js';
-import { SCHEMA_VERSION } from '../../../src-main/audit/schema.js';
+import { batchStatements, SCHEMA_VERSION } from '../../../src-main/audit/schema.js';
 import { callJson, withAuditStore, withUpgradedTrail } from '../../support/audit-store.js';
 import { allPages, expectedSeqs as expected } from '../../support/history-oracle.js';
 
@@ -79,6 +79,36 @@ describe('history pages with text and filters', () => {
     });
   });
 
+  test('one filter without text, over more calls than a small range, gives exactly the rows and pages of filtering every call', () => {
+    withStore((store, path) => {
+      // Past SMALL_RANGE (1,024 seqs): the filter is matched in the search index, not walked row by row.
+      for (let i = 1; i <= 3000; i++) store.recordCall(call(i));
+      store.flush();
+      const db = new Database(path, { readonly: true });
+      try {
+        const filters: Array<Omit<CallQuery, 'limit' | 'text'>> = [
+          { status: 'error' },
+          { status: 'ok' },
+          { tool: 'remove-file' },
+          { agent: 'agent é/ü' },
+          { agent: 'agent' },
+          { tool: 'no-such-tool' },
+          { status: 'error', before: 2500 },
+          { tool: 'stage-edits', since: T0 + 2000, until: T0 + 28_000 },
+        ];
+        for (const query of filters) {
+          const want = expected(db, query);
+          assert.ok(want.length > 0 || query.tool === 'no-such-tool', JSON.stringify(query));
+          for (const limit of [50, 400]) assert.deepEqual(allPages(store, query, limit), want, `${JSON.stringify(query)}, pages of ${limit}`);
+        }
+        const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'calls' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+        assert.deepEqual(indexes, ['calls_call_id', 'calls_started_at'], 'no b-tree index per filter for the writer to keep up');
+      } finally {
+        db.close();
+      }
+    });
+  });
+
   test('retention removes failed calls from their own index too', () => {
     withStore((store, path) => {
       for (let i = 1; i <= 10; i++) store.recordCall(call(i));
@@ -120,6 +150,39 @@ describe('history pages with text and filters', () => {
         const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
         assert.ok(!triggers.includes('calls_fts_insert'), 'the writer indexes its batches itself: no insert trigger indexes a row twice');
         assert.equal((db.prepare("SELECT COUNT(*) AS n FROM calls_fts WHERE calls_fts MATCH 'legacy'").get() as { n: number }).n, 4, 'each call indexed once');
+      } finally {
+        db.close();
+      }
+    });
+  });
+
+  test('a version 3 trail is upgraded once: its filters\' b-tree indexes go, and its calls are found by one filter like new ones', async () => {
+    const asVersion3Wrote = (v3: Database.Database) => {
+      // Written as a version 3 Junction wrote: plain inserts, then the batch's indexing statements.
+      const insert = v3.prepare("INSERT INTO calls (call_id, started_at, agent, transport, tool, target, status, error_code, request_bytes, arguments, result) VALUES (?, ?, ?, 'http-api', ?, 'host', ?, ?, 10, ?, NULL)");
+      v3.transaction(() => {
+        for (let i = 1; i <= 1500; i++) {
+          const { call: c, json } = call(i);
+          insert.run(`old-${i}`, c.startedAt, c.agent, c.tool, c.status, c.errorCode ?? null, json.arguments);
+        }
+        for (const sql of batchStatements('1')) v3.exec(sql);
+      })();
+      assert.ok(v3.prepare("SELECT 1 FROM sqlite_master WHERE name = 'calls_tool'").get(), 'version 3 had the filters\' b-tree indexes');
+    };
+    await withUpgradedTrail('junction-audit-v3-', 3, asVersion3Wrote, (store, path, infos) => {
+      assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 3 to ${SCHEMA_VERSION}`));
+      for (let i = 1501; i <= 1600; i++) store.recordCall(call(i));
+      store.flush();
+      const db = new Database(path, { readonly: true });
+      try {
+        assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+        const gone = db.prepare("SELECT name FROM sqlite_master WHERE name IN ('calls_tool', 'calls_agent', 'calls_status')").all();
+        assert.deepEqual(gone, [], 'the filters\' b-tree indexes are dropped');
+        for (const query of [{ status: 'error' as const }, { tool: 'find-symbols' }, { agent: 'cursor' }, { agent: 'cursor', text: 'src' }]) {
+          const want = expected(db, query);
+          assert.ok(want.some((seq) => seq <= 1500) && want.some((seq) => seq > 1500), JSON.stringify(query));
+          assert.deepEqual(allPages(store, query, 100), want, JSON.stringify(query));
+        }
       } finally {
         db.close();
       }

@@ -123,6 +123,9 @@ describe('audit trail on the real stack: redaction everywhere, history across re
     assert.equal(after.calls.length, 2);
     assert.equal(after.calls[0]!.replayOf, original.callId);
     assert.equal(after.calls[0]!.transport, 'console');
+    // Time-ordered ids (UUID version 7), so the trail's call-id index grows at its end: the newer call's sorts after.
+    for (const call of after.calls) assert.match(call.callId, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.ok(after.calls[0]!.callId > original.callId, 'the replay, made later, has the larger id');
   });
 
   test('history survives a restart; the file, the WAL and exports hold no secret', async () => {

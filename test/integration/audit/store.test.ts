@@ -33,22 +33,22 @@ function call(i: number, blob = '') {
   };
 }
 
-/** A child process that holds the database's write lock until its stdin ends. */
-async function holdLock(dbPath: string): Promise<ChildProcessByStdio<Writable, Readable, null>> {
+/** A new state directory whose audit database a child process holds locked until its stdin ends. */
+async function lockedStateDir(prefix: string): Promise<{ stateDir: string; dbPath: string; holder: ChildProcessByStdio<Writable, Readable, null> }> {
+  const stateDir = mkdtempSync(join(tmpdir(), prefix));
+  const dbPath = join(stateDir, 'audit', 'audit.db');
+  mkdirSync(join(stateDir, 'audit'), { recursive: true });
   const holder = spawn(process.execPath, [join(FIXTURES, 'lock-holder.mjs'), dbPath], { cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     holder.stdout.once('data', () => resolve());
     holder.once('exit', (code) => reject(new Error(`lock holder exited with ${code}`)));
   });
-  return holder;
+  return { stateDir, dbPath, holder };
 }
 
 describe('audit store under bad conditions', () => {
   test('a database locked by another process: calls still succeed, the operator is told, and the trail catches up once released', async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'junction-audit-lock-'));
-    const dbPath = join(stateDir, 'audit', 'audit.db');
-    mkdirSync(join(stateDir, 'audit'), { recursive: true });
-    const holder = await holdLock(dbPath);
+    const { stateDir, holder } = await lockedStateDir('junction-audit-lock-');
     const warnings: string[] = [];
     const junction = await startTestJunction([`state-dir=${stateDir}`]).catch((e: unknown) => {
       holder.kill();
@@ -84,10 +84,7 @@ describe('audit store under bad conditions', () => {
   });
 
   test('closing while the database is locked keeps the unwritten records in a spill file, written by the next start; damaged lines are skipped and told', async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'junction-audit-spill-'));
-    const dbPath = join(stateDir, 'audit', 'audit.db');
-    mkdirSync(join(stateDir, 'audit'), { recursive: true });
-    const holder = await holdLock(dbPath);
+    const { stateDir, dbPath, holder } = await lockedStateDir('junction-audit-spill-');
     const warnings: string[] = [];
     const infos: string[] = [];
     const logger = { ...silentLogger, warn: (m: string) => void warnings.push(m), info: (m: string) => void infos.push(m) };

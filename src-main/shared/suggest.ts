@@ -4,10 +4,8 @@
  * word is not matched to anything.
  */
 
-/** Levenshtein distance, case-insensitive (kebab-case names differ from their typos in letters, not case). */
-function distance(a: string, b: string): number {
-  const s = a.toLowerCase();
-  const t = b.toLowerCase();
+/** Levenshtein distance of two lower-cased names. */
+function distance(s: string, t: string): number {
   let previous = Array.from({ length: t.length + 1 }, (_, j) => j);
   for (let i = 1; i <= s.length; i++) {
     const current = [i];
@@ -19,12 +17,32 @@ function distance(a: string, b: string): number {
   return previous[t.length]!;
 }
 
-/** Up to `max` known names within reach of `unknown`, nearest first (ties keep `known`'s order). */
+/**
+ * Longest unknown name worth a suggestion. The distance costs the product of the two lengths: an agent's
+ * megabyte-long tool name measured against every tool held the event loop for seconds per megabyte.
+ */
+const MAX_SUGGESTED_CHARS = 256;
+
+/**
+ * Up to `max` known names within reach of `unknown`, nearest first (ties keep `known`'s order); case-insensitive,
+ * since kebab-case names differ from their typos in letters, not case. A known name that contains the unknown
+ * one (three characters or more) is at distance 1.
+ */
 export function closestNames(unknown: string, known: Iterable<string>, max = 3): string[] {
+  if (unknown.length > MAX_SUGGESTED_CHARS) return [];
   const reach = Math.max(2, Math.floor(unknown.length / 3));
-  return [...known]
-    .map((name) => ({ name, d: name.toLowerCase().includes(unknown.toLowerCase()) && unknown.length >= 3 ? 1 : distance(unknown, name) }))
-    .filter((c) => c.d <= reach)
+  const wanted = unknown.toLowerCase();
+  const near: Array<{ name: string; d: number }> = [];
+  for (const name of known) {
+    const lower = name.toLowerCase();
+    if (unknown.length >= 3 && lower.includes(wanted)) near.push({ name, d: 1 });
+    // The distance is at least the difference in length, so a name that differs by more is out of reach uncomputed.
+    else if (Math.abs(lower.length - wanted.length) <= reach) {
+      const d = distance(wanted, lower);
+      if (d <= reach) near.push({ name, d });
+    }
+  }
+  return near
     .sort((x, y) => x.d - y.d)
     .slice(0, max)
     .map((c) => c.name);

@@ -83,6 +83,8 @@ export function TransactionHistory() {
   const channel = useConsole((s) => s.channel);
   const workspaces = useConsole((s) => s.data.workspaces);
   const [page, setPage] = useState<TransactionHistoryPage>({ transactions: [], available: true });
+  /** Bumped to ask again while the audit trail upgrades. */
+  const [asked, setAsked] = useState(0);
   useEffect(() => {
     let live = true;
     void channel?.invoke('transactionHistory', { limit: 50 }).then((r) => {
@@ -92,15 +94,13 @@ export function TransactionHistory() {
     return () => {
       live = false;
     };
-  }, [channel, workspaces]);
-  // While the audit trail upgrades, ask again until an answer comes without the upgrade.
+  }, [channel, workspaces, asked]);
+  // Each answer during an upgrade is a new object, so this asks again until one comes without it.
   useEffect(() => {
-    if (!page.upgrade || !channel) return;
-    const timer = setTimeout(() => {
-      void channel.invoke('transactionHistory', { limit: 50 }).then((r) => r.ok && setPage(r.value));
-    }, UPGRADE_POLL_MS);
+    if (!page.upgrade) return;
+    const timer = setTimeout(() => setAsked((n) => n + 1), UPGRADE_POLL_MS);
     return () => clearTimeout(timer);
-  }, [page, channel]);
+  }, [page]);
   const records = page.transactions;
   const unavailable = historyStatusLabel(page);
   return (

@@ -75,10 +75,11 @@ export class AuditStore {
   private timer: NodeJS.Timeout | undefined;
   private restTimer: NodeJS.Timeout | undefined;
   private dropped = 0;
-  /** Records at the front of the queue that an earlier run kept in the spill file and are not written yet. */
+  /**
+   * Records at the front of the queue (or in flight) that an earlier run kept in the spill file and are
+   * not written yet; the file is on disk exactly while this is above zero.
+   */
   private spilled = 0;
-  /** The spill file this run read is still there: it goes once its records are written. */
-  private spillOnDisk = false;
   private problem: { key: string; message: string } | undefined;
   private retryAt = 0;
   private closed = false;
@@ -249,18 +250,14 @@ export class AuditStore {
     this.options.logger.info(`audit: writing ${loaded.records.length} records an earlier run kept in ${path}`);
     this.queue = [...loaded.records, ...this.queue];
     this.spilled = loaded.records.length;
-    this.spillOnDisk = true;
     this.trim();
     this.schedule(this.flushIntervalMs);
   }
 
-  /** At close: what is still unwritten goes to the spill file for the next run; with nothing unwritten, an old spill file goes. */
+  /** At close: what is still unwritten (spilled records included) goes to the spill file for the next run. */
   private keepUnwritten(): void {
     const unwritten = [...(this.inflight?.batch ?? []), ...this.queue];
-    if (unwritten.length === 0) {
-      if (this.spillOnDisk) this.forgetSpill();
-      return;
-    }
+    if (unwritten.length === 0) return;
     const path = spillPath(this.options.path);
     const reason = this.problem?.message ?? 'the database is unavailable';
     try {
@@ -271,10 +268,15 @@ export class AuditStore {
     }
   }
 
-  /** The spilled records are all written (or dropped and counted): their file goes. */
+  /** `count` records left the front of the queue, written or dropped: the spill file goes with the last of its records. */
+  private settleSpill(count: number): void {
+    if (this.spilled === 0) return;
+    this.spilled = Math.max(0, this.spilled - count);
+    if (this.spilled === 0) this.forgetSpill();
+  }
+
   private forgetSpill(): void {
     const path = spillPath(this.options.path);
-    this.spillOnDisk = false;
     try {
       removeSpill(path);
     } catch (error) {
@@ -336,10 +338,7 @@ export class AuditStore {
       this.fail(toError(reply.error));
       return;
     }
-    if (batch && this.spillOnDisk) {
-      this.spilled = Math.max(0, this.spilled - batch.length);
-      if (this.spilled === 0) this.forgetSpill();
-    }
+    if (batch) this.settleSpill(batch.length);
     if (reply.pruneError) this.fail(toError(reply.pruneError));
     else this.recovered();
     // What arrived during the write waits for the interval like any record, unless it is a full batch:
@@ -378,7 +377,7 @@ export class AuditStore {
     if (excess <= 0) return;
     this.queue.splice(0, excess);
     this.dropped += excess;
-    this.spilled = Math.max(0, this.spilled - excess);
+    this.settleSpill(excess);
   }
 
   private schedule(delayMs: number): void {

@@ -34,28 +34,27 @@ function call(callId: string, startedAt: number): AuditCallInput {
   };
 }
 
-function fileState(path: string): { version: number; calls: number; errorIndex: boolean; integrity: string } {
+/** Runs `read` on a read-only connection to the file, closed afterwards. */
+function readTrail<T>(path: string, read: (db: Database.Database) => T): T {
   const db = new Database(path, { readonly: true });
   try {
-    return {
-      version: db.pragma('user_version', { simple: true }) as number,
-      calls: (db.prepare('SELECT COUNT(*) AS n FROM calls').get() as { n: number }).n,
-      errorIndex: db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'calls_fts_error'").get() !== undefined,
-      integrity: db.pragma('quick_check', { simple: true }) as string,
-    };
+    return read(db);
   } finally {
     db.close();
   }
 }
 
-function countCalls(path: string, callId: string): number {
-  const db = new Database(path, { readonly: true });
-  try {
-    return (db.prepare('SELECT COUNT(*) AS n FROM calls WHERE call_id = ?').get(callId) as { n: number }).n;
-  } finally {
-    db.close();
-  }
+function fileState(path: string): { version: number; calls: number; errorIndex: boolean; integrity: string } {
+  return readTrail(path, (db) => ({
+    version: db.pragma('user_version', { simple: true }) as number,
+    calls: (db.prepare('SELECT COUNT(*) AS n FROM calls').get() as { n: number }).n,
+    errorIndex: db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'calls_fts_error'").get() !== undefined,
+    integrity: db.pragma('quick_check', { simple: true }) as string,
+  }));
 }
+
+const countCalls = (path: string, callId: string): number =>
+  readTrail(path, (db) => (db.prepare('SELECT COUNT(*) AS n FROM calls WHERE call_id = ?').get(callId) as { n: number }).n);
 
 function capture(): { logger: Logger; infos: string[]; warnings: string[] } {
   const infos: string[] = [];

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import type { CallView } from '../contracts/index.js';
 import type { AuditEventKind, StoredCall, StoredEvent } from './records.js';
 import { assertSupported, migrate, SCHEMA_VERSION, type MigrationReport, type UpgradeListener } from './schema.js';
+import { errorMessage } from '../shared/index.js';
 
 export const CALL_COLUMNS =
   'seq, call_id, started_at, agent, transport, tool, target, status, error_code, duration_ms, request_bytes, response_bytes, arguments, result, redacted, truncated, policy, decided_by, replay_of';
@@ -141,7 +142,7 @@ export function openAuditDatabase(path: string, listeners: OpenListeners = {}): 
 /** Words for the operator: what went wrong with the database, without a stack. */
 export function describeDbError(path: string, error: unknown): { key: string; message: string } {
   const code = (error as { code?: unknown }).code;
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return { key: 'locked', message: `the audit database ${path} is locked by another process` };
   if (code === 'SQLITE_FULL' || /ENOSPC|disk is full|database or disk is full/i.test(text)) return { key: 'full', message: `the disk holding the audit database ${path} is full` };
   if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN' || code === 'EACCES') return { key: 'access', message: `the audit database ${path} cannot be written (${text})` };

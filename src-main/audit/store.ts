@@ -20,6 +20,7 @@ import { WriterThread } from './writer-thread.js';
 import { AuditWriter, type AuditWriterOptions } from './writer.js';
 import { prepared, type AuditRecord, type PreparedRecord } from './rows.js';
 import { loadSpill, removeSpill, saveSpill, spillPath } from './spill.js';
+import { errorMessage } from '../shared/index.js';
 
 export interface AuditStoreOptions {
   path: string;
@@ -45,8 +46,6 @@ export interface AuditStoreOptions {
 const TIMED_BATCH = 500;
 /** Longest a synchronous wait for the writer may block (a flush before a query, close): a dead worker cannot say so while we block. */
 const SYNC_WAIT_MS = 30_000;
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const DEFAULT_PREVIEW_BYTES = 16 * 1024;
 /**
@@ -239,7 +238,7 @@ export class AuditStore {
     try {
       loaded = loadSpill(path);
     } catch (error) {
-      this.options.logger.warn(`audit: the records an earlier run kept in ${path} could not be read: ${messageOf(error)}`);
+      this.options.logger.warn(`audit: the records an earlier run kept in ${path} could not be read: ${errorMessage(error)}`);
       return;
     }
     if (loaded.damaged > 0) this.options.logger.warn(`audit: ${loaded.damaged} damaged lines of ${path} were skipped`);
@@ -264,7 +263,7 @@ export class AuditStore {
       saveSpill(path, unwritten.map((record) => this.stored(record)));
       this.options.logger.warn(`audit: ${unwritten.length} records could not be written before closing (${reason}); they are kept in ${path} and written when the trail next opens`);
     } catch (error) {
-      this.options.logger.warn(`audit: ${unwritten.length} records could not be written before closing (${reason}), nor kept in ${path}: ${messageOf(error)}`);
+      this.options.logger.warn(`audit: ${unwritten.length} records could not be written before closing (${reason}), nor kept in ${path}: ${errorMessage(error)}`);
     }
   }
 
@@ -280,7 +279,7 @@ export class AuditStore {
     try {
       removeSpill(path);
     } catch (error) {
-      this.options.logger.warn(`audit: ${path} holds records already written and could not be removed: ${messageOf(error)}`);
+      this.options.logger.warn(`audit: ${path} holds records already written and could not be removed: ${errorMessage(error)}`);
     }
   }
 

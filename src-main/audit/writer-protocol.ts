@@ -2,6 +2,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { MigrationReport, UpgradeStart } from './schema.js';
 import type { AuditRecord, AuditWriterOptions } from './writer.js';
+import { errorMessage } from '../shared/index.js';
 
 export interface WriterInit {
   options: AuditWriterOptions;
@@ -34,7 +35,7 @@ export type WriterMessage = WriterReply | WriterNotice;
 
 export function errorData(error: unknown): ErrorData {
   const code = (error as { code?: unknown } | null)?.code;
-  return { ...(typeof code === 'string' ? { code } : {}), message: error instanceof Error ? error.message : String(error) };
+  return { ...(typeof code === 'string' ? { code } : {}), message: errorMessage(error) };
 }
 
 /** The error again, with its code, for `describeDbError`. */

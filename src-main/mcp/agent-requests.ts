@@ -9,12 +9,12 @@ import {
   CreateMessageRequestParamsSchema,
   ElicitRequestFormParamsSchema,
   LoggingLevelSchema,
-  McpError,
   type LoggingLevel,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { JunctionError } from '../contracts/index.js';
 import type { AgentLogLevel, AgentRequests, ElicitationAnswer } from '../contracts/index.js';
+import { errorMessage } from '../shared/index.js';
 
 /** One agent session's logging/setLevel; `undefined` until the agent sets one (then every level is sent). */
 export class SessionLogLevel {
@@ -43,7 +43,7 @@ const issues = (error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey
 
 function agentFailure(what: string, error: unknown): JunctionError {
   if (error instanceof JunctionError) return error;
-  const message = error instanceof McpError || error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new JunctionError('AgentRequestFailed', `The agent did not complete the ${what}: ${message}`);
 }
 

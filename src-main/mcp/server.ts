@@ -27,6 +27,7 @@ import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
 import type { Dispatcher } from './dispatcher.js';
 import { createSchemaValidator } from './schema-validator.js';
+import { errorMessage } from '../shared/index.js';
 
 export interface McpServerDeps {
   name: string;
@@ -101,7 +102,7 @@ function toJsonRpcFailure(error: unknown): JsonRpcFailure {
   if (error instanceof JsonRpcFailure) return error;
   if (error instanceof McpError) return new JsonRpcFailure(error.code, error.message.replace(`MCP error ${error.code}: `, ''), error.data);
   if (isJunctionError(error)) return new JsonRpcFailure(jsonRpcCodeOf(error), error.message, error.toStructured());
-  return new JsonRpcFailure(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+  return new JsonRpcFailure(ErrorCode.InternalError, errorMessage(error));
 }
 
 /**

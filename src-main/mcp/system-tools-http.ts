@@ -5,7 +5,7 @@
  * (`/p/{pin}/api/system-tools/…`) is the same call with the pinned plugin's connection id.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestRoute } from '../shared/index.js';
+import { requestRoute, errorMessage } from '../shared/index.js';
 import { type AgentScope } from '../contracts/index.js';
 import type { ToolDescriptor, ToolOutcome } from '../contracts/index.js';
 import { acceptToolRequest, sendError, sendJson, sendMethodNotAllowed, sendOutcome, type BodyReader } from './direct-http.js';
@@ -69,7 +69,7 @@ export function createSystemToolApi(options: SystemToolApiOptions) {
     }
     const work = name === undefined ? list(res, connectionId) : call(req, res, connectionId, name);
     work.catch((error: unknown) => {
-      if (!res.headersSent) sendError(res, { code: 'InternalError', message: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) sendError(res, { code: 'InternalError', message: errorMessage(error) });
     });
   }
 

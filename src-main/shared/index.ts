@@ -9,3 +9,4 @@ export * from './bounded-copy.js';
 export * from './http-request.js';
 export * from './schema-text-cache.js';
 export * from './time-ordered-id.js';
+export * from './error-message.js';

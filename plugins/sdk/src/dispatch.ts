@@ -3,7 +3,7 @@
  * No network here: the connection layer passes the request in and sends the result back.
  */
 import { isZodSchema, resourceContent, type PromptDefinition, type ResourceDefinition, type ToolContext, type ToolDefinition, type ToolReturn } from './definitions.js';
-import { ToolUnavailableError } from './errors.js';
+import { ToolUnavailableError, errorMessage } from './errors.js';
 import {
   ResponseErrorKind,
   ResponseStatus,
@@ -86,7 +86,7 @@ export async function runTool(tool: ToolDefinition, request: RequestCallTool, ct
     value = await tool.handler(args as never, ctx);
   } catch (error) {
     if (error instanceof ToolUnavailableError) return callError(request.requestId, error.message, ResponseErrorKind.Unavailable, 503, error.notExecuted);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return callError(request.requestId, message, ResponseErrorKind.BadRequest, 422);
   }
   if (tool.output && isZodSchema(tool.output) && !hasContent(value)) {
@@ -116,7 +116,7 @@ export async function runPrompt(prompt: PromptDefinition, requestId: string, arg
       messages: messages.map((m) => ({ role: m.role === 'assistant' ? Role.Assistant : Role.User, content: 'content' in m ? m.content : { type: 'text', text: m.text } })),
     });
   } catch (error) {
-    return errorData(requestId, error instanceof Error ? error.message : String(error), ResponseErrorKind.Internal, 500);
+    return errorData(requestId, errorMessage(error), ResponseErrorKind.Internal, 500);
   }
 }
 
@@ -124,6 +124,6 @@ export async function readResource(resource: ResourceDefinition, requestId: stri
   try {
     return successData(requestId, [resourceContent(uri, resource.mimeType, await resource.read(uri))]);
   } catch (error) {
-    return errorData(requestId, error instanceof Error ? error.message : String(error), ResponseErrorKind.Internal, 500);
+    return errorData(requestId, errorMessage(error), ResponseErrorKind.Internal, 500);
   }
 }

@@ -27,3 +27,8 @@ export class AgentRequestError extends Error {
     this.name = 'AgentRequestError';
   }
 }
+
+/** The human-readable text of anything thrown: an Error's message, or the thrown value's string form. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

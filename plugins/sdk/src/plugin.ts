@@ -23,7 +23,7 @@ import {
   type ToolSchema,
 } from './definitions.js';
 import { readResource, runPrompt, runTool, unknownTool } from './dispatch.js';
-import { AgentRequestError } from './errors.js';
+import { AgentRequestError, errorMessage } from './errors.js';
 import {
   API_VERSION,
   CancelToolRequestSchema,
@@ -391,7 +391,7 @@ export class McpPlugin {
         const result = Array.isArray(produced) ? { values: produced } : produced;
         return successData(requestId, { values: result.values.slice(0, COMPLETION_MAX_VALUES), total: result.total, hasMore: result.hasMore });
       } catch (error) {
-        return errorData(requestId, error instanceof Error ? error.message : String(error), ResponseErrorKind.Internal, 500);
+        return errorData(requestId, errorMessage(error), ResponseErrorKind.Internal, 500);
       }
     });
     for (const [method, subscribed] of [[ClientMethod.RunSubscribeResource, true], [ClientMethod.RunUnsubscribeResource, false]] as const) {

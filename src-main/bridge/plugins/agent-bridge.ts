@@ -21,6 +21,7 @@ import type { AgentRequests } from '../../contracts/index.js';
 import type { z } from 'zod';
 import type { HubConnection, HubServer } from '../signalr/index.js';
 import type { BridgeToolSource } from './bridge-source.js';
+import { errorMessage } from '../../shared/index.js';
 
 /** The hub adapter's reading (case-tolerant, refusals logged once) and acknowledgement of plugin payloads. */
 export interface HubWire {
@@ -96,7 +97,7 @@ async function nestedRequest<T>(
       return extensionError(requestId, ExtensionErrorCode.CallNotActive, 'The tool call ended before the agent answered.', ResponseErrorKind.NotFound);
     }
     const code = isJunctionError(error) && error.code in KIND_BY_CODE ? (error.code as ExtensionErrorCode) : ExtensionErrorCode.AgentRequestFailed;
-    return extensionError(requestId, code, error instanceof Error ? error.message : String(error), KIND_BY_CODE[code] ?? ResponseErrorKind.Conflict);
+    return extensionError(requestId, code, errorMessage(error), KIND_BY_CODE[code] ?? ResponseErrorKind.Conflict);
   } finally {
     call.nested.delete(nestedId);
   }

@@ -28,7 +28,7 @@ import {
   type ResponseCallTool,
   type ResponseListTool,
 } from '../../../plugins/sdk/src/protocol.js';
-import { onAbort, callDeadlines } from '../../shared/index.js';
+import { onAbort, callDeadlines, errorMessage } from '../../shared/index.js';
 import { JunctionError } from '../../contracts/index.js';
 import type { CallContext } from '../../contracts/index.js';
 import { HubInvocationError, HubMethodError, type HubConnection, type HubServer } from '../signalr/index.js';
@@ -64,7 +64,7 @@ interface PendingCompletion {
 function asInvokeFailure(error: unknown): InvokeFailure {
   if (error instanceof InvokeFailure) return error;
   if (error instanceof HubInvocationError) return new InvokeFailure(error.reason === 'invalidArguments' ? 'protocol' : error.reason, error.message);
-  return new InvokeFailure('connectionClosed', error instanceof Error ? error.message : String(error));
+  return new InvokeFailure('connectionClosed', errorMessage(error));
 }
 
 class HubPluginPort implements PluginPort {
@@ -306,7 +306,7 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
       }
     } catch (error) {
       if (!current()) return;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       if (kind === 'tools') {
         registry.toolsUnavailable(connection.id);
         warn(connection.id, `Could not fetch the plugin's tools: ${reason}`);

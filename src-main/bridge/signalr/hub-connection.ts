@@ -11,6 +11,7 @@ import { OutboundBatch } from './outbound-batch.js';
 import { PendingInvocations } from './pending-invocations.js';
 import { encodeRecord, RecordSplitter } from './record-framing.js';
 import { HubInvocationError, type HubConnection, type InvokeOptions } from './types.js';
+import { errorMessage } from '../../shared/index.js';
 
 export interface ConnectionSettings {
   maxFrameBytes: number;
@@ -93,7 +94,7 @@ export class SignalRConnection implements HubConnection {
       try {
         record = encodeRecord(invocationMessage(method, args, invocationId));
       } catch (error) {
-        throw new HubInvocationError('invalidArguments', `Arguments for client method '${method}' cannot be encoded as JSON: ${error instanceof Error ? error.message : String(error)}`);
+        throw new HubInvocationError('invalidArguments', `Arguments for client method '${method}' cannot be encoded as JSON: ${errorMessage(error)}`);
       }
       if (!this.write(record)) throw new Error('the WebSocket is not open');
     });

@@ -3,7 +3,7 @@
  * settles exactly once: by the client's Completion, its own timeout, its abort signal, or the
  * connection closing.
  */
-import { onAbort, callDeadlines } from '../../shared/index.js';
+import { onAbort, callDeadlines, errorMessage } from '../../shared/index.js';
 import { HubInvocationError, type InvokeOptions } from './types.js';
 
 interface Pending {
@@ -43,7 +43,7 @@ export class PendingInvocations {
       try {
         transmit(id);
       } catch (error) {
-        const reason = error instanceof HubInvocationError ? error : new HubInvocationError('connectionClosed', `Could not send invocation of client method '${method}': ${error instanceof Error ? error.message : String(error)}`);
+        const reason = error instanceof HubInvocationError ? error : new HubInvocationError('connectionClosed', `Could not send invocation of client method '${method}': ${errorMessage(error)}`);
         this.fail(id, reason);
       }
     });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { assembleCatalogue, type PluginCatalogue } from './catalogue.js';
 import { validatePluginDefinition, type ValidationOutcome } from './validate-definition.js';
+import { errorMessage } from '../../shared/index.js';
 
 const MODULE_EXTENSIONS = ['.js', '.mjs', '.ts'];
 
@@ -46,7 +47,7 @@ async function loadModule(path: string): Promise<ValidationOutcome> {
     const module = (await import(pathToFileURL(path).href)) as { default?: unknown };
     exported = module.default;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return {
       diagnostic: { pluginId: `<${path}>`, source: path, enabled: false, errors: [{ category: 'module', message: `the module failed to load: ${message}` }], warnings: [], tools: [] },
     };

@@ -16,7 +16,7 @@ import type {
   ToolExecutionContext,
   WorkspaceResolver,
 } from '../../../plugins/host-api/index.js';
-import { callScopedSignal } from '../../shared/index.js';
+import { callScopedSignal, errorMessage } from '../../shared/index.js';
 import { bindArguments } from './binding.js';
 import type { PluginCatalogue } from './catalogue.js';
 import type { PluginDiagnostic } from './diagnostics.js';
@@ -91,7 +91,7 @@ function pluginFault(tool: ValidatedTool, what: string, details?: Record<string,
 
 function failed(error: unknown, tool: ValidatedTool): ToolOutcome {
   if (isJunctionError(error)) return errorOutcome(error.toStructured());
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const structured: StructuredError = pluginFault(tool, `threw: ${message}`).toStructured();
   return errorOutcome(structured);
 }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { JsonSchemaObject } from '../../shared/index.js';
+import { errorMessage } from '../../shared/index.js';
 
 export type ZodObjectSchema = z.ZodObject;
 
@@ -28,7 +29,7 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): { schem
     if (rest.type !== 'object') return { error: `the root is '${String(rest.type ?? 'untyped')}', not an object schema` };
     return { schema: rest as JsonSchemaObject };
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    return { error: errorMessage(error) };
   }
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { HostCore } from '../core.js';
 import { defineTool, type HostTool } from './define-tool.js';
 import { recoveryView } from './schemas.js';
+import { errorMessage } from '../../shared/index.js';
 
 const components = z.object({
   workspaces: z.number().int().min(0),
@@ -50,7 +51,7 @@ export function statusTools(core: HostCore): HostTool[] {
           try {
             providers[name] = provide();
           } catch (error) {
-            providers[name] = { error: error instanceof Error ? error.message : String(error) };
+            providers[name] = { error: errorMessage(error) };
           }
         }
         return {

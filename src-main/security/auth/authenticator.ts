@@ -11,6 +11,7 @@ import type { AuthMode } from '../network/index.js';
 import type { AuthorizationDecision, AuthorizationGate, AuthorizationRequest } from './authorization.js';
 import { constantTimeEqual } from './constant-time.js';
 import { presentedToken, type ClientKind } from './credentials.js';
+import { errorMessage } from '../../shared/index.js';
 
 export interface AuthenticatorOptions {
   mode: AuthMode;
@@ -84,7 +85,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       decision = await webhook.authorize(authorizationRequest(req, kind, connectionId, token, context));
     } catch (error) {
       // The gate is meant to turn every failure into a decision; if it throws anyway, refuse.
-      return refuse('Forbidden', `Authorization could not be decided: ${error instanceof Error ? error.message : String(error)}`);
+      return refuse('Forbidden', `Authorization could not be decided: ${errorMessage(error)}`);
     }
     if (!decision.allowed) return refuse('Forbidden', `Authorization denied: ${decision.reason}`);
     return { ok: true, principal: { ...principal, authorizedBy: decision.via } };

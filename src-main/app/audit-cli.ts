@@ -28,7 +28,7 @@ function splitFlags(argv: readonly string[]): { flags: Partial<Record<ExportFlag
   return { flags, rest };
 }
 
-export async function runAuditCommand(argv: readonly string[], out: Writable = process.stdout): Promise<number> {
+export async function runAuditCommand(argv: readonly string[], out: Writable = process.stdout, err: Writable = process.stderr): Promise<number> {
   const [sub, ...args] = argv;
   if (sub !== 'export') throw new JunctionError('ConfigInvalid', `audit: unknown subcommand ${JSON.stringify(sub ?? '')}; use: junction audit export [--since ISO] [--until ISO] [--format jsonl|csv]`);
   const { flags, rest } = splitFlags(args);
@@ -38,5 +38,6 @@ export async function runAuditCommand(argv: readonly string[], out: Writable = p
   const until = parseInstant('--until', flags.until);
   const { config } = loadConfig(rest);
   const path = auditDbPath(config['state-dir'] ?? userStateDir());
-  return exportAudit({ path, format: format as ExportFormat, ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) }, out);
+  const warn = (message: string) => void err.write(`junction audit export: ${message}\n`);
+  return exportAudit({ path, format: format as ExportFormat, warn, ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) }, out);
 }

@@ -14,6 +14,32 @@ import { errorMessage } from '../shared/index.js';
 export const CALL_COLUMNS =
   'seq, call_id, started_at, agent, transport, tool, target, status, error_code, duration_ms, request_bytes, response_bytes, arguments, result, redacted, truncated, policy, decided_by, replay_of';
 
+/**
+ * A call row's columns and the keys of its parameters (rows.ts). The writer binds them by position
+ * (better-sqlite3 binds a named parameter by looking its name up on the object, twice, which costs more
+ * than the array's reads); an export reads spilled parameters back as rows through them.
+ */
+export const CALL_FIELDS = [
+  ['call_id', 'callId'],
+  ['started_at', 'startedAt'],
+  ['agent', 'agent'],
+  ['transport', 'transport'],
+  ['tool', 'tool'],
+  ['target', 'target'],
+  ['status', 'status'],
+  ['error_code', 'errorCode'],
+  ['duration_ms', 'durationMs'],
+  ['request_bytes', 'requestBytes'],
+  ['response_bytes', 'responseBytes'],
+  ['arguments', 'arguments'],
+  ['result', 'result'],
+  ['redacted', 'redacted'],
+  ['truncated', 'truncated'],
+  ['policy', 'policy'],
+  ['decided_by', 'decidedBy'],
+  ['replay_of', 'replayOf'],
+] as const;
+
 export interface CallRow {
   seq: number;
   call_id: string;
@@ -48,6 +74,11 @@ export interface EventRow {
 const parseJson = (text: string | null): unknown => (text === null ? undefined : JSON.parse(text));
 
 export function rowToCall(row: CallRow): StoredCall {
+  return { seq: row.seq, ...unsequencedCall(row) };
+}
+
+/** A call's stored columns as the trail reads them back, for rows with a sequence number and for spilled ones without. */
+export function unsequencedCall(row: Omit<CallRow, 'seq'>): Omit<StoredCall, 'seq'> {
   const call: CallView = {
     callId: row.call_id,
     agent: row.agent,
@@ -63,7 +94,6 @@ export function rowToCall(row: CallRow): StoredCall {
   if (row.error_code !== null) call.errorCode = row.error_code;
   if (row.replay_of !== null) call.replayOf = row.replay_of;
   return {
-    seq: row.seq,
     call,
     arguments: parseJson(row.arguments),
     result: parseJson(row.result),

@@ -3,12 +3,18 @@
  * and events merged by time. Rows come from SQLite iterators and each line waits for the output to drain,
  * so memory stays flat however many records there are. Works while Junction runs (WAL readers do not
  * block its writer) and while it is stopped.
+ *
+ * Records a Junction could not write before it closed wait in the spill file (spill.ts) until the next
+ * start writes them; they are part of the trail, so the export merges them in. That file is bounded by the
+ * store's queue and read whole, as the store itself reads it. A spilled record already in the database
+ * (the moments between the next start's write and its removal of the file) is exported once.
  */
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { JunctionError } from '../contracts/index.js';
-import { CALL_COLUMNS, rowToCall, rowToEvent, type CallRow, type EventRow } from './database.js';
+import { CALL_COLUMNS, CALL_FIELDS, unsequencedCall, type CallRow, type EventRow } from './database.js';
+import { loadSpill, spillPath, type SpilledCall, type SpilledEvent } from './spill.js';
 
 export type ExportFormat = 'jsonl' | 'csv';
 
@@ -19,6 +25,8 @@ export interface ExportOptions {
   /** Epoch ms, exclusive. */
   until?: number;
   format: ExportFormat;
+  /** Told what the export skipped (damaged lines of the spill file). */
+  warn?: (message: string) => void;
 }
 
 const CSV_COLUMNS = [
@@ -28,16 +36,58 @@ const CSV_COLUMNS = [
 
 type Line = Partial<Record<(typeof CSV_COLUMNS)[number], unknown>>;
 
-function callLine(row: CallRow): Line {
-  const stored = rowToCall(row);
+type UnsequencedCall = Omit<CallRow, 'seq'>;
+type UnsequencedEvent = Omit<EventRow, 'seq'>;
+
+function callLine(row: UnsequencedCall): Line {
+  const stored = unsequencedCall(row);
   const line: Line = { type: 'call', at: new Date(row.started_at).toISOString(), ...stored.call, policy: stored.policy, decidedBy: stored.decidedBy, replayOf: stored.replayOf, redacted: stored.redacted, arguments: stored.arguments };
   if (stored.result !== undefined) line.result = stored.result;
   return line;
 }
 
-function eventLine(row: EventRow): Line {
-  const event = rowToEvent(row);
-  return { type: 'event', at: new Date(event.at).toISOString(), kind: event.kind, workspaceId: event.workspaceId, transactionId: event.transactionId, data: event.data };
+function eventLine(row: UnsequencedEvent): Line {
+  return { type: 'event', at: new Date(row.at).toISOString(), kind: row.kind, workspaceId: row.workspace_id, transactionId: row.transaction_id, data: JSON.parse(row.data) };
+}
+
+const spilledCallRow = (params: SpilledCall): UnsequencedCall => Object.fromEntries(CALL_FIELDS.map(([column, key]) => [column, params[key]])) as UnsequencedCall;
+
+const spilledEventRow = (params: SpilledEvent): UnsequencedEvent => ({ at: params.at, kind: params.kind, workspace_id: params.workspaceId, transaction_id: params.transactionId, data: params.data });
+
+/** A line and the time it sorts by. */
+interface Timed {
+  at: number;
+  line: Line;
+}
+
+function* timed<R>(rows: Iterable<R>, at: (row: R) => number, line: (row: R) => Line): Generator<Timed> {
+  for (const row of rows) yield { at: at(row), line: line(row) };
+}
+
+/**
+ * The lines of every source, oldest first; on a tie the earlier source goes first (calls before events,
+ * the database before the spill file). Sources left unread are closed, so no statement stays open.
+ */
+function* mergedByTime(sources: ReadonlyArray<Generator<Timed>>): Generator<Line> {
+  const take = (source: Generator<Timed>) => {
+    const next = source.next();
+    return next.done ? undefined : next.value;
+  };
+  try {
+    const heads = sources.map(take);
+    for (;;) {
+      let first = -1;
+      for (let i = 0; i < heads.length; i++) {
+        const at = heads[i]?.at;
+        if (at !== undefined && (first === -1 || at < heads[first]!.at)) first = i;
+      }
+      if (first === -1) return;
+      yield heads[first]!.line;
+      heads[first] = take(sources[first]!);
+    }
+  } finally {
+    for (const source of sources) source.return(undefined);
+  }
 }
 
 function csvCell(value: unknown): string {
@@ -69,31 +119,52 @@ async function write(out: Writable, text: string): Promise<void> {
 
 /** Writes the export to `out` and resolves with the number of records written; `out` is left open. */
 export async function exportAudit(options: ExportOptions, out: Writable): Promise<number> {
-  if (!existsSync(options.path)) throw new JunctionError('ResourceNotFound', `No audit trail at ${options.path}; check state-dir (Junction records there once it has served a call).`);
-  const db = new Database(options.path, { readonly: true, fileMustExist: true, timeout: 2_000 });
+  const pendingPath = spillPath(options.path);
+  const hasDatabase = existsSync(options.path);
+  if (!hasDatabase && !existsSync(pendingPath)) throw new JunctionError('ResourceNotFound', `No audit trail at ${options.path}; check state-dir (Junction records there once it has served a call).`);
+  const db = hasDatabase ? new Database(options.path, { readonly: true, fileMustExist: true, timeout: 2_000 }) : undefined;
   try {
     const since = options.since ?? Number.MIN_SAFE_INTEGER;
     const until = options.until ?? Number.MAX_SAFE_INTEGER;
-    const calls = db.prepare(`SELECT ${CALL_COLUMNS} FROM calls WHERE started_at >= ? AND started_at < ? ORDER BY started_at, seq`).iterate(since, until) as IterableIterator<CallRow>;
-    const events = db.prepare('SELECT * FROM events WHERE at >= ? AND at < ? ORDER BY at, seq').iterate(since, until) as IterableIterator<EventRow>;
-    if (options.format === 'csv') await write(out, `${CSV_COLUMNS.join(',')}\n`);
-    let call = calls.next();
-    let event = events.next();
-    let count = 0;
-    while (!call.done || !event.done) {
-      const takeCall = !call.done && (event.done || call.value.started_at <= event.value.at);
-      if (takeCall && !call.done) {
-        await write(out, format(callLine(call.value), options.format));
-        call = calls.next();
-      } else if (!event.done) {
-        await write(out, format(eventLine(event.value), options.format));
-        event = events.next();
+    const inWindow = (at: number) => at >= since && at < until;
+    // A file Junction never migrated (its first open failed) holds no trail yet.
+    const tables = db ? new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('calls', 'events')").pluck().all() as string[])) : new Set<string>();
+    const rows = <R>(table: string, sql: string): Iterable<R> => (db && tables.has(table) ? (db.prepare(sql).iterate(since, until) as IterableIterator<R>) : []);
+    const written = {
+      call: db && tables.has('calls') ? db.prepare('SELECT 1 FROM calls WHERE call_id = ?').pluck() : undefined,
+      event: db && tables.has('events') ? db.prepare('SELECT 1 FROM events WHERE at = ? AND kind = ? AND data = ?').pluck() : undefined,
+    };
+    const pending = loadSpill(pendingPath);
+    if (pending.damaged > 0) options.warn?.(`${pending.damaged} damaged lines of ${pendingPath} were skipped`);
+    const spilledCalls: UnsequencedCall[] = [];
+    const spilledEvents: UnsequencedEvent[] = [];
+    for (const record of pending.records) {
+      if (record.type === 'call') {
+        if (inWindow(record.params.startedAt) && written.call?.get(record.params.callId) === undefined) spilledCalls.push(spilledCallRow(record.params));
+      } else if (inWindow(record.params.at) && written.event?.get(record.params.at, record.params.kind, record.params.data) === undefined) {
+        spilledEvents.push(spilledEventRow(record.params));
       }
+    }
+    // Records are spilled in the order they were recorded, which is not the order of their times.
+    spilledCalls.sort((a, b) => a.started_at - b.started_at);
+    spilledEvents.sort((a, b) => a.at - b.at);
+    const callAt = (row: UnsequencedCall) => row.started_at;
+    const eventAt = (row: UnsequencedEvent) => row.at;
+    const lines = mergedByTime([
+      timed(rows<CallRow>('calls', `SELECT ${CALL_COLUMNS} FROM calls WHERE started_at >= ? AND started_at < ? ORDER BY started_at, seq`), callAt, callLine),
+      timed(spilledCalls, callAt, callLine),
+      timed(rows<EventRow>('events', 'SELECT * FROM events WHERE at >= ? AND at < ? ORDER BY at, seq'), eventAt, eventLine),
+      timed(spilledEvents, eventAt, eventLine),
+    ]);
+    if (options.format === 'csv') await write(out, `${CSV_COLUMNS.join(',')}\n`);
+    let count = 0;
+    for (const line of lines) {
+      await write(out, format(line, options.format));
       count++;
     }
     return count;
   } finally {
-    db.close();
+    db?.close();
   }
 }
 

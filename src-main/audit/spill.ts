@@ -40,6 +40,11 @@ const eventRow = z.strictObject({ at: count, kind: text, workspaceId: optionalTe
 
 const spilledLine = z.union([z.strictObject({ type: z.literal('call'), params: callRow }), z.strictObject({ type: z.literal('event'), params: eventRow })]);
 
+/** A record read back from the spill file: a prepared record whose columns are known to be all there. */
+export type SpilledRecord = z.infer<typeof spilledLine>;
+export type SpilledCall = z.infer<typeof callRow>;
+export type SpilledEvent = z.infer<typeof eventRow>;
+
 export function spillPath(databasePath: string): string {
   return `${databasePath}-pending.jsonl`;
 }
@@ -93,7 +98,7 @@ function* linesOf(fd: number): Generator<string> {
 }
 
 /** The records of the spill file in order, and how many of its lines were damaged; none when it does not exist. */
-export function loadSpill(path: string): { records: PreparedRecord[]; damaged: number } {
+export function loadSpill(path: string): { records: SpilledRecord[]; damaged: number } {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -101,7 +106,7 @@ export function loadSpill(path: string): { records: PreparedRecord[]; damaged: n
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], damaged: 0 };
     throw error;
   }
-  const records: PreparedRecord[] = [];
+  const records: SpilledRecord[] = [];
   let damaged = 0;
   try {
     for (const line of linesOf(fd)) {

@@ -41,8 +41,10 @@ export class AuditTrail {
   readonly store: AuditStore;
   /** Transaction id → the workspace it belongs to, learnt from workspace updates. */
   private readonly transactions = new Map<string, { workspaceId: string; workspaceName: string; revisions: number }>();
+  private readonly logger: Logger;
 
   constructor(options: AuditTrailOptions) {
+    this.logger = options.logger;
     this.store = new AuditStore({
       path: auditDbPath(options.stateDir),
       rules: options.rules,
@@ -163,7 +165,7 @@ export class AuditTrail {
   /** Streams the trail as the console's Export button downloads it; what is queued is written first. */
   export(request: AuditExportRequest, out: Writable): Promise<number> {
     this.store.flush();
-    return exportAudit({ path: this.store.status().path, ...request }, out);
+    return exportAudit({ path: this.store.status().path, warn: (message) => this.logger.warn(`audit export: ${message}`), ...request }, out);
   }
 
   close(): void {

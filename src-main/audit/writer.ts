@@ -5,7 +5,7 @@
  * caller, which decides what the operator is told.
  */
 import type Database from 'better-sqlite3';
-import { describeDbError, openAuditDatabase } from './database.js';
+import { CALL_FIELDS, describeDbError, openAuditDatabase } from './database.js';
 import type { RedactionRules } from './redact.js';
 import { rowParams, type AuditRecord } from './rows.js';
 import { batchStatements, type MigrationReport, type UpgradeListener } from './schema.js';
@@ -29,31 +29,6 @@ const PRUNE_EVERY_MS = 60_000;
 const PRUNE_STEP = 10_000;
 /** Longest a size-cap pass may take before it stops and continues after the next write. */
 const PRUNE_BUDGET_MS = 25;
-
-/**
- * A call row's columns and the keys of its parameters (rows.ts), bound by position: better-sqlite3 binds a
- * named parameter by looking its name up on the object, twice, which costs more than the array's reads.
- */
-const CALL_FIELDS = [
-  ['call_id', 'callId'],
-  ['started_at', 'startedAt'],
-  ['agent', 'agent'],
-  ['transport', 'transport'],
-  ['tool', 'tool'],
-  ['target', 'target'],
-  ['status', 'status'],
-  ['error_code', 'errorCode'],
-  ['duration_ms', 'durationMs'],
-  ['request_bytes', 'requestBytes'],
-  ['response_bytes', 'responseBytes'],
-  ['arguments', 'arguments'],
-  ['result', 'result'],
-  ['redacted', 'redacted'],
-  ['truncated', 'truncated'],
-  ['policy', 'policy'],
-  ['decided_by', 'decidedBy'],
-  ['replay_of', 'replayOf'],
-] as const;
 
 export class AuditWriter {
   private db: Database.Database | undefined;

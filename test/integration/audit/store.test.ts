@@ -33,17 +33,43 @@ function call(i: number, blob = '') {
   };
 }
 
-/** A new state directory whose audit database a child process holds locked until its stdin ends. */
-async function lockedStateDir(prefix: string): Promise<{ stateDir: string; dbPath: string; holder: ChildProcessByStdio<Writable, Readable, null> }> {
-  const stateDir = mkdtempSync(join(tmpdir(), prefix));
-  const dbPath = join(stateDir, 'audit', 'audit.db');
-  mkdirSync(join(stateDir, 'audit'), { recursive: true });
+/** Holds the database at `dbPath` locked from another process until the holder's stdin ends. */
+async function holdLock(dbPath: string): Promise<ChildProcessByStdio<Writable, Readable, null>> {
   const holder = spawn(process.execPath, [join(FIXTURES, 'lock-holder.mjs'), dbPath], { cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     holder.stdout.once('data', () => resolve());
     holder.once('exit', (code) => reject(new Error(`lock holder exited with ${code}`)));
   });
-  return { stateDir, dbPath, holder };
+  return holder;
+}
+
+async function release(holder: ChildProcessByStdio<Writable, Readable, null>): Promise<void> {
+  holder.stdin.end();
+  await new Promise((resolve) => holder.once('exit', resolve));
+}
+
+/** A new state directory whose audit database a child process holds locked until its stdin ends. */
+async function lockedStateDir(prefix: string): Promise<{ stateDir: string; dbPath: string; holder: ChildProcessByStdio<Writable, Readable, null> }> {
+  const stateDir = mkdtempSync(join(tmpdir(), prefix));
+  const dbPath = join(stateDir, 'audit', 'audit.db');
+  mkdirSync(join(stateDir, 'audit'), { recursive: true });
+  return { stateDir, dbPath, holder: await holdLock(dbPath) };
+}
+
+/** The export as JSON lines, parsed, and what it warned about. */
+async function exported(dbPath: string, window: { since?: number; until?: number } = {}): Promise<{ lines: Array<Record<string, unknown>>; warnings: string[] }> {
+  let text = '';
+  const warnings: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString('utf8');
+      done();
+    },
+  });
+  const count = await exportAudit({ path: dbPath, format: 'jsonl', warn: (m) => void warnings.push(m), ...window }, sink);
+  const lines = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.equal(count, lines.length, 'the count is the number of lines written');
+  return { lines, warnings };
 }
 
 describe('audit store under bad conditions', () => {
@@ -100,8 +126,7 @@ describe('audit store under bad conditions', () => {
       assert.equal(readFileSync(spillPath(dbPath), 'utf8').trim().split('\n').length, 3);
       appendFileSync(spillPath(dbPath), '{"type":"call","params":{"callId":"half"}}\nnot json\n');
 
-      holder.stdin.end();
-      await new Promise((resolve) => holder.once('exit', resolve));
+      await release(holder);
       warnings.length = 0;
       const reopened = new AuditStore(options);
       try {
@@ -115,6 +140,59 @@ describe('audit store under bad conditions', () => {
       }
     } finally {
       holder.kill();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+
+  test('an export made while Junction is stopped includes the records still in the spill file, in time order, each once', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'junction-audit-export-spill-'));
+    const dbPath = join(stateDir, 'audit', 'audit.db');
+    const options = { path: dbPath, rules: compileRedaction([]), logger: silentLogger, retentionDays: 36_500, maxBytes: 1024 ** 3, retryMs: 60_000 };
+    const at = (i: number) => 1_700_000_000_000 + i;
+    let holder: ChildProcessByStdio<Writable, Readable, null> | undefined;
+    try {
+      const first = new AuditStore(options);
+      first.open();
+      first.recordCall(call(2));
+      first.recordCall(call(4));
+      first.recordEvent({ kind: 'plugin.connected', at: at(3), data: { name: 'written' } });
+      first.close();
+
+      holder = await holdLock(dbPath);
+      const second = new AuditStore(options);
+      second.open();
+      // Recorded after the written calls, yet earlier or later in time: the export orders by time.
+      second.recordCall(call(1));
+      second.recordCall(call(5));
+      second.recordEvent({ kind: 'plugin.disconnected', at: at(3), data: { name: 'spilled' } });
+      second.close();
+      await release(holder);
+      holder = undefined;
+      const spilled = readFileSync(spillPath(dbPath), 'utf8');
+      assert.equal(spilled.trim().split('\n').length, 3, 'three records wait in the spill file');
+
+      const all = await exported(dbPath);
+      assert.deepEqual(
+        all.lines.map((line) => line.callId ?? (line.data as { name: string }).name),
+        ['call-1', 'call-2', 'written', 'spilled', 'call-4', 'call-5'],
+        'calls and events, written and spilled, oldest first; on a tie the database first',
+      );
+      assert.deepEqual(all.warnings, []);
+      const window = await exported(dbPath, { since: at(2), until: at(5) });
+      assert.deepEqual(window.lines.map((line) => line.callId ?? (line.data as { name: string }).name), ['call-2', 'written', 'spilled', 'call-4'], 'the window applies to spilled records too');
+
+      // The next start writes the spilled records and then removes the file; between the two, each is exported once.
+      const third = new AuditStore(options);
+      third.open();
+      third.flush();
+      third.close();
+      assert.equal(existsSync(spillPath(dbPath)), false);
+      writeFileSync(spillPath(dbPath), `${spilled}not json\n`);
+      const again = await exported(dbPath);
+      assert.deepEqual(again.lines, all.lines, 'records in the database and the spill file are exported once');
+      assert.deepEqual(again.warnings, [`1 damaged lines of ${spillPath(dbPath)} were skipped`]);
+    } finally {
+      if (holder) await release(holder);
       rmSync(stateDir, { recursive: true, force: true });
     }
   });

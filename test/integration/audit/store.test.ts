@@ -127,6 +127,10 @@ describe('audit store under bad conditions', () => {
       appendFileSync(spillPath(dbPath), '{"type":"call","params":{"callId":"half"}}\nnot json\n');
 
       await release(holder);
+      // The database file the lock holder made was never migrated: the export holds the spilled records alone.
+      const pendingOnly = await exported(dbPath);
+      assert.deepEqual(pendingOnly.lines.map((line) => line.callId), ['call-1', 'call-2', 'call-3']);
+      assert.deepEqual(pendingOnly.warnings, [`2 damaged lines of ${spillPath(dbPath)} were skipped`]);
       warnings.length = 0;
       const reopened = new AuditStore(options);
       try {

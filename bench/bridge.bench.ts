@@ -30,11 +30,11 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { chooseRunner, countWarnings, startJunctionProcess, untilToolListed, type RunningJunction } from './support/junction-process.js';
-import { HttpConnection, runLoad, type Lane, type LoadResult } from './support/load.js';
+import { httpLane, runLoad, type Lane, type LoadResult } from './support/load.js';
 import { openMcpLane } from './support/mcp-session.js';
 import { delay, procStats, startTs, watchPeakRss, type Child } from './support/processes.js';
 import { mb, table, verdict, type Target } from './support/report.js';
-import { fmt } from './support/stats.js';
+import { fmt, median } from './support/stats.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const PHASE_MS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 3)) * 1000;
@@ -65,12 +65,6 @@ interface Row {
   /** Per level, server CPU ms per call in each round. */
   cpuPerCall: number[][];
 }
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 async function phase(path: Path, concurrency: number): Promise<{ result: LoadResult; cpuPerCall: number }> {
   let cpuAtOpen = 0;
@@ -120,23 +114,6 @@ const levelMedian = (row: Row, levelIndex: number, pick: (r: LoadResult) => numb
 /** Median over rounds of the within-round ratio of `row` to `reference`. */
 const ratioMedian = (row: Row, reference: Row, levelIndex: number, pick: (r: LoadResult) => number) =>
   median(row.rounds[levelIndex]!.map((r, round) => pick(r) / pick(reference.rounds[levelIndex]![round]!)));
-
-function httpLane(base: URL, path: string, body: string, ok: (status: number, body: string) => boolean): () => Promise<Lane> {
-  let told = false;
-  return async () => {
-    const connection = new HttpConnection(base);
-    return {
-      call: async () => {
-        const reply = await connection.post(path, body);
-        if (ok(reply.status, reply.body)) return true;
-        if (!told) process.stderr.write(`  first failed call to ${path}: HTTP ${reply.status} ${reply.body.slice(0, 300)}\n`);
-        told = true;
-        return false;
-      },
-      close: () => connection.close(),
-    };
-  };
-}
 
 const rpcOk = (status: number, body: string) => status === 200 && body.includes('"isError":false');
 

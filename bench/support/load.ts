@@ -77,6 +77,24 @@ async function drive(lanes: readonly Lane[], durationMs: number, record: (ms: nu
   );
 }
 
+/** Lanes of one HTTP connection each, posting `body` to `path`; the first failed call is told on stderr. */
+export function httpLane(base: URL, path: string, body: string, ok: (status: number, body: string) => boolean): () => Promise<Lane> {
+  let told = false;
+  return async () => {
+    const connection = new HttpConnection(base);
+    return {
+      call: async () => {
+        const reply = await connection.post(path, body);
+        if (ok(reply.status, reply.body)) return true;
+        if (!told) process.stderr.write(`  first failed call to ${path}: HTTP ${reply.status} ${reply.body.slice(0, 300)}\n`);
+        told = true;
+        return false;
+      },
+      close: () => connection.close(),
+    };
+  };
+}
+
 export interface HttpReply {
   status: number;
   headers: Record<string, string | string[] | undefined>;

@@ -5,6 +5,13 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[index]!;
 }
 
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 export interface LatencyStats {
   samples: number;
   p50: number;
@@ -22,21 +29,6 @@ export async function measureLatency(op: () => Promise<unknown>, count: number, 
   }
   samples.sort((a, b) => a - b);
   return { samples: count, p50: percentile(samples, 50), p99: percentile(samples, 99) };
-}
-
-/** Keeps `concurrency` callers busy for `durationMs`; returns completed calls per second. */
-export async function measureThroughput(op: () => Promise<unknown>, concurrency: number, durationMs: number): Promise<number> {
-  const deadline = performance.now() + durationMs;
-  let completed = 0;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      await op();
-      completed++;
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return completed / ((performance.now() - started) / 1000);
 }
 
 export const fmt = (n: number, digits = 3) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');

@@ -53,8 +53,8 @@ import { RuntimeSettings } from './settings-view.js';
 const METRICS_INTERVAL_MS = 1000;
 /**
  * After a burst of calls, the heap is collected once calls have stopped for 10 to 20 s and it grew by
- * 16 MB (idle-heap.ts). Not sooner: V8 shrinks its young generation after a collection only when its
- * allocation rate, sampled every 8 s while idle, has dropped; at 5 s it kept all 32 MB.
+ * 16 MB, and once 10 s after start (idle-heap.ts): a quiet period long enough that a burst is over, and
+ * a pause of tens of milliseconds no agent is waiting on.
  */
 const IDLE_HEAP = { quietMs: 10_000, minGrowthBytes: 16 * 1024 * 1024 };
 
@@ -423,6 +423,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     startup.workspacesOpened++;
   }
   startup.ready = true;
+  idleHeap.afterStart();
 
   const displayHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const baseUrl = `http://${displayHost}:${boundPort}`;

@@ -43,6 +43,24 @@ test('no collection when the heap grew less than the threshold (a trickle of cal
   }
 });
 
+test('after start: one collection once the first quiet period has passed, whatever the growth; calls during it postpone it', async () => {
+  let collections = 0;
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, heapBytes: () => 1000, collect: () => collections++ });
+  try {
+    heap.afterStart();
+    finishCalls(heap, 1);
+    await sleep(QUIET_MS * 1.5);
+    assert.equal(collections, 0, 'a call came in the first period');
+    await sleep(QUIET_MS * 3);
+    assert.equal(collections, 1, 'collected with no heap growth at all');
+    finishCalls(heap, 1);
+    await sleep(QUIET_MS * 4);
+    assert.equal(collections, 1, 'later quiet periods need the growth again');
+  } finally {
+    heap.close();
+  }
+});
+
 test("V8's own collection runs and frees garbage when none is supplied", async () => {
   const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 0 });
   try {

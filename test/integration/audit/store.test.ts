@@ -153,23 +153,20 @@ describe('audit store under bad conditions', () => {
     const dbPath = join(stateDir, 'audit', 'audit.db');
     const options = { path: dbPath, rules: compileRedaction([]), logger: silentLogger, retentionDays: 36_500, maxBytes: 1024 ** 3, retryMs: 60_000 };
     const at = (i: number) => 1_700_000_000_000 + i;
+    /** One run of a Junction: records these calls and one event at `at(3)`, then closes. */
+    const run = (calls: number[], kind: 'plugin.connected' | 'plugin.disconnected', name: string) => {
+      const store = new AuditStore(options);
+      store.open();
+      for (const i of calls) store.recordCall(call(i));
+      store.recordEvent({ kind, at: at(3), data: { name } });
+      store.close();
+    };
     let holder: ChildProcessByStdio<Writable, Readable, null> | undefined;
     try {
-      const first = new AuditStore(options);
-      first.open();
-      first.recordCall(call(2));
-      first.recordCall(call(4));
-      first.recordEvent({ kind: 'plugin.connected', at: at(3), data: { name: 'written' } });
-      first.close();
-
+      run([2, 4], 'plugin.connected', 'written');
       holder = await holdLock(dbPath);
-      const second = new AuditStore(options);
-      second.open();
       // Recorded after the written calls, yet earlier or later in time: the export orders by time.
-      second.recordCall(call(1));
-      second.recordCall(call(5));
-      second.recordEvent({ kind: 'plugin.disconnected', at: at(3), data: { name: 'spilled' } });
-      second.close();
+      run([1, 5], 'plugin.disconnected', 'spilled');
       await release(holder);
       holder = undefined;
       const spilled = readFileSync(spillPath(dbPath), 'utf8');

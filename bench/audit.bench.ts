@@ -254,8 +254,9 @@ async function eventLoopCost(): Promise<void> {
 async function throughputRounds(): Promise<void> {
   process.stdout.write(`calls/s at ${CONCURRENCY} concurrent through POST /api/tools/server-status, ${ROUNDS} pairs of ${SECONDS} s phases, each Junction in its own process\n`);
   const off = await served(false);
-  const on = await served(true);
+  let started: Served | undefined;
   try {
+    const on = (started = await served(true));
     await phase(off, 2000);
     await phase(on, 2000);
     const ratios: number[] = [];
@@ -273,7 +274,7 @@ async function throughputRounds(): Promise<void> {
     process.stdout.write(`ratio off/on, Junction CPU per call, median over pairs: ${fmt(median(cpuRatios), 3)} (the calls/s ratio a CPU-bound Junction would reach)\n`);
   } finally {
     await stop(off);
-    await stop(on);
+    if (started) await stop(started);
   }
 }
 

@@ -13,7 +13,7 @@ import { loadConfig } from '../../src-main/app/config/index.js';
 import { startJunction, type Junction } from '../../src-main/app/junction.js';
 import { CONSOLE_BUNDLE_DIR } from '../../src-main/app/paths.js';
 import { createLogger } from '../../src-main/shared/log.js';
-import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';
+import { chromiumAvailable, launchChromium, openLiveConsole, watchErrors } from './support/chromium.js';
 
 // The bundle npm test builds first; rebuilding it here would race other e2e files serving the same folder.
 const ready = chromiumAvailable() && existsSync(join(CONSOLE_BUNDLE_DIR, 'index.html'));
@@ -92,10 +92,7 @@ describe('console history with the audit trail off', { skip: ready ? false : 'ne
     const junction = await startJunction({ config, logger: createLogger('error', () => undefined) });
     const browser = await launchChromium();
     try {
-      const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-      const errors = watchErrors(page);
-      await page.goto(junction.consoleUrl);
-      await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+      const { page, errors } = await openLiveConsole(await browser.newContext({ viewport: { width: 1280, height: 800 } }), junction.consoleUrl);
       await page.getByRole('tab', { name: 'Transactions' }).click();
       const status = page.getByTestId('transaction-history-status');
       await status.waitFor();

@@ -18,7 +18,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startScenePlugin, type RunningScenePlugin } from '../../plugins/examples/scene/plugin.js';
 import { CONSOLE_BUNDLE_DIR, DEMO_WORKSPACE_DIR } from '../../src-main/app/paths.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
-import { chromiumAvailable, launchChromium, watchErrors, openLiveConsole } from './support/chromium.js';
+import { chromiumAvailable, launchChromium, openLiveConsole } from './support/chromium.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -138,10 +138,7 @@ describe('operator console on the real stack', { skip }, () => {
   test('before any traffic, Live calls says how to connect an agent', async () => {
     const fresh = await startTestJunction();
     try {
-      const blank = await context.newPage();
-      const blankErrors = watchErrors(blank);
-      await blank.goto(fresh.consoleUrl);
-      await blank.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
+      const { page: blank, errors: blankErrors } = await openLiveConsole(context, fresh.consoleUrl);
       await blank.getByRole('tab', { name: 'Live calls' }).click();
       const empty = blank.getByTestId('calls-empty');
       await empty.waitFor();

@@ -23,6 +23,16 @@ export function withAuditStore<T>(prefix: string, fn: (store: AuditStore, path: 
   }
 }
 
+/** Runs `read` on a read-only connection to the file, closed afterwards. */
+export function readTrail<T>(path: string, read: (db: Database.Database) => T): T {
+  const db = new Database(path, { readonly: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
 /** A call's arguments and result as the dispatcher hands them to observers: serialised by JSON.stringify. */
 export function callJson(args: unknown, result?: unknown): CallJson {
   return result === undefined ? { arguments: jsonText(args) } : { arguments: jsonText(args), result: jsonText(result) };

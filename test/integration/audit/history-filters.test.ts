@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import type { AuditCallInput, AuditStore, CallQuery } from '../../../src-main/audit/index.js';
 import { batchStatements, SCHEMA_VERSION } from '../../../src-main/audit/schema.js';
-import { callJson, withAuditStore, withUpgradedTrail } from '../../support/audit-store.js';
+import { callJson, readTrail, withAuditStore, withUpgradedTrail } from '../../support/audit-store.js';
 import { allPages, expectedSeqs as expected } from '../../support/history-oracle.js';
 
 const T0 = 1_700_000_000_000;
@@ -46,8 +46,7 @@ describe('history pages with text and filters', () => {
     withStore((store, path) => {
       for (let i = 1; i <= 400; i++) store.recordCall(call(i));
       store.flush();
-      const db = new Database(path, { readonly: true });
-      try {
+      readTrail(path, (db) => {
         const texts = [undefined, 'alpha', 'src/module-4', 'src/module-42.ts', 'find references', 'elan', 'tool-1', 'toolfailed', 'cursor', 'claude-code', 'module done', 'no-such-word'];
         const filters: Array<Omit<CallQuery, 'limit' | 'text'>> = [
           {},
@@ -73,9 +72,7 @@ describe('history pages with text and filters', () => {
           }
         }
         assert.ok(nonEmpty > texts.length * 4, 'the combinations find rows, not only empty pages');
-      } finally {
-        db.close();
-      }
+      });
     });
   });
 
@@ -84,8 +81,7 @@ describe('history pages with text and filters', () => {
       // Past SMALL_RANGE (1,024 seqs): the filter is matched in the search index, not walked row by row.
       for (let i = 1; i <= 3000; i++) store.recordCall(call(i));
       store.flush();
-      const db = new Database(path, { readonly: true });
-      try {
+      readTrail(path, (db) => {
         const filters: Array<Omit<CallQuery, 'limit' | 'text'>> = [
           { status: 'error' },
           { status: 'ok' },
@@ -103,9 +99,7 @@ describe('history pages with text and filters', () => {
         }
         const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'calls' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
         assert.deepEqual(indexes, ['calls_call_id', 'calls_started_at'], 'no b-tree index per filter for the writer to keep up');
-      } finally {
-        db.close();
-      }
+      });
     });
   });
 
@@ -144,15 +138,12 @@ describe('history pages with text and filters', () => {
       store.recordCall({ ...call(1), call: { ...call(1).call, callId: 'new-1', agent: 'cursor', status: 'error', errorCode: 'ToolFailed' }, json: callJson({ path: '/srv/legacy-project/c' }, call(1).json.result) });
       assert.deepEqual(ids({ text: 'legacy-project', status: 'error', agent: 'cursor' }), ['new-1', 'old-2'], 'a call recorded after the upgrade, newest first');
 
-      const db = new Database(path, { readonly: true });
-      try {
+      readTrail(path, (db) => {
         assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
         const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
         assert.ok(!triggers.includes('calls_fts_insert'), 'the writer indexes its batches itself: no insert trigger indexes a row twice');
         assert.equal((db.prepare("SELECT COUNT(*) AS n FROM calls_fts WHERE calls_fts MATCH 'legacy'").get() as { n: number }).n, 4, 'each call indexed once');
-      } finally {
-        db.close();
-      }
+      });
     });
   });
 
@@ -173,8 +164,7 @@ describe('history pages with text and filters', () => {
       assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 3 to ${SCHEMA_VERSION}`));
       for (let i = 1501; i <= 1600; i++) store.recordCall(call(i));
       store.flush();
-      const db = new Database(path, { readonly: true });
-      try {
+      readTrail(path, (db) => {
         assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
         const gone = db.prepare("SELECT name FROM sqlite_master WHERE name IN ('calls_tool', 'calls_agent', 'calls_status')").all();
         assert.deepEqual(gone, [], 'the filters\' b-tree indexes are dropped');
@@ -183,9 +173,7 @@ describe('history pages with text and filters', () => {
           assert.ok(want.some((seq) => seq <= 1500) && want.some((seq) => seq > 1500), JSON.stringify(query));
           assert.deepEqual(allPages(store, query, 100), want, JSON.stringify(query));
         }
-      } finally {
-        db.close();
-      }
+      });
     });
   });
 });

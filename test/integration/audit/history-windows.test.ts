@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import type { AuditCallInput, AuditStore, CallQuery } from '../../../src-main/audit/index.js';
 import { SCHEMA_VERSION, indexCallsFrom } from '../../../src-main/audit/schema.js';
-import { callJson, withAuditStore, withUpgradedTrail } from '../../support/audit-store.js';
+import { callJson, readTrail, withAuditStore, withUpgradedTrail } from '../../support/audit-store.js';
 import { allPages, expectedSeqs } from '../../support/history-oracle.js';
 
 const T0 = 1_700_000_000_000;
@@ -87,17 +87,14 @@ describe('history pages with time windows', () => {
     withAuditStore('junction-audit-windows-', (store, path) => {
       for (let i = 1; i <= CALLS; i++) store.recordCall(call(i));
       store.flush();
-      const db = new Database(path, { readonly: true });
-      try {
+      readTrail(path, (db) => {
         const nonEmpty = compareAll(store, db);
         assert.ok(nonEmpty > WINDOWS.length * FILTERS.length * 4, `the combinations find rows, not only empty pages (${nonEmpty})`);
         // The shapes the data is built for: a window that only late-recorded calls reach, and filters that never meet.
         const late = expectedSeqs(db, { since: at(1450), until: at(1460) });
         assert.ok(late.some((seq) => seq > 1500), 'calls recorded long after the window started in it');
         assert.deepEqual(expectedSeqs(db, { tool: 'document-read', agent: 'claude-code' }), []);
-      } finally {
-        db.close();
-      }
+      });
     });
   });
 
@@ -131,8 +128,7 @@ describe('history pages with time windows', () => {
       assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 2 to ${SCHEMA_VERSION}`));
       for (let i = 601; i <= 700; i++) store.recordCall(call(i));
       store.flush();
-      const db = new Database(path, { readonly: true });
-      try {
+      readTrail(path, (db) => {
         const windows = [{ since: at(100), until: at(103) }, { until: at(520) }, { since: at(580), until: at(640) }, { since: at(450), until: at(460) }];
         for (const window of windows) {
           for (const text of [undefined, 'legacy-alp', 'alp']) {
@@ -143,9 +139,7 @@ describe('history pages with time windows', () => {
           }
         }
         assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
-      } finally {
-        db.close();
-      }
+      });
     });
   });
 });

@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { runAuditCommand } from '../../../src-main/app/audit-cli.js';
 import { PROJECT_ROOT } from '../../../src-main/app/paths.js';
 import { AuditStore, AuditTrail, REDACTED, auditDbPath, compileRedaction, type AuditCallInput } from '../../../src-main/audit/index.js';
@@ -18,7 +17,7 @@ import { SCHEMA_VERSION } from '../../../src-main/audit/schema.js';
 import { spillPath } from '../../../src-main/audit/spill.js';
 import { silentLogger, type Logger } from '../../../src-main/shared/log.js';
 import { V1_T0, writeV1Trail } from '../../support/audit-v1.js';
-import { callJson } from '../../support/audit-store.js';
+import { callJson, readTrail } from '../../support/audit-store.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/audit/', import.meta.url));
 const ROWS = 100_000;
@@ -32,16 +31,6 @@ function call(callId: string, startedAt: number): AuditCallInput {
     policy: null,
     decidedBy: null,
   };
-}
-
-/** Runs `read` on a read-only connection to the file, closed afterwards. */
-function readTrail<T>(path: string, read: (db: Database.Database) => T): T {
-  const db = new Database(path, { readonly: true });
-  try {
-    return read(db);
-  } finally {
-    db.close();
-  }
 }
 
 function fileState(path: string): { version: number; calls: number; errorIndex: boolean; integrity: string } {

@@ -499,6 +499,27 @@ export interface BridgeView {
   projects?: ProjectEndpointView[];
 }
 
+/** What a notice is about, so the console can name it and link to it (a plugin's row, a call's detail…). */
+export interface NoticeSubject {
+  kind: 'plugin' | 'call' | 'policy' | 'audit' | 'bridge' | 'transaction' | 'elicitation' | 'agent';
+  /** The subject's own id (connection id, call id, rule index…), for the link. */
+  id: string;
+  /** What the operator reads: "plugin demo-scene-editor", "call 0192…". */
+  label: string;
+}
+
+/** A message for the operator raised by the server or by a plugin; the console shows it until it expires. */
+export interface OperatorNotice {
+  id: string;
+  level: 'info' | 'warning' | 'error';
+  title: string;
+  message: string;
+  subject: NoticeSubject;
+  at: number;
+  /** How long the console keeps it on screen (ms); absent: the console's default for its level. */
+  ttlMs?: number;
+}
+
 export interface ControlSnapshot {
   version: string;
   plugins: PluginView[];
@@ -537,7 +558,8 @@ export type ControlEvent =
   | { type: 'callApproval.requested'; approval: CallApprovalView }
   | { type: 'callApproval.decided'; approval: CallApprovalView }
   | { type: 'policy.updated'; policy: PolicyView; change: PolicyChangeView }
-  | { type: 'agents.changed'; agents: AgentView[] };
+  | { type: 'agents.changed'; agents: AgentView[] }
+  | { type: 'notice.raised'; notice: OperatorNotice };
 
 export type ControlResult<T> = { ok: true; value: T } | { ok: false; error: StructuredError };
 

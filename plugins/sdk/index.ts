@@ -7,7 +7,7 @@
  *   await plugin.connect();
  */
 export { createPlugin, McpPlugin, type PluginEvents, type PluginOptions, type PluginState } from './src/plugin.js';
-export { AgentRequestError, ToolUnavailableError } from './src/errors.js';
+export { AgentRequestError, OperatorNoticeError, ToolUnavailableError } from './src/errors.js';
 export type {
   AgentRequestOptions,
   ArgsOf,

@@ -312,6 +312,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       analytics.emit('connection', 'connection.plugin.connected', { connectionId: plugin.connectionId, role: plugin.role, name: plugin.name });
     }),
     bridge.events.on('pluginUpdated', (plugin) => control.publish({ type: 'plugin.updated', plugin })),
+    bridge.events.on('operatorNotice', (notice) => control.publish({ type: 'notice.raised', notice })),
     bridge.events.on('pluginDisconnected', ({ connectionId }) => {
       control.publish({ type: 'plugin.disconnected', connectionId });
       audit?.plugin('plugin.disconnected', { connectionId });

@@ -23,7 +23,7 @@ import {
   type ToolSchema,
 } from './definitions.js';
 import { readResource, runPrompt, runTool, unknownTool } from './dispatch.js';
-import { AgentRequestError, errorMessage } from './errors.js';
+import { AgentRequestError, OperatorNoticeError, errorMessage } from './errors.js';
 import {
   API_VERSION,
   CancelToolRequestSchema,
@@ -40,15 +40,20 @@ import {
   RequestResourceContentSchema,
   RequestResourceSubscriptionSchema,
   ResponseErrorKind,
+  ResponseStatus,
   COMPLETION_MAX_VALUES,
   ExtensionErrorCode,
+  NotifyOperatorReplySchema,
+  NotifyOperatorSchema,
   PluginToServer,
   VersionHandshakeResponseSchema,
   errorData,
   matchesUriTemplate,
   responseDataSchema,
   successData,
+  type ExtensionFeature,
   type LogLevel as PluginLogLevel,
+  type NoticeLevel,
   type PluginToServerMethod,
   type VersionHandshakeResponse,
 } from '../wire/index.js';
@@ -127,8 +132,9 @@ export class McpPlugin {
   private wakeLoop: (() => void) | undefined;
   private connectionId: string | undefined;
   private completer: CompletionHandler | undefined;
-  /** Whether the bridge accepted MCP extension 1 in the last handshake. */
+  /** Whether the bridge accepted MCP extension 1 in the last handshake, and which of its features. */
   private extended = false;
+  private bridgeFeatures: readonly ExtensionFeature[] = [];
 
   constructor(options: PluginOptions) {
     const parsed = optionsSchema.safeParse(options);
@@ -195,6 +201,29 @@ export class McpPlugin {
   /** Tells subscribed agents (notifications/resources/updated) that a resource changed. */
   notifyResourceUpdated(uri: string): void {
     if (this.currentState === 'connected' && this.extended) this.hub.send(PluginToServer.NotifyResourceUpdated, { requestId: randomUUID(), uri }).catch(() => undefined);
+  }
+
+  /**
+   * Shows the operator a notice on Junction's console, naming this plugin. Rejects with
+   * OperatorNoticeError: `InvalidRequest` (a title over 120 characters, a message over 2,000, control
+   * characters), `CapabilityUnavailable` (not connected, or a bridge without the feature, e.g.
+   * McpPlugin.Server), `TooManyRequests` (the bridge's rate per connection).
+   */
+  async notifyOperator(notice: { level: NoticeLevel; title: string; message: string }): Promise<void> {
+    const parsed = NotifyOperatorSchema.safeParse({ requestId: randomUUID(), ...notice });
+    if (!parsed.success) throw new OperatorNoticeError(ExtensionErrorCode.InvalidRequest, `The notice is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (this.currentState !== 'connected' || !this.bridgeFeatures.includes('operatorNotices')) {
+      throw new OperatorNoticeError(ExtensionErrorCode.CapabilityUnavailable, 'The bridge this plugin is connected to does not take operator notices (or the plugin is not connected).');
+    }
+    let raw: unknown;
+    try {
+      raw = await this.hub.invoke(PluginToServer.NotifyOperator, parsed.data);
+    } catch (error) {
+      throw new OperatorNoticeError(ExtensionErrorCode.CapabilityUnavailable, `The bridge did not take the notice: ${errorMessage(error)}`);
+    }
+    const reply = NotifyOperatorReplySchema.safeParse(raw);
+    if (!reply.success) throw new OperatorNoticeError(ExtensionErrorCode.CapabilityUnavailable, `The bridge answered malformed data: ${reply.error.message}`);
+    if (reply.data.status === ResponseStatus.Error) throw new OperatorNoticeError(reply.data.code ?? ExtensionErrorCode.CapabilityUnavailable, reply.data.message ?? 'The bridge refused the notice.');
   }
 
   /** Resolves once connected and handshaken; keeps retrying with the reconnect delays until then. */
@@ -314,6 +343,7 @@ export class McpPlugin {
     }
     this.connectionId = this.hub.connectionId ?? undefined;
     this.extended = parsed.data.extensions !== undefined;
+    this.bridgeFeatures = parsed.data.extensions?.features ?? [];
     this.setState('connected');
     this.emit('connected', { connectionId: this.connectionId ?? '', handshake: parsed.data });
     // McpPlugin servers read the catalogue when told it changed; Junction also reads it at the handshake and ignores repeats.

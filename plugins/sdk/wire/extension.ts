@@ -11,6 +11,9 @@
  *   CancelAgentRequest { requestId, nestedId }                                     → empty envelope
  *   NotifyResourceUpdated { uri }                                                  → empty envelope
  *   NotifyLog gains `logger` and `data` and the eight MCP levels.
+ *   NotifyOperator { requestId, level, title, message }                          → empty envelope
+ *     (feature `operatorNotices`: a notice on the operator's console naming the plugin; sizes bounded
+ *     below, the rate per connection by the server, which refuses the excess with TooManyRequests)
  * Server → plugin, only when the plugin declared the feature:
  *   RunCompletion { requestId, ref: { type: 'ref/prompt', name } | { type: 'ref/resource', uri }, argument: { name, value }, context? }
  *     → value { values: string[], total?, hasMore? }                               (feature `completion`)
@@ -23,7 +26,7 @@ import { dto, jsonObject, looseDto, optionalBoolean, optionalInt, optionalString
 
 export const EXTENSIONS_VERSION = 1;
 /** `completion` and `subscriptions` gate server → plugin methods; the others say what the plugin may ask for. */
-export const EXTENSION_FEATURES = ['elicitation', 'sampling', 'logging', 'completion', 'subscriptions'] as const;
+export const EXTENSION_FEATURES = ['elicitation', 'sampling', 'logging', 'completion', 'subscriptions', 'operatorNotices'] as const;
 export type ExtensionFeature = (typeof EXTENSION_FEATURES)[number];
 
 /** Unknown feature names (a newer peer) are dropped rather than refused. */
@@ -122,3 +125,23 @@ export type RequestResourceSubscription = z.output<typeof RequestResourceSubscri
 export function extensionError(requestId: string, code: ExtensionErrorCode, message: string, errorKind: ResponseErrorKind): ResponseData<never> & { code: string } {
   return { ...errorData(requestId, message, errorKind), code };
 }
+
+/** The most a notice for the operator may say: a title the console shows on one line, a message of a few lines. */
+export const NOTICE_TITLE_MAX = 120;
+export const NOTICE_MESSAGE_MAX = 2_000;
+export const NOTICE_LEVELS = ['info', 'warning', 'error'] as const;
+export type NoticeLevel = (typeof NOTICE_LEVELS)[number];
+
+// A title is one line: no control characters. A message may break lines and indent, nothing else.
+const noticeTitle = z.string().trim().min(1).max(NOTICE_TITLE_MAX).refine((v) => !/\p{Cc}/u.test(v), 'holds a control character');
+const noticeMessage = z.string().max(NOTICE_MESSAGE_MAX).refine((v) => !/[^\P{Cc}\n\r\t]/u.test(v), 'holds a control character other than a line break or tab');
+
+export const NotifyOperatorSchema = dto({
+  requestId: z.string().default(''),
+  level: z.enum(NOTICE_LEVELS),
+  title: noticeTitle,
+  message: noticeMessage,
+});
+export type NotifyOperator = z.output<typeof NotifyOperatorSchema>;
+/** The server's answer: an empty envelope, or a failure with its `code` (InvalidRequest, CapabilityUnavailable, TooManyRequests). */
+export const NotifyOperatorReplySchema = extensionDataSchema(z.unknown());

@@ -24,6 +24,8 @@ export const PluginToServer = {
   CancelAgentRequest: 'CancelAgentRequest',
   /** MCP extension 1: a resource changed (`notifications/resources/updated` to subscribed agents). */
   NotifyResourceUpdated: 'NotifyResourceUpdated',
+  /** MCP extension 1 (`operatorNotices` feature): show the operator a notice naming this plugin. */
+  NotifyOperator: 'NotifyOperator',
 } as const;
 export type PluginToServerMethod = (typeof PluginToServer)[keyof typeof PluginToServer];
 

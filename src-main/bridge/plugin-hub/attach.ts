@@ -15,6 +15,7 @@ import { CatalogueRefresh } from './catalogue-refresh.js';
 import { attachExtensionMethods } from './extension-methods.js';
 import { HubPluginPort } from './hub-plugin-port.js';
 import { attachMcpPluginMethods } from './mcp-plugin-methods.js';
+import { attachOperatorNotices } from './operator-notices.js';
 import { hubWire } from './payloads.js';
 
 const optionsSchema = z.object({
@@ -59,6 +60,7 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
   const disposers = [
     ...attachMcpPluginMethods(hub, projects, port, refresh, wire),
     ...attachExtensionMethods(hub, port.calls, { subscriptions, events }, wire),
+    ...attachOperatorNotices(hub, projects, events, wire, now),
     hub.events.on('connected', connected),
     hub.events.on('disconnected', ({ connection }) => {
       port.dropConnection(connection.id);

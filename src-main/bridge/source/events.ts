@@ -3,7 +3,7 @@
  * announces every plugin and catalogue change) beside the bridge's own (plugin log lines, resource
  * updates); and the expiry of awaited plugins on the injected clock.
  */
-import type { PluginView, ResourceUpdate } from '../../contracts/index.js';
+import type { OperatorNotice, PluginView, ResourceUpdate } from '../../contracts/index.js';
 import type { TypedEmitter } from '../../shared/index.js';
 import type { ProjectRegistry } from '../projects/index.js';
 import type { DuplicateToolDiagnostic, ListDegradedDiagnostic } from '../registry/index.js';
@@ -21,6 +21,8 @@ export interface BridgeEvents {
   agentLog: AgentLogEntry;
   /** A plugin said a resource changed (MCP extension); the topic names its project. */
   resourceUpdated: ResourceUpdate;
+  /** A plugin asked to show the operator a notice (MCP extension, `operatorNotices`); its subject is the plugin. */
+  operatorNotice: OperatorNotice;
 }
 
 type Relayed = 'pluginConnected' | 'pluginUpdated' | 'pluginDisconnected' | 'promptsChanged' | 'resourcesChanged' | 'diagnostic' | 'listDegraded';

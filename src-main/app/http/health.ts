@@ -4,8 +4,7 @@
  * configured workspace is open, so a supervisor or a script does not send work to a half-started server.
  */
 import { next, type StructuredError } from '../../contracts/index.js';
-import { requestPath } from '../../shared/index.js';
-import type { RouteHandler } from './server.js';
+import { requestPath, type RouteHandler } from '../../shared/index.js';
 
 export interface StartupProgress {
   /** Configured workspaces opened so far, of `total`. */

@@ -4,12 +4,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { StructuredError } from '../../contracts/index.js';
-
-export interface RouteHandler {
-  handleRequest?(req: IncomingMessage, res: ServerResponse): boolean;
-  handleUpgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
-}
+import { JunctionError, type StructuredError } from '../../contracts/index.js';
+import type { RouteHandler } from '../../shared/index.js';
 
 /** Runs before routing; a refusal is answered with its status and structured error. */
 export type RequestGate = (req: IncomingMessage) => Promise<{ ok: true } | { ok: false; status: number; error: StructuredError }>;
@@ -78,4 +74,37 @@ export function closeServer(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeAllConnections();
   });
+}
+
+/**
+ * Stops listening (the port is free at once) and closes every plain HTTP connection. Upgraded sockets
+ * (the plugin hub's, the console's) belong to the parts that accepted them, which are disposed after
+ * this one and close them; waiting here for the server's last connection would wait on them.
+ */
+function stopServing(server: Server): void {
+  server.close();
+  server.closeAllConnections();
+}
+
+export interface MountedHttp {
+  readonly server: Server;
+  /** The port bound (the one asked for, or the one the system picked for port 0). */
+  readonly port: number;
+  dispose(): void;
+}
+
+/** The one server on its port, listening; a port in use is a configuration problem the person starting Junction can fix. */
+export async function mountHttp(options: { routes: readonly RouteHandler[]; gate: RequestGate; port: number; host: string }): Promise<MountedHttp> {
+  const server = createHttpServer(options.routes, options.gate);
+  try {
+    const { port } = await listen(server, options.port, options.host);
+    return { server, port, dispose: () => stopServing(server) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new JunctionError(
+      'ConfigInvalid',
+      code === 'EADDRINUSE' ? `port: ${options.port} on ${options.host} is already in use; pass --port N (0 picks a free one).` : `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
 }

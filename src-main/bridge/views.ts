@@ -1,6 +1,6 @@
 /** What the console's Bridge view shows: endpoints and the exact snippets operators paste into MCP clients, and who uses which project. */
-import type { AgentPresence } from '../bridge/presence/index.js';
-import { projectLabel, type ProjectRegistry } from '../bridge/projects/index.js';
+import type { AgentPresence } from './presence/index.js';
+import { projectLabel, type ProjectRegistry } from './projects/index.js';
 import type { AgentView, BridgeView, ProjectEndpointView, ProjectRouting } from '../contracts/index.js';
 
 export interface PinnedProject {

@@ -73,7 +73,7 @@ export function agentContent(parts: { host: Host; plugins: ContentSource; analyt
   return (catalogue) => {
     const { host } = parts;
     const hostContent = new HostContent({
-      workspaces: { list: () => host.internal.registry.list(), resolve: (selector) => host.internal.registry.resolve(selector) },
+      workspaces: { list: () => host.extensions.workspaces.list(), resolve: (selector) => host.extensions.workspaces.resolve(selector) },
       tools: (scope) => catalogue.listTools(scope),
     });
     const off = host.events.on('workspace.updated', () => hostContent.workspaceChanged());

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AuditTrail } from '../audit/index.js';
 import { mountAudit } from '../audit/index.js';
 import { mountBridge } from '../bridge/index.js';
-import type { BridgeToolSource } from '../bridge/plugins/index.js';
+import type { PluginBridge } from '../bridge/plugin-hub/index.js';
 import { mountWebhooks } from '../bridge/webhooks/index.js';
 import { mountConsole, mountControl, toolEntryOf, type ControlHub } from '../control/index.js';
 import type { Host } from '../host/index.js';
@@ -75,7 +75,7 @@ export interface Junction {
   /** The audit trail, absent when audit=false. */
   readonly audit: AuditTrail | undefined;
   /** The plugin bridge (MCP extension state is read from it in tests and the console). */
-  readonly bridge: BridgeToolSource;
+  readonly bridge: PluginBridge;
   close(): Promise<void>;
 }
 
@@ -180,7 +180,7 @@ async function mountAll(options: JunctionOptions, logger: Logger, step: Step, cl
       version: JUNCTION_VERSION,
       instructions: 'Junction bridges live applications (editor and runtime plugins) and hosts transactional workspace tools. Call server-status first.',
       toolSources: [...host.toolSources, ...bridge.toolSources],
-      content: agentContent({ host: host.host, plugins: bridge.source, analytics: webhooks.analytics }),
+      content: agentContent({ host: host.host, plugins: bridge.source.content, analytics: webhooks.analytics }),
       observers: [consoleCallObserver(control, audit.redaction), ...audit.observers, ...webhooks.observers, idleHeap.observer],
       admission: createAdmission({ ratePerSecond: config['rate-limit'], burst: config['rate-limit-burst'], maxInFlight: config['max-in-flight-per-agent'] }),
       gate: policy.callApprovals,
@@ -188,7 +188,7 @@ async function mountAll(options: JunctionOptions, logger: Logger, step: Step, cl
       sessionClosed: (session) => policy.callApprovals.endSession(session),
       sessions: { opened: (session) => bridge.presence.opened(session), closed: (session) => bridge.presence.closed(session.sessionId) },
       apiCaller: (req) => bridge.presence.apiCall(apiCallerLabel(req)),
-      systemTools: gatedSystemTools(bridge.source, policy.callApprovals, bridge.targetOf),
+      systemTools: gatedSystemTools(bridge.source.systemTools, policy.callApprovals, (connectionId) => bridge.source.systemTools.targetOfConnection(connectionId)),
       readBody,
       idleTimeoutMs: config['idle-timeout-seconds'] * 1000,
       maxSessions: config['max-idle-session-count'],

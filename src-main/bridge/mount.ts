@@ -5,16 +5,16 @@
  * events on the console's stream.
  */
 import type { IncomingMessage } from 'node:http';
-import { API_VERSION } from '../../plugins/sdk/src/protocol.js';
-import type { AgentView, BridgeView, ControlCommandHandlers, ControlEvent, PluginView, ProjectRouting, ToolTarget } from '../contracts/index.js';
+import { API_VERSION } from '../../plugins/sdk/wire/index.js';
+import type { AgentView, BridgeView, ControlCommandHandlers, ControlEvent, PluginView, ProjectRouting, ToolSource } from '../contracts/index.js';
 import { toolEntryOf, type PluginCatalogueView } from '../control/index.js';
 import { sendError, requestPath, type Logger, type RouteHandler } from '../shared/index.js';
 import { pinGate } from './pin-gate.js';
-import { attachPluginHub, type BridgeToolSource } from './plugins/index.js';
+import { attachPluginHub, type PluginBridge } from './plugin-hub/index.js';
 import { AgentPresence, attachPresence } from './presence/index.js';
-import { ProjectSelectionTools, type ProjectRegistry } from './projects/index.js';
+import type { ProjectRoutingControl } from './projects/index.js';
 import { createHubServer, type AuthorizeResult } from './signalr/index.js';
-import { agentViews, bridgeView, pinnedProjects } from './views.js';
+import { agentViews, bridgeView } from './views.js';
 
 export interface BridgeMountContext {
   version: string;
@@ -37,18 +37,16 @@ export interface BridgeMountContext {
 
 export interface MountedBridge {
   /** The bridged plugins' tools, prompts, resources and system tools. */
-  source: BridgeToolSource;
-  projects: ProjectRegistry;
+  source: PluginBridge;
+  projects: ProjectRoutingControl;
   presence: AgentPresence;
   /** Project selection first, so no plugin can shadow it, then the plugins' tools. */
-  toolSources: [ProjectSelectionTools, BridgeToolSource];
+  toolSources: [ToolSource, ToolSource];
   running(): boolean;
   /** Serves `route` while the bridge runs; while it is stopped, its paths answer 503 `PluginUnavailable`. */
   gate(route: RouteHandler): RouteHandler;
   /** The hub and the pin gate, both gated. */
   routes: RouteHandler[];
-  /** The policy target of a plugin connection (system tools name it). */
-  targetOf(connectionId: string): ToolTarget;
   /** Tells the console where the bridge now listens. */
   announce(): void;
   views: { plugins(): PluginView[]; bridge(): BridgeView; agents(): AgentView[]; pluginCatalogue(connectionId: string): PluginCatalogueView | undefined };
@@ -69,14 +67,14 @@ export function mountBridge(context: BridgeMountContext): MountedBridge {
     serverVersion: context.version,
     projectRouting: context.projectRouting,
   });
-  const projects = source.registry;
+  const projects = source.projects;
   const presence = new AgentPresence({ apiIdleMs: context.apiIdleMs });
   const detachPresence = attachPresence(hub, presence, { serverVersion: context.version, serverApiVersion: API_VERSION, serverTransport: context.serverTransport });
   let running = true;
 
   const view = (): BridgeView => {
     const { host, port, token, cliArgs } = context.endpoint();
-    return bridgeView({ running, host, port, cliArgs, token, projectRouting: projects.mode, projects: pinnedProjects(projects) });
+    return bridgeView({ running, host, port, cliArgs, token, projectRouting: projects.mode, projects: projects.pinnedProjects() });
   };
   const agents = () => agentViews(presence, projects);
   const publishState = () => control.publish({ type: 'bridge.state', bridge: view() });
@@ -86,7 +84,7 @@ export function mountBridge(context: BridgeMountContext): MountedBridge {
   };
 
   const offs = [
-    projects.events.on('projectsChanged', () => {
+    projects.onChanged(() => {
       publishState();
       publishAgents();
     }),
@@ -98,6 +96,7 @@ export function mountBridge(context: BridgeMountContext): MountedBridge {
     source.events.on('pluginConnected', (plugin) => control.publish({ type: 'plugin.connected', plugin })),
     source.events.on('pluginUpdated', (plugin) => control.publish({ type: 'plugin.updated', plugin })),
     source.events.on('pluginDisconnected', ({ connectionId }) => control.publish({ type: 'plugin.disconnected', connectionId })),
+    source.events.on('operatorNotice', (notice) => control.publish({ type: 'notice.raised', notice })),
     // An editor and a runtime publishing the same tool is the normal pairing, not an operator problem.
     source.events.on('diagnostic', (diagnostic) => logger.debug(`bridge: ${diagnostic.message}`)),
     source.events.on('listDegraded', (diagnostic) => logger.warn(`bridge: ${diagnostic.message}`)),
@@ -132,14 +131,10 @@ export function mountBridge(context: BridgeMountContext): MountedBridge {
     source,
     projects,
     presence,
-    toolSources: [new ProjectSelectionTools(projects), source],
+    toolSources: [source.selectionTools, source.tools],
     running: () => running,
     gate,
     routes: [gate(hub), gate(pinGate({ multi: () => projects.mode === 'multi', refused: context.refused }))],
-    targetOf(connectionId) {
-      const record = projects.get(connectionId);
-      return record ? { source: 'bridge', plugin: record.name, role: record.role, ...(record.project ? { project: record.project } : {}) } : { source: 'bridge' };
-    },
     announce: publishState,
     views: {
       plugins: () => source.pluginViews(),

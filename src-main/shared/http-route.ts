@@ -3,7 +3,7 @@
  * way to answer a request with a structured error: its HTTP status is the error table's for its code's
  * kind, never chosen by the caller.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { httpStatusOf, type StructuredError } from '../contracts/index.js';
 
@@ -19,4 +19,14 @@ export function sendError(res: ServerResponse, error: StructuredError, headers: 
   const body = JSON.stringify({ error });
   res.writeHead(httpStatusOf(error), { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** Answers an upgrade request that nothing accepts with the error's status instead of switching protocols, then ends the socket. */
+export function refuseUpgrade(socket: Duplex, error: StructuredError): void {
+  if (socket.destroyed) return;
+  const status = httpStatusOf(error);
+  const body = JSON.stringify({ error });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }

@@ -31,7 +31,7 @@ import { mountHttp } from './http/server.js';
 import { explainStateDirInUse, removeInstanceRecord, writeInstanceRecord } from './instance-record.js';
 import { apiCallerLabel, consoleCallObserver } from './observers.js';
 import { onceLogger } from './once-log.js';
-import { cliInvocation, CONSOLE_BUNDLE_DIR, EXAMPLE_IN_PROCESS_PLUGINS_DIR, PROJECT_ROOT } from './paths.js';
+import { cliInvocation, CONSOLE_BUNDLE_DIR, EXAMPLE_IN_PROCESS_PLUGINS_DIR, nodeCommand, PROJECT_ROOT } from './paths.js';
 import { DisposeStack } from './runtime/dispose-stack.js';
 import { IdleHeap } from './runtime/idle-heap.js';
 import { RuntimeSettings } from './settings-view.js';
@@ -163,7 +163,7 @@ async function mountAll(options: JunctionOptions, logger: Logger, step: Step, cl
       projectRouting: config['project-routing'],
       apiIdleMs: config['idle-timeout-seconds'] * 1000,
       serverTransport: config['client-transport'],
-      endpoint: () => ({ host: config.host, port: boundPort, token: agentToken, cliArgs: cliInvocation() }),
+      endpoint: () => ({ host: config.host, port: boundPort, token: agentToken, cli: { command: nodeCommand(), args: cliInvocation() } }),
       refused,
       logger,
       control,

@@ -3,3 +3,4 @@
  * (signalr, plugins, projects, presence, webhooks) keep their own doors.
  */
 export { mountBridge, type BridgeMountContext, type MountedBridge } from './mount.js';
+export type { ConnectCommand } from './client-setup.js';

@@ -14,6 +14,7 @@ import { attachPluginHub, type PluginBridge } from './plugin-hub/index.js';
 import { AgentPresence, attachPresence } from './presence/index.js';
 import type { ProjectRoutingControl } from './projects/index.js';
 import { createHubServer, type AuthorizeResult } from './signalr/index.js';
+import type { ConnectCommand } from './client-setup.js';
 import { agentViews, bridgeView } from './views.js';
 
 export interface BridgeMountContext {
@@ -27,7 +28,7 @@ export interface BridgeMountContext {
   /** How agents reach this Junction's MCP server, as plugins are told. */
   serverTransport: 'stdio' | 'streamableHttp';
   /** Where agents reach Junction, for the Bridge view's URLs and snippets (the port is known once it listens). */
-  endpoint(): { host: string; port: number; token: string | undefined; cliArgs: string[] };
+  endpoint(): { host: string; port: number; token: string | undefined; cli: ConnectCommand };
   /** Logs a refusal of bad input once per distinct input. */
   refused(key: string, message: string): void;
   logger: Logger;
@@ -73,8 +74,8 @@ export function mountBridge(context: BridgeMountContext): MountedBridge {
   let running = true;
 
   const view = (): BridgeView => {
-    const { host, port, token, cliArgs } = context.endpoint();
-    return bridgeView({ running, host, port, cliArgs, token, projectRouting: projects.mode, projects: projects.pinnedProjects() });
+    const { host, port, token, cli } = context.endpoint();
+    return bridgeView({ running, host, port, cli, token, projectRouting: projects.mode, projects: projects.pinnedProjects() });
   };
   const agents = () => agentViews(presence, projects);
   const publishState = () => control.publish({ type: 'bridge.state', bridge: view() });

@@ -14,6 +14,7 @@ import { callOutcome } from './outcome.js';
 import { createProbePlugin, type ProbePlugin } from './probe-plugin.js';
 import { FUZZ_MAX_BODY_BYTES, FUZZ_MAX_FRAME_BYTES, fuzzAccess, fuzzApi, fuzzHostTools, fuzzHub, fuzzMcp } from './fuzz.js';
 import type { AttackTally } from './attacks.js';
+import { fuzzPins } from './fuzz-pins.js';
 import { sampleRss, type RssSummary } from './rss.js';
 
 export interface FuzzStage {
@@ -105,5 +106,6 @@ export async function runAllFuzzers(runs: number): Promise<FuzzRun> {
   } finally {
     await guarded.stop();
   }
+  tallies.push(...(await fuzzPins(runs)));
   return { tallies, rss: rss.stop(), healthyAfter };
 }

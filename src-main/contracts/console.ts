@@ -368,13 +368,22 @@ export interface CompileCheckView {
 
 export type PolicyAction = 'allow' | 'ask' | 'deny';
 
-/** Tests one argument, found by JSON pointer (RFC 6901); exactly one of equals, regex, exists. */
-export interface PolicyArgumentMatcher {
-  pointer: string;
-  equals?: unknown;
-  regex?: string;
-  exists?: boolean;
+/**
+ * The operand of each kind of argument matcher. The policy engine's table of kinds is keyed by this
+ * type, so a kind added here does not compile until the engine can judge it.
+ */
+export interface PolicyMatcherOperands {
+  equals: unknown;
+  /** RE2 syntax (linear time). */
+  regex: string;
+  exists: boolean;
+  greaterThan: number;
 }
+
+export type PolicyMatcherKind = keyof PolicyMatcherOperands;
+
+/** Tests one argument, found by JSON pointer (RFC 6901); exactly one kind's operand is given. */
+export type PolicyArgumentMatcher = { pointer: string } & { [K in PolicyMatcherKind]?: PolicyMatcherOperands[K] };
 
 /** One rule of the approval policy: every given matcher must hold; the first matching rule decides. */
 export interface PolicyRule {

@@ -25,7 +25,7 @@ import {
   createSystemToolApi,
   type McpServerFactory,
 } from '../mcp/index.js';
-import { CallApprovals, loadPolicyFile, policyFilePersistence, PolicyStore } from '../policy/index.js';
+import { CallApprovals, openPolicy, refusedEditNotice } from '../policy/index.js';
 import { createJournal } from '../recovery/index.js';
 import { assertBindAllowed, createAuthenticator, loadOrCreateToken } from '../security/index.js';
 import { JunctionError } from '../contracts/index.js';
@@ -93,7 +93,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const logger = options.logger ?? createLogger(config['log-level']);
   // An invalid policy stops Junction before it opens anything, naming the rule and field.
   const policyPath = config['approval-policy'] ? resolve(config['approval-policy']) : null;
-  const policyDocument = policyPath ? await loadPolicyFile(policyPath) : { rules: [] };
+  const openedPolicy = await openPolicy(policyPath);
 
   const stateDir = config['state-dir'] ?? userStateDir();
   // Mode token without token= uses the one generated and stored in the state directory on first run;
@@ -259,14 +259,14 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   });
   const metricsTimer = setInterval(() => control.publishMetrics(), METRICS_INTERVAL_MS);
   metricsTimer.unref();
-  const policy = new PolicyStore({
-    path: policyPath,
-    document: policyDocument,
-    ...(policyPath ? { persistence: policyFilePersistence(policyPath) } : {}),
-  });
+  const policy = openedPolicy.store;
   const stopPolicyEvents = policy.onChanged((view, change) => {
     audit?.policyEdited(view, change);
     control.publish({ type: 'policy.updated', policy: view, change });
+  });
+  const stopPolicyRefusals = policy.onRejected((problem) => {
+    logger.warn(`approval-policy: an outside edit was not loaded, the policy in force is unchanged: ${problem.message}`);
+    control.publish({ type: 'notice.raised', notice: refusedEditNotice(problem, Date.now()) });
   });
   const callApprovals = new CallApprovals({
     store: policy,
@@ -448,6 +448,8 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         idleHeap.close();
         for (const u of unsubscribe) u();
         stopPolicyEvents();
+        stopPolicyRefusals();
+        openedPolicy.close();
         callApprovals.close();
         await consoleServer?.close();
         await mcpHttp.close();

@@ -410,11 +410,14 @@ export interface PolicyView {
   version: number;
   document: PolicyDocument;
   updatedAt: number;
+  /** The file was edited outside Junction and that edit could not be loaded (why); the policy shown stays in force and saves are refused until the file is fixed. */
+  fileProblem?: string;
 }
 
 export interface PolicyChangeView {
-  kind: 'edited' | 'always-allow';
-  by: 'operator';
+  /** `reloaded`: the file was edited outside Junction and the edit loaded. */
+  kind: 'edited' | 'always-allow' | 'reloaded';
+  by: 'operator' | 'file';
   previousVersion: number;
   version: number;
   at: number;

@@ -3,6 +3,7 @@ export { CallApprovals, targetLabel, type CallApprovalEvents, type CallApprovals
 export { canonicalJson, decisionDigest } from './canonical.js';
 export { compilePolicy, evaluate, globToRegExp, type CallFacts, type CompiledPolicy, type Evaluation } from './engine.js';
 export { MAX_EQUALS_DEPTH, MAX_REGEX_INPUT, MAX_REGEX_LENGTH, pointerCandidates } from './matchers.js';
-export { loadPolicyFile, policyFilePersistence } from './policy-file.js';
-export { PolicyStore, type PolicyListener, type PolicyPersistence, type PolicyStoreOptions } from './policy-store.js';
+export { PolicyFile } from './policy-file.js';
+export { openPolicy, refusedEditNotice, type OpenPolicy } from './open-policy.js';
+export { PolicyStore, type OutsideEdit, type PolicyListener, type PolicyPersistence, type PolicyStoreOptions } from './policy-store.js';
 export { formatPolicy, parsePolicyDocument, parsePolicyText } from './rules.js';

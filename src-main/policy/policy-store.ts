@@ -23,6 +23,9 @@ export interface PolicyStoreOptions {
 
 export type PolicyListener = (policy: PolicyView, change: PolicyChangeView) => void;
 
+/** An edit of the policy file made outside Junction, as read (or the read failure). */
+export type OutsideEdit = { text: string } | { error: JunctionError };
+
 export class PolicyStore {
   private compiled: CompiledPolicy;
   private version = 1;
@@ -30,6 +33,9 @@ export class PolicyStore {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly now: () => number;
   private readonly listeners = new Set<PolicyListener>();
+  private readonly rejectedListeners = new Set<(problem: JunctionError) => void>();
+  /** Why the file's current content (edited outside Junction) was not loaded; saves wait until it is fixed. */
+  private fileProblem: string | undefined;
 
   constructor(private readonly options: PolicyStoreOptions) {
     this.now = options.now ?? Date.now;
@@ -43,12 +49,24 @@ export class PolicyStore {
     return () => this.listeners.delete(listener);
   }
 
+  /** Told when an outside edit of the file could not be loaded (the old policy stays in force). */
+  onRejected(listener: (problem: JunctionError) => void): () => void {
+    this.rejectedListeners.add(listener);
+    return () => this.rejectedListeners.delete(listener);
+  }
+
   current(): { compiled: CompiledPolicy; version: number } {
     return { compiled: this.compiled, version: this.version };
   }
 
   view(): PolicyView {
-    return { path: this.options.path, version: this.version, document: this.compiled.document, updatedAt: this.updatedAt };
+    return {
+      path: this.options.path,
+      version: this.version,
+      document: this.compiled.document,
+      updatedAt: this.updatedAt,
+      ...(this.fileProblem !== undefined ? { fileProblem: this.fileProblem } : {}),
+    };
   }
 
   /** Replaces the whole policy with `text` when `baseVersion` is still current (the console's editor). */
@@ -81,7 +99,40 @@ export class PolicyStore {
     });
   }
 
+  /**
+   * The policy file changed outside Junction: a valid edit takes effect (a new version, audited like any
+   * change); an invalid one keeps the policy in force, is reported, and blocks saves until it is fixed,
+   * so Junction never overwrites what the operator is editing by hand.
+   */
+  outsideEdit(edit: OutsideEdit): Promise<void> {
+    return this.serialised(async () => {
+      let document: PolicyDocument;
+      try {
+        if ('error' in edit) throw edit.error;
+        document = parsePolicyText(edit.text, `approval-policy ${this.options.path ?? ''}`);
+      } catch (error) {
+        if (!(error instanceof JunctionError)) throw error;
+        this.fileProblem = error.message;
+        for (const listener of [...this.rejectedListeners]) listener(error);
+        return;
+      }
+      const hadProblem = this.fileProblem !== undefined;
+      this.fileProblem = undefined;
+      if (!hadProblem && canonicalJson(document) === canonicalJson(this.compiled.document)) return;
+      this.apply(compilePolicy(document), { kind: 'reloaded' }, 'file');
+    });
+  }
+
+  private assertFileLoaded(): void {
+    if (this.fileProblem === undefined) return;
+    throw new JunctionError('Conflict', `The policy file was edited outside Junction and that edit could not be loaded (${this.fileProblem}); fix the file first, so that this change does not overwrite it.`, {
+      next: next('refreshSnapshot'),
+      details: { fileProblem: this.fileProblem },
+    });
+  }
+
   private assertVersion(expected: number): void {
+    this.assertFileLoaded();
     if (expected !== this.version) {
       throw new JunctionError('Conflict', `The policy changed (version ${expected} → ${this.version}) since it was read; reload it and apply the change again.`, {
         next: next('refreshSnapshot'),
@@ -96,12 +147,16 @@ export class PolicyStore {
     }
     const compiled = compilePolicy(document);
     await this.options.persistence.save(formatPolicy(document));
+    this.apply(compiled, change, 'operator');
+  }
+
+  private apply(compiled: CompiledPolicy, change: Pick<PolicyChangeView, 'kind' | 'ruleIndex'>, by: PolicyChangeView['by']): void {
     const previousVersion = this.version;
     this.compiled = compiled;
     this.version += 1;
     this.updatedAt = this.now();
     const view = this.view();
-    const done: PolicyChangeView = { ...change, by: 'operator', previousVersion, version: this.version, at: this.updatedAt };
+    const done: PolicyChangeView = { ...change, by, previousVersion, version: this.version, at: this.updatedAt };
     for (const listener of [...this.listeners]) listener(view, done);
   }
 

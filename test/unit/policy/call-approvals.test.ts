@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallApprovalView, PolicyChangeView, PolicyDocument } from '../../../src-main/contracts/console.js';
-import { CallApprovals, loadPolicyFile, policyFilePersistence, PolicyStore } from '../../../src-main/policy/index.js';
+import { CallApprovals, PolicyFile, PolicyStore } from '../../../src-main/policy/index.js';
 import type { GateRequest, GateVerdict } from '../../../src-main/contracts/call-gate.js';
 
 const ASK: PolicyDocument = { rules: [{ tool: 'deny-*', action: 'deny', reason: 'never' }, { tool: 'remove-*', action: 'ask' }] };
@@ -20,7 +20,8 @@ describe('call approvals (policy gate)', () => {
 
   const setup = async (document: PolicyDocument, timeoutMs = 60_000, file = path) => {
     await writeFile(file, JSON.stringify(document));
-    store = new PolicyStore({ path: file, document: await loadPolicyFile(file), persistence: policyFilePersistence(file) });
+    const opened = await PolicyFile.open(file, (edit) => void store.outsideEdit(edit));
+    store = new PolicyStore({ path: file, document: opened.document, persistence: opened.file });
     store.onChanged((_v, c) => changes.push(c));
     gate = new CallApprovals({
       store,
@@ -167,7 +168,8 @@ describe('call approvals (policy gate)', () => {
     await rm(gone, { recursive: true });
     const verdict = gate.authorize(request());
     const view = await held();
-    await assert.rejects(gate.decide({ askId: view.askId, digest: view.digest, decision: 'always' }), (e: NodeJS.ErrnoException) => e.code === 'ENOENT');
+    // The file vanished under Junction: an outside change, so the save is refused rather than recreating it.
+    await assert.rejects(gate.decide({ askId: view.askId, digest: view.digest, decision: 'always' }), (e: Error & { code?: string }) => e.code === 'Conflict');
     assert.equal(store.view().version, 1);
     assert.equal(store.view().document.rules.length, 2);
     assert.equal(gate.pending().length, 1);

@@ -15,9 +15,9 @@ export interface OpenPolicy {
 /** Reads and validates the file (a `PolicyInvalid` stops the start) and starts watching it; null: no policy, everything allowed. */
 export async function openPolicy(path: string | null): Promise<OpenPolicy> {
   if (path === null) return { store: new PolicyStore({ path: null, document: { rules: [] } }), close: () => undefined };
-  let store: PolicyStore | undefined;
-  const { file, document } = await PolicyFile.open(path, (edit) => void store?.outsideEdit(edit));
-  store = new PolicyStore({ path, document, persistence: file });
+  // The file tells of outside edits only once it watches or saves, by when the store exists.
+  const { file, document } = await PolicyFile.open(path, (edit) => void store.outsideEdit(edit));
+  const store = new PolicyStore({ path, document, persistence: file });
   file.watch();
   return { store, close: () => file.close() };
 }

@@ -370,7 +370,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const systemToolApi = createSystemToolApi({
     provider: gatedSystemTools(bridge, callApprovals, (connectionId) => {
       const record = bridge.registry.get(connectionId);
-      return record ? { source: 'bridge', plugin: record.name, role: record.role, ...(record.project ? { project: record.project } : {}) } : { source: 'bridge' };
+      return record ? { source: 'bridge', plugin: record.name, role: record.role, connection: connectionId, ...(record.project ? { project: record.project } : {}) } : { source: 'bridge' };
     }),
     readBody,
   });

@@ -457,8 +457,10 @@ export interface CallApprovalView {
   agent: string;
   agentName: string;
   transport: CallView['transport'];
-  /** Where the call goes: `host`, `plugin:<id>`, `bridge:<role> <name>`. */
+  /** Where the call goes: `host`, `plugin:<id>`, `bridge:<role> <name>`; the decision is bound to it. */
   target: string;
+  /** The target changed while the call waited (a new plugin took the slot): the call is asked again, bound to `to`. */
+  targetChange?: { from: string; to: string; at: number };
   /** The complete arguments the call will run with. */
   arguments: unknown;
   /** UTF-8 bytes of the canonical arguments JSON. */

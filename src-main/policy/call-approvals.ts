@@ -25,6 +25,8 @@ export interface CallApprovalsOptions {
   tickMs?: number;
   /** Decided approvals kept for the console. */
   keepDecided?: number;
+  /** How often held calls are routed again to see whether their target changed. */
+  targetCheckMs?: number;
   /** Largest arguments a decided approval keeps whole; larger ones keep a JSON text preview. */
   decidedArgumentBytes?: number;
   now?: () => number;
@@ -34,6 +36,8 @@ interface Held {
   view: CallApprovalView;
   rule: PolicyRule;
   request: GateRequest;
+  /** Where the call goes; the decision is bound to it (see targetKey). */
+  bound: ToolTarget;
   args: Record<string, unknown>;
   /** An always-allow decision is writing the policy; the timeout waits for it. */
   deciding: boolean;
@@ -46,7 +50,26 @@ const DECIDED_ARGUMENT_BYTES = 16 * 1024;
 export function targetLabel(target: ToolTarget): string {
   if (target.source === 'host') return 'host';
   if (target.source === 'plugin') return `plugin:${target.plugin}`;
-  return `bridge:${target.role ?? 'any'}${target.plugin ? ` ${target.plugin}` : ''}`;
+  const who = target.plugin ? ` ${target.plugin}` : target.connection === undefined ? ' (no plugin serves it now)' : '';
+  return `bridge:${target.role ?? 'any'}${who}${target.project && target.project !== target.plugin ? ` [${target.project}]` : ''}`;
+}
+
+/** A target's identity: host, in-process plugin, or plugin connection with its role, name and project. */
+function targetKey(target: ToolTarget): string {
+  return canonicalJson(target);
+}
+
+/** The label of `target` told apart from `other` (a reconnected plugin of the same name differs only in its connection). */
+function distinctLabel(target: ToolTarget, other: ToolTarget): string {
+  const label = targetLabel(target);
+  if (target.source !== 'bridge' || label !== targetLabel(other)) return label;
+  return target.connection === undefined ? label : `${label} (connection ${target.connection.slice(0, 8)})`;
+}
+
+/** What a session grant is bound to: the tool, the rule, and the serving plugin by name (a reconnect keeps it; another plugin does not). */
+function grantKey(tool: string, rule: PolicyRule, target: ToolTarget): string {
+  const { connection: _connection, ...named } = target as ToolTarget & { connection?: string };
+  return `${tool}\0${canonicalJson(rule)}\0${canonicalJson(named)}`;
 }
 
 /**
@@ -62,6 +85,8 @@ class RequestFacts implements CallFacts {
   constructor(
     private readonly request: GateRequest,
     readonly args: Record<string, unknown>,
+    /** A held call's bound target, so a re-judgement sees where it goes now. */
+    private readonly fixedTarget?: ToolTarget,
   ) {
     this.tool = request.tool;
     this.annotations = request.descriptor.annotations;
@@ -69,7 +94,7 @@ class RequestFacts implements CallFacts {
   }
 
   get target(): ToolTarget {
-    return this.request.target;
+    return this.fixedTarget ?? this.request.target;
   }
 }
 
@@ -80,6 +105,7 @@ export class CallApprovals implements CallGate {
   private readonly grants = new Map<string, Set<string>>();
   private readonly now: () => number;
   private readonly unsubscribe: () => void;
+  private targetTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: CallApprovalsOptions) {
     this.now = options.now ?? Date.now;
@@ -101,34 +127,80 @@ export class CallApprovals implements CallGate {
   }
 
   /**
-   * After a policy change or a session grant every held call is judged again: one the new policy allows or denies is released
-   * with that verdict; one still asked is re-bound to the new version (the console sees a new digest, so a
-   * decision taken on the outdated view is refused rather than applied to something else).
+   * After a policy change or a session grant every held call is judged again: one the new policy allows
+   * or denies is released with that verdict; one still asked is re-bound to the rule that now holds it.
+   * The digest covers that rule's content, not its index or the policy version, so renumbering leaves a
+   * decision on the same call under the same rule valid, while a call now held by another rule gets a
+   * new digest and a decision taken on the outdated view is refused rather than misapplied.
    */
   private rejudgeHeld(): void {
+    for (const entry of [...this.held.values()]) if (!entry.deciding) this.rejudge(entry, false);
+  }
+
+  private rejudge(entry: Held, changed: boolean): void {
+    const judged = this.judge(entry.request, entry.args, entry.bound);
+    if (judged.kind === 'final') {
+      this.finish(entry, judged.verdict.allowed ? 'allowed' : 'denied', judged.verdict.decision.decision, undefined, judged.verdict);
+      return;
+    }
+    if (!changed && judged.version === entry.view.policyVersion) return;
+    entry.rule = judged.rule;
+    entry.view = {
+      ...entry.view,
+      policyVersion: judged.version,
+      ruleIndex: judged.evaluation.ruleIndex!,
+      reason: judged.evaluation.reason,
+      digest: digestOf(entry.request, entry.args, entry.bound, judged.rule),
+    };
+    this.options.events.requested(entry.view);
+  }
+
+  /** A held call whose target changed is asked again, bound to the new target, with the change on its view. */
+  private rebind(entry: Held, now: ToolTarget): void {
+    const from = distinctLabel(entry.bound, now);
+    const to = distinctLabel(now, entry.bound);
+    entry.bound = now;
+    entry.view = { ...entry.view, target: to, targetChange: { from, to, at: this.now() } };
+    this.rejudge(entry, true);
+  }
+
+  /** Re-routes every held call that can move; run while calls are held, so the card shows a change before the operator decides. */
+  private checkTargets(): void {
     for (const entry of [...this.held.values()]) {
-      if (entry.deciding) continue;
-      const judged = this.judge(entry.request, entry.args);
-      if (judged.kind === 'final') {
-        this.finish(entry, judged.verdict.allowed ? 'allowed' : 'denied', judged.verdict.decision.decision, undefined, judged.verdict);
-        continue;
-      }
-      if (judged.version === entry.view.policyVersion) continue;
-      entry.rule = judged.rule;
-      entry.view = {
-        ...entry.view,
-        policyVersion: judged.version,
-        ruleIndex: judged.evaluation.ruleIndex!,
-        reason: judged.evaluation.reason,
-        digest: decisionDigest({ session: entry.request.session, tool: entry.view.tool, args: entry.args, policyVersion: judged.version }),
-      };
-      this.options.events.requested(entry.view);
+      if (entry.deciding || !entry.request.retarget) continue;
+      const now = entry.request.retarget();
+      if (targetKey(now) !== targetKey(entry.bound)) this.rebind(entry, now);
     }
   }
 
-  private judge(request: GateRequest, args: Record<string, unknown>): { kind: 'final'; verdict: GateVerdict } | { kind: 'ask'; evaluation: Evaluation; rule: PolicyRule; version: number } {
+  /**
+   * An allowing decision runs the call where the operator saw it going. A changed target re-asks (the
+   * call keeps waiting, its view names the change) rather than refusing: the agent loses nothing, and
+   * the operator decides on where it would really run. A bridged call with no plugin to serve it cannot
+   * be bound to one, so it cannot be allowed until one serves it.
+   */
+  private assertTarget(entry: Held): void {
+    const now = entry.request.retarget?.() ?? entry.bound;
+    if (targetKey(now) !== targetKey(entry.bound)) {
+      const from = entry.view.target;
+      this.rebind(entry, now);
+      if (!this.held.has(entry.view.askId)) return;
+      throw new JunctionError('Conflict', `The call's target changed from ${from} to ${entry.view.target} while it waited; it is asked again with the new target, decide again.`, {
+        next: next('refreshSnapshot'),
+        details: { askId: entry.view.askId, targetChange: entry.view.targetChange },
+      });
+    }
+    if (now.source === 'bridge' && now.connection === undefined && now.plugin === undefined) {
+      throw new JunctionError('Conflict', `No plugin would serve '${entry.view.tool}' now (${entry.view.target}), so an approval could not be bound to where it runs; decide once one serves it, or deny.`, {
+        next: next('retryLater'),
+        details: { askId: entry.view.askId },
+      });
+    }
+  }
+
+  private judge(request: GateRequest, args: Record<string, unknown>, target?: ToolTarget): { kind: 'final'; verdict: GateVerdict } | { kind: 'ask'; evaluation: Evaluation; rule: PolicyRule; version: number } {
     const { compiled, version } = this.options.store.current();
-    const evaluation = evaluate(compiled, new RequestFacts(request, args));
+    const evaluation = evaluate(compiled, new RequestFacts(request, args, target));
     const base = { action: evaluation.action, ruleIndex: evaluation.ruleIndex, reason: evaluation.reason, policyVersion: version };
     if (evaluation.action === 'allow') return { kind: 'final', verdict: { allowed: true, args, decision: { ...base, decidedBy: 'policy', decision: 'allow-once' } } };
     if (evaluation.action === 'deny') {
@@ -142,7 +214,7 @@ export class CallApprovals implements CallGate {
       };
     }
     const rule = compiled.document.rules[evaluation.ruleIndex!]!;
-    if (this.grants.get(request.session)?.has(grantKey(request.tool, rule))) {
+    if (this.grants.get(request.session)?.has(grantKey(request.tool, rule, target ?? request.target))) {
       return { kind: 'final', verdict: { allowed: true, args, decision: { ...base, decidedBy: 'operator', decision: 'allow-session' } } };
     }
     return { kind: 'ask', evaluation, rule, version };
@@ -164,12 +236,14 @@ export class CallApprovals implements CallGate {
     if (request.digest !== entry.view.digest) {
       throw new JunctionError('Conflict', 'The decision quotes a different call (digest mismatch); reload the approval and decide again.', { details: { askId: request.askId } });
     }
+    if (request.decision !== 'deny') this.assertTarget(entry);
+    if (!this.held.has(request.askId)) return entry.view;
     switch (request.decision) {
       case 'allow-once':
         return this.finish(entry, 'allowed', 'allow-once');
       case 'allow-session': {
         const keys = this.grants.get(entry.request.session) ?? new Set<string>();
-        keys.add(grantKey(entry.view.tool, entry.rule));
+        keys.add(grantKey(entry.view.tool, entry.rule, entry.bound));
         this.grants.set(entry.request.session, keys);
         const view = this.finish(entry, 'allowed', 'allow-session');
         // Other calls of that session held by the same rule are covered by the grant too.
@@ -213,12 +287,13 @@ export class CallApprovals implements CallGate {
 
   private hold(request: GateRequest, evaluation: Evaluation, rule: PolicyRule, version: number): Promise<GateVerdict> {
     const args = structuredClone(request.args);
+    const bound = request.target;
     const requestedAt = this.now();
     const timeoutMs = this.options.timeoutMs;
     const view: CallApprovalView = {
       askId: randomUUID(),
       callId: request.callId,
-      digest: decisionDigest({ session: request.session, tool: request.tool, args, policyVersion: version }),
+      digest: digestOf(request, args, bound, rule),
       policyVersion: version,
       tool: request.tool,
       ...(request.descriptor.description !== undefined ? { description: request.descriptor.description } : {}),
@@ -226,7 +301,7 @@ export class CallApprovals implements CallGate {
       agent: request.agent,
       agentName: request.agentName,
       transport: request.transport,
-      target: targetLabel(request.target),
+      target: targetLabel(bound),
       arguments: args,
       argumentBytes: Buffer.byteLength(canonicalJson(args), 'utf8'),
       ruleIndex: evaluation.ruleIndex!,
@@ -255,6 +330,7 @@ export class CallApprovals implements CallGate {
         view,
         rule,
         request,
+        bound,
         args,
         deciding: false,
         timedOutWhileDeciding: false,
@@ -266,6 +342,10 @@ export class CallApprovals implements CallGate {
         },
       };
       this.held.set(view.askId, entry);
+      if (request.retarget && !this.targetTimer) {
+        this.targetTimer = setInterval(() => this.checkTargets(), this.options.targetCheckMs ?? 1000);
+        this.targetTimer.unref();
+      }
       request.signal.addEventListener('abort', onAbort, { once: true });
       this.options.events.requested(view);
       tell();
@@ -276,6 +356,10 @@ export class CallApprovals implements CallGate {
   /** `verdict` overrides the one derived from the state (a policy change releasing the call). */
   private finish(entry: Held, state: Exclude<CallApprovalView['state'], 'pending'>, decision?: CallApprovalView['decision'], operatorReason?: string, verdict?: GateVerdict): CallApprovalView {
     if (!this.held.delete(entry.view.askId)) return entry.view;
+    if (this.held.size === 0) {
+      clearInterval(this.targetTimer);
+      this.targetTimer = undefined;
+    }
     entry.view = {
       ...entry.view,
       state,
@@ -329,7 +413,7 @@ export class CallApprovals implements CallGate {
   }
 }
 
-function grantKey(tool: string, rule: PolicyRule): string {
-  return `${tool}\0${canonicalJson(rule)}`;
+function digestOf(request: GateRequest, args: Record<string, unknown>, target: ToolTarget, rule: PolicyRule): string {
+  return decisionDigest({ session: request.session, tool: request.tool, args, target, rule });
 }
 

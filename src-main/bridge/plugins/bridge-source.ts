@@ -172,7 +172,7 @@ export class BridgeToolSource implements ToolSource {
     if (decision.kind === 'notFound') return { source: 'bridge' };
     if (decision.kind === 'wait') return { source: 'bridge', role: decision.role };
     const record = this.registry.active().find((r) => r.connectionId === decision.connectionId);
-    return { source: 'bridge', role: decision.role, ...(record?.name ? { plugin: record.name } : {}), ...(record?.project ? { project: record.project } : {}) };
+    return { source: 'bridge', role: decision.role, connection: decision.connectionId, ...(record?.name ? { plugin: record.name } : {}), ...(record?.project ? { project: record.project } : {}) };
   }
 
   onToolsChanged(listener: () => void): () => void {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startScenePlugin, type RunningScenePlugin } from '../../../plugins/examples/scene/plugin.js';
-import type { PolicyDocument } from '../../../src-main/contracts/console.js';
+import type { ControlEvent, PolicyDocument } from '../../../src-main/contracts/console.js';
 import { startJunctionProcess } from '../../support/junction-process.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 
@@ -167,6 +167,46 @@ describe('deeply nested equals values', () => {
         await junction.stop();
       }
     } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a decision is bound to where the call runs', () => {
+  test('a new editor taking the slot while a call waits re-asks the call naming the change; the old approval runs nothing', async () => {
+    const { dir, path } = await policyFile({ rules: [{ tool: 'remove-object', action: 'ask' }] });
+    const junction = await startTestJunction([`approval-policy=${path}`, 'approval-timeout=30']);
+    const events: ControlEvent[] = [];
+    const unsubscribe = junction.control.subscribe((e) => events.push(e));
+    const first = await startScenePlugin({ endpoint: `${junction.baseUrl}/hub/mcp-server`, role: 'editor', name: 'scene-first' });
+    let second: RunningScenePlugin | undefined;
+    try {
+      const agent = await junction.connectAgent();
+      await eventually(async () => (await agent.listTools()).tools.some((t) => t.name === 'remove-object'), 10_000, 'plugin tools');
+      const added = (await agent.callTool({ name: 'add-object', arguments: { name: 'kept', kind: 'cube' } })).structuredContent as { object: { id: string } };
+      const id = added.object.id;
+      const removing = agent.callTool({ name: 'remove-object', arguments: { id } }, undefined, { timeout: 30_000 });
+      const requested = (askId?: string) => events.flatMap((e) => (e.type === 'callApproval.requested' && (askId === undefined || e.approval.askId === askId) ? [e.approval] : []));
+      const held = await eventually(() => requested()[0], 10_000, 'the held call');
+      assert.equal(held.target, 'bridge:editor scene-first');
+
+      second = await startScenePlugin({ endpoint: `${junction.baseUrl}/hub/mcp-server`, role: 'editor', name: 'scene-second' });
+      await eventually(() => junction.control.snapshot().then((s) => s.plugins.some((p) => p.name === 'scene-second' && p.role === 'editor' && p.toolCount > 0)), 10_000, 'the second editor');
+      await assert.rejects(junction.control.decideCall({ askId: held.askId, digest: held.digest, decision: 'allow-once' }), (e: Error & { code?: string }) => e.code === 'Conflict');
+      const changed = await eventually(() => requested(held.askId).find((v) => v.targetChange !== undefined), 5000, 'the card to show the target change');
+      assert.deepEqual({ from: changed.targetChange!.from, to: changed.targetChange!.to }, { from: 'bridge:editor scene-first', to: 'bridge:editor scene-second' });
+      assert.equal(changed.target, 'bridge:editor scene-second');
+      assert.notEqual(changed.digest, held.digest);
+      assert.ok(first.scene.list(10).items.some((o) => o.id === id), 'nothing ran on the first editor');
+
+      await junction.control.decideCall({ askId: changed.askId, digest: changed.digest, decision: 'deny', reason: 'not on the second editor' });
+      const denied = await removing;
+      assert.equal((denied.structuredContent as Structured).error?.code, 'ApprovalDenied');
+    } finally {
+      unsubscribe();
+      await second?.stop();
+      await first.stop();
+      await junction.stop();
       await rm(dir, { recursive: true, force: true });
     }
   });

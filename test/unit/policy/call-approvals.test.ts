@@ -187,7 +187,7 @@ describe('call approvals (policy gate)', () => {
     assert.equal(store.view().version, 2);
   });
 
-  test('a policy change re-judges held calls: released when now allowed or denied, re-bound to a new digest when still asked', async () => {
+  test('a policy change re-judges held calls: released when now allowed or denied; renumbering keeps the digest, another holding rule changes it', async () => {
     await setup({ rules: [{ tool: 'remove-*', action: 'ask' }] });
     const a = gate.authorize(request({ callId: 'a', args: { id: 'a' } }));
     const b = gate.authorize(request({ callId: 'b', tool: 'remove-scene', args: { id: 'b' } }));
@@ -200,11 +200,14 @@ describe('call approvals (policy gate)', () => {
     assert.deepEqual(va.allowed && va.args, { id: 'a' });
     const vb = await b;
     assert.ok(!vb.allowed && vb.error.code === 'ApprovalDenied' && vb.decision.decidedBy === 'policy');
+    const renumbered = gate.pending();
+    assert.equal(renumbered.length, 1);
+    assert.equal(renumbered[0]!.policyVersion, 2);
+    assert.equal(renumbered[0]!.ruleIndex, 2, 'the view follows the rule to its new index');
+    assert.equal(renumbered[0]!.digest, before.digest, 'the same rule still holds the same call: a decision on it stays valid');
+    await store.replace(JSON.stringify({ rules: [{ tool: 'remove-*', action: 'ask', reason: 'now with a reason' }] }), 2);
     const after = gate.pending();
-    assert.equal(after.length, 1);
-    assert.equal(after[0]!.policyVersion, 2);
-    assert.equal(after[0]!.ruleIndex, 2);
-    assert.notEqual(after[0]!.digest, before.digest);
+    assert.notEqual(after[0]!.digest, before.digest, 'another rule holds it now');
     await assert.rejects(gate.decide({ askId: before.askId, digest: before.digest, decision: 'allow-once' }), (e: Error & { code?: string }) => e.code === 'Conflict' && /digest/.test(e.message));
     await gate.decide({ askId: after[0]!.askId, digest: after[0]!.digest, decision: 'allow-once' });
     assert.equal((await c).allowed, true);

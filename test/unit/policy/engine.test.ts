@@ -103,10 +103,10 @@ describe('policy evaluation', () => {
     assert.deepEqual(pointerCandidates({ path: 'a', Path: 'b', PATH: { x: 1 } }, '/path').values, ['a', 'b', { x: 1 }]);
   });
 
-  test('the decision digest covers session, tool, canonical arguments and policy version', () => {
-    const base = { session: 's', tool: 't', args: { a: 1, b: [1, { c: 2 }] }, policyVersion: 1 };
+  test('the decision digest covers session, tool, canonical arguments, target and the holding rule', () => {
+    const base = { session: 's', tool: 't', args: { a: 1, b: [1, { c: 2 }] }, target: { source: 'bridge', connection: 'c1' }, rule: { tool: 't', action: 'ask' } };
     assert.equal(decisionDigest(base), decisionDigest({ ...base, args: { b: [1, { c: 2 }], a: 1 } }));
-    for (const changed of [{ session: 's2' }, { tool: 't2' }, { args: { a: 2, b: [1, { c: 2 }] } }, { policyVersion: 2 }]) {
+    for (const changed of [{ session: 's2' }, { tool: 't2' }, { args: { a: 2, b: [1, { c: 2 }] } }, { target: { source: 'bridge', connection: 'c2' } }, { rule: { tool: 't', action: 'ask', reason: 'x' } }]) {
       assert.notEqual(decisionDigest(base), decisionDigest({ ...base, ...changed }));
     }
     assert.equal(canonicalJson({ z: 1, a: { y: null, b: 'x' } }), '{"a":{"b":"x","y":null},"z":1}');

@@ -70,7 +70,7 @@ describe('the approval policy file is watched', () => {
     assert.equal(await policyVersion(), version, 'the policy in force did not change');
     assert.equal((await status()).status, 403, 'the old rule still denies');
     assert.match((await junction.control.snapshot()).policy!.fileProblem ?? '', /not valid JSON/);
-    await assert.rejects(junction.control.savePolicy('{"rules":[]}', version), isConflict);
+    await assert.rejects(junction.control.savePolicy({ text: '{"rules":[]}', baseVersion: version }), isConflict);
     assert.match(await readFile(path, 'utf8'), /"maybe"/, 'the hand edit is still in the file');
 
     await handEdit({ rules: [{ tool: 'server-status', action: 'allow' }] });
@@ -84,7 +84,7 @@ describe('the approval policy file is watched', () => {
     const hand = JSON.stringify({ rules: [{ tool: 'server-status', action: 'ask', reason: 'by hand, just now' }] });
     // Written and saved over at once, before the watcher could tell: the save itself reads the file first.
     await writeFile(path, hand);
-    await assert.rejects(junction.control.savePolicy('{"rules":[]}', version), isConflict);
+    await assert.rejects(junction.control.savePolicy({ text: '{"rules":[]}', baseVersion: version }), isConflict);
     assert.equal(await readFile(path, 'utf8'), hand);
     await eventually(async () => (await policyVersion()) > version, 5000, 'the edit to load');
 

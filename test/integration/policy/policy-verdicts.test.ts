@@ -162,7 +162,7 @@ describe('deeply nested equals values', () => {
       const junction = await startTestJunction([`approval-policy=${path}`]);
       try {
         const { version } = (await junction.control.snapshot()).policy!;
-        await assert.rejects(junction.control.savePolicy(`{"rules":[{"action":"deny","arguments":[{"pointer":"/a","equals":${deep}}]}]}`, version), (e: Error & { code?: string }) => e.code === 'PolicyInvalid' && /rule 0, field rules\.0\.arguments\.0\.equals/.test(e.message));
+        await assert.rejects(junction.control.savePolicy({ text: `{"rules":[{"action":"deny","arguments":[{"pointer":"/a","equals":${deep}}]}]}`, baseVersion: version }), (e: Error & { code?: string }) => e.code === 'PolicyInvalid' && /rule 0, field rules\.0\.arguments\.0\.equals/.test(e.message));
       } finally {
         await junction.stop();
       }

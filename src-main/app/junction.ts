@@ -250,6 +250,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       answerElicitation: ({ elicitationId, ...answer }) => elicitations.answer(elicitationId, answer),
       setElicitationAnswerer: ({ answerer }) => elicitations.setAnswerer(answerer),
       decideCall: (decision) => callApprovals.decide(decision),
+      callApprovalArguments: ({ askId }) => callApprovals.heldArguments(askId),
       savePolicy: ({ text, baseVersion }) => policy.replace(text, baseVersion),
       replay: async ({ callId }) => {
         if (!audit) throw new JunctionError('ReplayRefused', 'The audit trail is off (audit=false), so there is no recorded call to replay.');
@@ -271,6 +272,8 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const callApprovals = new CallApprovals({
     store: policy,
     timeoutMs: config['approval-timeout'] * 1000,
+    maxHeld: config['approval-max-held'],
+    maxHeldBytes: config['approval-max-held-mb'] * 1024 * 1024,
     events: {
       requested: (approval) => control.publish({ type: 'callApproval.requested', approval }),
       decided: (approval) => control.publish({ type: 'callApproval.decided', approval }),

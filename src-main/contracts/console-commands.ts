@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type {
   ApprovalView,
   BridgeView,
+  CallApprovalArgumentsView,
   CallApprovalView,
   CallDecisionRequest,
   CallDetail,
@@ -91,6 +92,8 @@ export const CONSOLE_COMMANDS = {
       .refine((a) => a.decision !== 'deny' || a.reason !== undefined, { message: 'a denial needs a reason', path: ['reason'] }) satisfies z.ZodType<CallDecisionRequest>,
     result: returns<CallApprovalView>(),
   },
+  /** The complete arguments of a held call (its view carries a bounded preview of large ones). */
+  callApprovalArguments: { input: z.object({ askId: id }).strict(), result: returns<CallApprovalArgumentsView>() },
   /** Replaces the approval policy with `text` (JSON) when `baseVersion` is still current; saved atomically. */
   // The text stays below the console socket's 1 MiB message cap, wrapper included.
   savePolicy: { input: z.object({ text: z.string().max(900_000), baseVersion: z.number().int().min(1) }).strict(), result: returns<PolicyView>() },

@@ -444,6 +444,13 @@ export interface PolicyDecisionView {
   operatorReason?: string;
 }
 
+/** The complete arguments of one held call, fetched on demand. */
+export interface CallApprovalArgumentsView {
+  askId: string;
+  arguments: Record<string, unknown>;
+  argumentBytes: number;
+}
+
 /** A tool call held by an `ask` rule until the operator decides. */
 export interface CallApprovalView {
   askId: string;
@@ -461,8 +468,9 @@ export interface CallApprovalView {
   target: string;
   /** The target changed while the call waited (a new plugin took the slot): the call is asked again, bound to `to`. */
   targetChange?: { from: string; to: string; at: number };
-  /** The complete arguments the call will run with. */
+  /** The arguments the call will run with: whole up to 16 KiB, else a JSON text preview (`argumentsTruncated`; a held call's are fetched whole with `callApprovalArguments`). */
   arguments: unknown;
+  argumentsTruncated?: boolean;
   /** UTF-8 bytes of the canonical arguments JSON. */
   argumentBytes: number;
   ruleIndex: number;

@@ -27,8 +27,12 @@ export interface CallApprovalsOptions {
   keepDecided?: number;
   /** How often held calls are routed again to see whether their target changed. */
   targetCheckMs?: number;
-  /** Largest arguments a decided approval keeps whole; larger ones keep a JSON text preview. */
+  /** Largest arguments a view (held or decided) carries whole; larger ones carry a JSON text preview and the console fetches them on demand. */
   decidedArgumentBytes?: number;
+  /** Most calls held at once; the next is refused with `Overloaded` naming the setting. */
+  maxHeld?: number;
+  /** Most argument bytes (canonical JSON) held at once, over all held calls. */
+  maxHeldBytes?: number;
   now?: () => number;
 }
 
@@ -46,6 +50,9 @@ interface Held {
 }
 
 const DECIDED_ARGUMENT_BYTES = 16 * 1024;
+export const DEFAULT_MAX_HELD = 100;
+export const DEFAULT_MAX_HELD_BYTES = 64 * 1024 * 1024;
+const MIB = 1024 * 1024;
 
 export function targetLabel(target: ToolTarget): string {
   if (target.source === 'host') return 'host';
@@ -106,6 +113,7 @@ export class CallApprovals implements CallGate {
   private readonly now: () => number;
   private readonly unsubscribe: () => void;
   private targetTimer: NodeJS.Timeout | undefined;
+  private heldBytes = 0;
 
   constructor(private readonly options: CallApprovalsOptions) {
     this.now = options.now ?? Date.now;
@@ -123,7 +131,43 @@ export class CallApprovals implements CallGate {
 
   authorize(request: GateRequest): GateVerdict | Promise<GateVerdict> {
     const judged = this.judge(request, request.args);
-    return judged.kind === 'final' ? judged.verdict : this.hold(request, judged.evaluation, judged.rule, judged.version);
+    if (judged.kind === 'final') return judged.verdict;
+    const bytes = Buffer.byteLength(canonicalJson(request.args), 'utf8');
+    return this.overCapacity(request, judged.evaluation, judged.version, bytes) ?? this.hold(request, judged.evaluation, judged.rule, judged.version, bytes);
+  }
+
+  /** The complete arguments of one held call (its view carries a bounded preview when they are large). */
+  heldArguments(askId: string): { askId: string; arguments: Record<string, unknown>; argumentBytes: number } {
+    const entry = this.held.get(askId);
+    if (!entry) throw new JunctionError('ApprovalNotFound', `No held call '${askId}'; a decided call keeps only its preview.`, { details: { askId } });
+    return { askId, arguments: entry.args, argumentBytes: entry.view.argumentBytes };
+  }
+
+  /**
+   * Held calls keep their whole arguments in memory until decided, and agent sessions are free, so
+   * their number and total size are capped: past either the call is refused at once, not held.
+   */
+  private overCapacity(request: GateRequest, evaluation: Evaluation, version: number, bytes: number): GateVerdict | undefined {
+    const maxHeld = this.options.maxHeld ?? DEFAULT_MAX_HELD;
+    const maxBytes = this.options.maxHeldBytes ?? DEFAULT_MAX_HELD_BYTES;
+    let message: string | undefined;
+    if (this.held.size >= maxHeld) {
+      message = `${this.held.size} calls already wait for the operator, the most approval-max-held=${maxHeld} allows`;
+    } else if (this.heldBytes + bytes > maxBytes) {
+      const mb = (n: number) => (n / MIB).toFixed(1);
+      message = `held calls' arguments would total ${mb(this.heldBytes + bytes)} MiB (this call's ${mb(bytes)} MiB), over approval-max-held-mb=${maxBytes / MIB}`;
+    }
+    if (message === undefined) return undefined;
+    return {
+      allowed: false,
+      decision: { action: 'ask', ruleIndex: evaluation.ruleIndex, reason: evaluation.reason, policyVersion: version, decidedBy: 'policy', decision: 'deny' },
+      error: {
+        code: 'Overloaded',
+        message: `'${request.tool}' needs the operator's approval, but ${message}; the call was not run. Retry once held calls are decided, or raise the setting.`,
+        next: next('retryLater', request.tool),
+        details: { heldCalls: this.held.size, heldBytes: this.heldBytes, argumentBytes: bytes, maxHeld, maxHeldBytes: maxBytes },
+      },
+    };
   }
 
   /**
@@ -285,7 +329,7 @@ export class CallApprovals implements CallGate {
     return this.held.has(entry.view.askId) ? this.finish(entry, 'allowed', 'always') : (this.decided.find((v) => v.askId === entry.view.askId) ?? entry.view);
   }
 
-  private hold(request: GateRequest, evaluation: Evaluation, rule: PolicyRule, version: number): Promise<GateVerdict> {
+  private hold(request: GateRequest, evaluation: Evaluation, rule: PolicyRule, version: number, argumentBytes: number): Promise<GateVerdict> {
     const args = structuredClone(request.args);
     const bound = request.target;
     const requestedAt = this.now();
@@ -302,8 +346,8 @@ export class CallApprovals implements CallGate {
       agentName: request.agentName,
       transport: request.transport,
       target: targetLabel(bound),
-      arguments: args,
-      argumentBytes: Buffer.byteLength(canonicalJson(args), 'utf8'),
+      ...this.boundedArguments(args, argumentBytes),
+      argumentBytes,
       ruleIndex: evaluation.ruleIndex!,
       reason: evaluation.reason,
       requestedAt,
@@ -342,6 +386,7 @@ export class CallApprovals implements CallGate {
         },
       };
       this.held.set(view.askId, entry);
+      this.heldBytes += argumentBytes;
       if (request.retarget && !this.targetTimer) {
         this.targetTimer = setInterval(() => this.checkTargets(), this.options.targetCheckMs ?? 1000);
         this.targetTimer.unref();
@@ -356,6 +401,7 @@ export class CallApprovals implements CallGate {
   /** `verdict` overrides the one derived from the state (a policy change releasing the call). */
   private finish(entry: Held, state: Exclude<CallApprovalView['state'], 'pending'>, decision?: CallApprovalView['decision'], operatorReason?: string, verdict?: GateVerdict): CallApprovalView {
     if (!this.held.delete(entry.view.askId)) return entry.view;
+    this.heldBytes -= entry.view.argumentBytes;
     if (this.held.size === 0) {
       clearInterval(this.targetTimer);
       this.targetTimer = undefined;
@@ -364,8 +410,6 @@ export class CallApprovals implements CallGate {
       ...entry.view,
       state,
       decidedAt: this.now(),
-      // The operator saw the whole arguments while the call was held; what the console keeps afterwards is bounded.
-      arguments: this.decidedArguments(entry.args),
       ...(decision ? { decision } : {}),
       ...(operatorReason !== undefined ? { operatorReason } : {}),
     };
@@ -379,9 +423,11 @@ export class CallApprovals implements CallGate {
     return entry.view;
   }
 
-  private decidedArguments(args: Record<string, unknown>): unknown {
-    const capped = cappedJson(args, this.options.decidedArgumentBytes ?? DECIDED_ARGUMENT_BYTES);
-    return capped.truncated ? (JSON.parse(capped.json) as string) : args;
+  /** Views are bounded like the console's call rows: large arguments travel as a JSON text preview, fetched whole by `heldArguments`. */
+  private boundedArguments(args: Record<string, unknown>, bytes: number): Pick<CallApprovalView, 'arguments' | 'argumentsTruncated'> {
+    const limit = this.options.decidedArgumentBytes ?? DECIDED_ARGUMENT_BYTES;
+    if (bytes <= limit) return { arguments: args };
+    return { arguments: JSON.parse(cappedJson(args, limit).json) as string, argumentsTruncated: true };
   }
 
   private verdictOf(entry: Held): GateVerdict {

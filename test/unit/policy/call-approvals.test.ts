@@ -228,16 +228,18 @@ describe('call approvals (policy gate)', () => {
     gate.close();
     assert.equal((await elsewhere).allowed, false);
   });
-  test('a held call shows its whole arguments; once decided, the kept view holds a bounded preview and the call still runs with all of them', async () => {
+  test('views of large arguments hold a bounded preview, held or decided; the whole arguments are fetched on demand and the call runs with all of them', async () => {
     await setup(ASK);
     const text = 'x'.repeat(100_000);
     const verdict = gate.authorize(request({ args: { text } }));
     const pending = await held();
-    assert.deepEqual(pending.arguments, { text }, 'the operator decides on everything the call will receive');
+    assert.equal(pending.argumentsTruncated, true);
+    assert.deepEqual(gate.heldArguments(pending.askId).arguments, { text }, 'the operator can read everything the call will receive');
     const decided = await gate.decide({ askId: pending.askId, digest: pending.digest, decision: 'allow-once' });
     const outcome = await verdict;
     assert.deepEqual(outcome.allowed && outcome.args, { text });
-    for (const view of [decided, gate.views().find((v) => v.askId === pending.askId)!]) {
+    assert.throws(() => gate.heldArguments(pending.askId), (e: Error & { code?: string }) => e.code === 'ApprovalNotFound');
+    for (const view of [pending, decided, gate.views().find((v) => v.askId === pending.askId)!]) {
       assert.equal(typeof view.arguments, 'string');
       assert.ok(Buffer.byteLength(JSON.stringify(view.arguments)) <= 16 * 1024, 'at most 16 KB of JSON');
       assert.ok((view.arguments as string).startsWith('{"text":"xxx'));

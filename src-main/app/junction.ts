@@ -251,6 +251,11 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       setElicitationAnswerer: ({ answerer }) => elicitations.setAnswerer(answerer),
       decideCall: (decision) => callApprovals.decide(decision),
       callApprovalArguments: ({ askId }) => callApprovals.heldArguments(askId),
+      previewAlwaysAllow: ({ askId }) => callApprovals.previewAlwaysAllow(askId),
+      undoAlwaysAllow: ({ version }) => policy.undoAlwaysAllow(version),
+      sessionGrants: () => callApprovals.sessionGrants(),
+      revokeSessionGrant: ({ grantId }) => callApprovals.revokeSessionGrant(grantId),
+      decisionLog: ({ limit }) => callApprovals.decisionLog(limit),
       savePolicy: ({ text, baseVersion }) => policy.replace(text, baseVersion),
       replay: async ({ callId }) => {
         if (!audit) throw new JunctionError('ReplayRefused', 'The audit trail is off (audit=false), so there is no recorded call to replay.');

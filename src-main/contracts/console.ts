@@ -412,17 +412,52 @@ export interface PolicyView {
   updatedAt: number;
   /** The file was edited outside Junction and that edit could not be loaded (why); the policy shown stays in force and saves are refused until the file is fixed. */
   fileProblem?: string;
+  /** Rules that can never decide a call, because an earlier rule matches every call they match. */
+  findings: PolicyFinding[];
+}
+
+/** A rule that never decides a call: `shadowed` (an earlier rule with another action decides instead) or `redundant` (same action). */
+export interface PolicyFinding {
+  ruleIndex: number;
+  kind: 'shadowed' | 'redundant';
+  byRule: number;
+  message: string;
+}
+
+/** The exact rule "always allow" would write for a held call, and where. */
+export interface AlwaysAllowPreview {
+  askId: string;
+  rule: PolicyRule;
+  /** The index it would take: just before the ask rule that holds the call. */
+  ruleIndex: number;
+  /** What the policy would report after the change (a rule it would make dead shows here). */
+  findings: PolicyFinding[];
+}
+
+/** An "allow for this session" grant: later calls of the tool in that session, held by that rule, to that plugin, pass. */
+export interface SessionGrantView {
+  grantId: string;
+  session: string;
+  agent: string;
+  tool: string;
+  rule: PolicyRule;
+  target: string;
+  grantedAt: number;
+  /** The held call whose decision made it. */
+  callId: string;
 }
 
 export interface PolicyChangeView {
-  /** `reloaded`: the file was edited outside Junction and the edit loaded. */
-  kind: 'edited' | 'always-allow' | 'reloaded';
+  /** `reloaded`: the file was edited outside Junction and the edit loaded; `undone`: an always-allow rule was taken out again. */
+  kind: 'edited' | 'always-allow' | 'reloaded' | 'undone';
   by: 'operator' | 'file';
   previousVersion: number;
   version: number;
   at: number;
-  /** For always-allow: where the new rule was inserted. */
+  /** For always-allow: where the new rule was inserted; for undone: where it was removed from. */
   ruleIndex?: number;
+  /** For always-allow and undone: the rule written or removed. */
+  rule?: PolicyRule;
 }
 
 export type PolicyDecisionKind = 'allow-once' | 'allow-session' | 'always' | 'deny';

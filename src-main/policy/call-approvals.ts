@@ -5,7 +5,8 @@
  * then runs with exactly the arguments that digest covers.
  */
 import { randomUUID } from 'node:crypto';
-import type { CallApprovalView, CallDecisionRequest, PolicyRule, CallGate, GateRequest, GateVerdict, ToolTarget } from '../contracts/index.js';
+import type { AlwaysAllowPreview, CallApprovalView, CallDecisionRequest, PolicyRule, CallGate, GateRequest, GateVerdict, SessionGrantView, ToolTarget } from '../contracts/index.js';
+import { analysePolicy } from './analysis.js';
 import { cappedJson } from '../shared/index.js';
 import { JunctionError, next } from '../contracts/index.js';
 import { canonicalJson, decisionDigest } from './canonical.js';
@@ -109,7 +110,7 @@ export class CallApprovals implements CallGate {
   private readonly held = new Map<string, Held>();
   private readonly decided: CallApprovalView[] = [];
   /** session → grant keys of `allow for this session` decisions. */
-  private readonly grants = new Map<string, Set<string>>();
+  private readonly grants = new Map<string, Map<string, SessionGrantView>>();
   private readonly now: () => number;
   private readonly unsubscribe: () => void;
   private targetTimer: NodeJS.Timeout | undefined;
@@ -258,7 +259,7 @@ export class CallApprovals implements CallGate {
       };
     }
     const rule = compiled.document.rules[evaluation.ruleIndex!]!;
-    if (this.grants.get(request.session)?.has(grantKey(request.tool, rule, target ?? request.target))) {
+    if (this.grants.get(request.session)?.has(grantKey(request.tool, rule, target ?? request.target)) === true) {
       return { kind: 'final', verdict: { allowed: true, args, decision: { ...base, decidedBy: 'operator', decision: 'allow-session' } } };
     }
     return { kind: 'ask', evaluation, rule, version };
@@ -286,9 +287,18 @@ export class CallApprovals implements CallGate {
       case 'allow-once':
         return this.finish(entry, 'allowed', 'allow-once');
       case 'allow-session': {
-        const keys = this.grants.get(entry.request.session) ?? new Set<string>();
-        keys.add(grantKey(entry.view.tool, entry.rule, entry.bound));
-        this.grants.set(entry.request.session, keys);
+        const grants = this.grants.get(entry.request.session) ?? new Map<string, SessionGrantView>();
+        grants.set(grantKey(entry.view.tool, entry.rule, entry.bound), {
+          grantId: randomUUID(),
+          session: entry.request.session,
+          agent: entry.view.agent,
+          tool: entry.view.tool,
+          rule: entry.rule,
+          target: entry.view.target,
+          grantedAt: this.now(),
+          callId: entry.view.callId,
+        });
+        this.grants.set(entry.request.session, grants);
         const view = this.finish(entry, 'allowed', 'allow-session');
         // Other calls of that session held by the same rule are covered by the grant too.
         this.rejudgeHeld();
@@ -302,6 +312,37 @@ export class CallApprovals implements CallGate {
       case 'always':
         return this.alwaysAllow(entry);
     }
+  }
+
+  /** Every session grant in force, oldest first. */
+  sessionGrants(): SessionGrantView[] {
+    return [...this.grants.values()].flatMap((grants) => [...grants.values()]).sort((a, b) => a.grantedAt - b.grantedAt);
+  }
+
+  /** Revokes one grant: the session's later calls are asked again (calls already released keep running). */
+  revokeSessionGrant(grantId: string): SessionGrantView[] {
+    for (const [session, grants] of this.grants) {
+      for (const [key, grant] of grants) {
+        if (grant.grantId !== grantId) continue;
+        grants.delete(key);
+        if (grants.size === 0) this.grants.delete(session);
+        return this.sessionGrants();
+      }
+    }
+    throw new JunctionError('ApprovalNotFound', `No session grant '${grantId}' (its session may have ended).`, { details: { grantId } });
+  }
+
+  /** Decided held calls in the order they were decided, the last `limit`. */
+  decisionLog(limit: number): CallApprovalView[] {
+    return limit === 0 ? [] : this.decided.slice(-limit);
+  }
+
+  /** The rule "always allow" would write for a held call, and what the policy would report after it. */
+  previewAlwaysAllow(askId: string): AlwaysAllowPreview {
+    const entry = this.held.get(askId);
+    if (!entry) throw new JunctionError('ApprovalNotFound', `No held call '${askId}'.`, { details: { askId } });
+    const { rule, rules } = this.options.store.alwaysAllowRule(entry.view, entry.rule, entry.view.ruleIndex);
+    return { askId, rule, ruleIndex: entry.view.ruleIndex, findings: analysePolicy(rules) };
   }
 
   /** Forgets the session's grants (its transport closed). */
@@ -318,7 +359,7 @@ export class CallApprovals implements CallGate {
   private async alwaysAllow(entry: Held): Promise<CallApprovalView> {
     entry.deciding = true;
     try {
-      await this.options.store.alwaysAllow(entry.view.tool, entry.rule, entry.view.ruleIndex, entry.view.policyVersion);
+      await this.options.store.alwaysAllow(entry.view, entry.rule, entry.view.ruleIndex, entry.view.policyVersion);
     } catch (error) {
       entry.deciding = false;
       if (entry.timedOutWhileDeciding) this.finish(entry, 'timedOut');

@@ -1,4 +1,5 @@
 /** The approval policy room: rules for every tool call (pure engine), the live policy, the gate that holds `ask` calls, and the policy file adapter. */
+export { analysePolicy, ruleCovers } from './analysis.js';
 export { CallApprovals, targetLabel, type CallApprovalEvents, type CallApprovalsOptions } from './call-approvals.js';
 export { canonicalJson, decisionDigest } from './canonical.js';
 export { compilePolicy, evaluate, globToRegExp, type CallFacts, type CompiledPolicy, type Evaluation } from './engine.js';

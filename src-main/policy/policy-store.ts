@@ -3,7 +3,8 @@
  * change. Changes are serialised and persisted (atomically, by the injected adapter) before they take
  * effect, so a failed save changes nothing and two consoles saving at once cannot interleave.
  */
-import type { PolicyChangeView, PolicyDocument, PolicyRule, PolicyView } from '../contracts/index.js';
+import type { PolicyChangeView, PolicyDocument, PolicyFinding, PolicyRule, PolicyView } from '../contracts/index.js';
+import { analysePolicy } from './analysis.js';
 import { JunctionError, next } from '../contracts/index.js';
 import { canonicalJson } from './canonical.js';
 import { compilePolicy, escapeGlob, type CompiledPolicy } from './engine.js';
@@ -23,6 +24,13 @@ export interface PolicyStoreOptions {
 
 export type PolicyListener = (policy: PolicyView, change: PolicyChangeView) => void;
 
+/** The held call an "always allow" is for. */
+export interface AlwaysAllowed {
+  tool: string;
+  agentName: string;
+  callId: string;
+}
+
 /** An edit of the policy file made outside Junction, as read (or the read failure). */
 export type OutsideEdit = { text: string } | { error: JunctionError };
 
@@ -36,6 +44,10 @@ export class PolicyStore {
   private readonly rejectedListeners = new Set<(problem: JunctionError) => void>();
   /** Why the file's current content (edited outside Junction) was not loaded; saves wait until it is fixed. */
   private fileProblem: string | undefined;
+  /** The current document's findings, computed once per version. */
+  private findings: PolicyFinding[] | undefined;
+  /** Policy version → the rule an always-allow wrote then, for undo. */
+  private readonly written = new Map<number, PolicyRule>();
 
   constructor(private readonly options: PolicyStoreOptions) {
     this.now = options.now ?? Date.now;
@@ -66,7 +78,21 @@ export class PolicyStore {
       document: this.compiled.document,
       updatedAt: this.updatedAt,
       ...(this.fileProblem !== undefined ? { fileProblem: this.fileProblem } : {}),
+      findings: (this.findings ??= analysePolicy(this.compiled.document.rules)),
     };
+  }
+
+  /**
+   * The rule "always allow" writes for a call of `tool` by `agentName` held by `askedRule` at `ruleIndex`:
+   * as narrow as the decision (that tool, that agent, the ask rule's other matchers, so earlier deny rules
+   * still win and other agents are still asked), inserted just before the ask rule.
+   */
+  alwaysAllowRule(held: AlwaysAllowed, askedRule: PolicyRule, ruleIndex: number): { rule: PolicyRule; rules: PolicyRule[] } {
+    const { reason: _reason, ...matchers } = askedRule;
+    // The reason names the decision's call rather than a time, so the previewed rule is the rule written.
+    const rule: PolicyRule = { ...matchers, tool: escapeGlob(held.tool), agent: escapeGlob(held.agentName), action: 'allow', reason: `always allowed by the operator (held call ${held.callId})` };
+    const rules = this.compiled.document.rules;
+    return { rule, rules: [...rules.slice(0, ruleIndex), rule, ...rules.slice(ruleIndex)] };
   }
 
   /** Replaces the whole policy with `text` when `baseVersion` is still current (the console's editor). */
@@ -80,22 +106,39 @@ export class PolicyStore {
   }
 
   /**
-   * "Always allow": inserts an allow rule for exactly `tool` right before the ask rule that held the call,
-   * keeping that rule's other matchers, so earlier deny rules still win. Refused when the policy changed
-   * since the call was asked, because the rule index may then point elsewhere.
+   * "Always allow": writes `alwaysAllowRule`. Refused when the policy changed since the call was asked,
+   * because the rule index may then point elsewhere.
    */
-  alwaysAllow(tool: string, askedRule: PolicyRule, ruleIndex: number, askedVersion: number): Promise<number> {
+  alwaysAllow(held: AlwaysAllowed, askedRule: PolicyRule, ruleIndex: number, askedVersion: number): Promise<number> {
     return this.serialised(async () => {
       this.assertVersion(askedVersion);
       const current = this.compiled.document.rules[ruleIndex];
       if (!current || canonicalJson(current) !== canonicalJson(askedRule)) {
         throw new JunctionError('Conflict', `Rule ${ruleIndex} is no longer the rule that held this call.`);
       }
-      const { reason: _reason, ...matchers } = askedRule;
-      const rule: PolicyRule = { ...matchers, tool: escapeGlob(tool), action: 'allow', reason: `always allowed by the operator on ${new Date(this.now()).toISOString()}` };
-      const rules = [...this.compiled.document.rules.slice(0, ruleIndex), rule, ...this.compiled.document.rules.slice(ruleIndex)];
-      await this.commit({ rules }, { kind: 'always-allow', ruleIndex });
+      const { rule, rules } = this.alwaysAllowRule(held, askedRule, ruleIndex);
+      await this.commit({ rules }, { kind: 'always-allow', ruleIndex, rule });
+      this.written.set(this.version, rule);
       return this.version;
+    });
+  }
+
+  /** Takes out the rule the always-allow at `version` wrote, wherever edits since have moved it. */
+  undoAlwaysAllow(version: number): Promise<PolicyView> {
+    return this.serialised(async () => {
+      this.assertFileLoaded();
+      const rule = this.written.get(version);
+      if (!rule) throw new JunctionError('Conflict', `Policy version ${version} was not written by an "always allow" of this Junction run, so there is nothing to undo.`, { details: { version } });
+      const key = canonicalJson(rule);
+      const index = this.compiled.document.rules.findIndex((r) => canonicalJson(r) === key);
+      if (index === -1) {
+        this.written.delete(version);
+        throw new JunctionError('Conflict', `The rule "always allow" wrote at version ${version} is no longer in the policy.`, { details: { version } });
+      }
+      const rules = this.compiled.document.rules.filter((_, i) => i !== index);
+      await this.commit({ rules }, { kind: 'undone', ruleIndex: index, rule });
+      this.written.delete(version);
+      return this.view();
     });
   }
 
@@ -141,7 +184,7 @@ export class PolicyStore {
     }
   }
 
-  private async commit(document: PolicyDocument, change: Pick<PolicyChangeView, 'kind' | 'ruleIndex'>): Promise<void> {
+  private async commit(document: PolicyDocument, change: Pick<PolicyChangeView, 'kind' | 'ruleIndex' | 'rule'>): Promise<void> {
     if (!this.options.path || !this.options.persistence) {
       throw new JunctionError('PolicyInvalid', 'No approval-policy file is configured, so the policy cannot be changed; start Junction with approval-policy=FILE.');
     }
@@ -150,9 +193,10 @@ export class PolicyStore {
     this.apply(compiled, change, 'operator');
   }
 
-  private apply(compiled: CompiledPolicy, change: Pick<PolicyChangeView, 'kind' | 'ruleIndex'>, by: PolicyChangeView['by']): void {
+  private apply(compiled: CompiledPolicy, change: Pick<PolicyChangeView, 'kind' | 'ruleIndex' | 'rule'>, by: PolicyChangeView['by']): void {
     const previousVersion = this.version;
     this.compiled = compiled;
+    this.findings = undefined;
     this.version += 1;
     this.updatedAt = this.now();
     const view = this.view();

@@ -28,7 +28,9 @@ export interface CallApprovalsOptions {
   keepDecided?: number;
   /** How often held calls are routed again to see whether their target changed. */
   targetCheckMs?: number;
-  /** Largest arguments a view (held or decided) carries whole; larger ones carry a JSON text preview and the console fetches them on demand. */
+  /** Largest arguments a held call's view carries whole; larger ones carry a JSON text preview and the console fetches them on demand. */
+  heldArgumentBytes?: number;
+  /** Largest arguments a decided approval keeps whole; larger ones keep a JSON text preview. */
   decidedArgumentBytes?: number;
   /** Most calls held at once; the next is refused with `Overloaded` naming the setting. */
   maxHeld?: number;
@@ -51,6 +53,8 @@ interface Held {
 }
 
 const DECIDED_ARGUMENT_BYTES = 16 * 1024;
+/** Held calls are few (approval-max-held) and the operator reads them now, so more of them travels inline. */
+const HELD_ARGUMENT_BYTES = 64 * 1024;
 export const DEFAULT_MAX_HELD = 100;
 export const DEFAULT_MAX_HELD_BYTES = 64 * 1024 * 1024;
 const MIB = 1024 * 1024;
@@ -387,7 +391,7 @@ export class CallApprovals implements CallGate {
       agentName: request.agentName,
       transport: request.transport,
       target: targetLabel(bound),
-      ...this.boundedArguments(args, argumentBytes),
+      ...this.boundedArguments(args, argumentBytes, this.options.heldArgumentBytes ?? HELD_ARGUMENT_BYTES),
       argumentBytes,
       ruleIndex: evaluation.ruleIndex!,
       reason: evaluation.reason,
@@ -451,6 +455,7 @@ export class CallApprovals implements CallGate {
       ...entry.view,
       state,
       decidedAt: this.now(),
+      ...this.boundedArguments(entry.args, entry.view.argumentBytes, this.options.decidedArgumentBytes ?? DECIDED_ARGUMENT_BYTES),
       ...(decision ? { decision } : {}),
       ...(operatorReason !== undefined ? { operatorReason } : {}),
     };
@@ -465,8 +470,7 @@ export class CallApprovals implements CallGate {
   }
 
   /** Views are bounded like the console's call rows: large arguments travel as a JSON text preview, fetched whole by `heldArguments`. */
-  private boundedArguments(args: Record<string, unknown>, bytes: number): Pick<CallApprovalView, 'arguments' | 'argumentsTruncated'> {
-    const limit = this.options.decidedArgumentBytes ?? DECIDED_ARGUMENT_BYTES;
+  private boundedArguments(args: Record<string, unknown>, bytes: number, limit: number): Pick<CallApprovalView, 'arguments' | 'argumentsTruncated'> {
     if (bytes <= limit) return { arguments: args };
     return { arguments: JSON.parse(cappedJson(args, limit).json) as string, argumentsTruncated: true };
   }

@@ -55,7 +55,7 @@ function byValue(at: string, test: string, judge: (value: unknown) => Judgement)
     const several = candidates.length > 1 ? ` (${candidates.length} arguments match ${at} ignoring case)` : '';
     if (closed) {
       if (judgements.some((j) => j.verdict === 'holds')) return { holds: true, because: `${at} ${test}${several}` };
-      if (unjudgeable) return { holds: true, because: `${at} ${unjudgeable.why}, so it cannot be judged and the rule applies closed` };
+      if (unjudgeable) return { holds: true, because: `${at} ${unjudgeable.why} and the rule applies closed` };
       return { holds: false, because: '' };
     }
     return judgements.every((j) => j.verdict === 'holds') ? { holds: true, because: `${at} ${test}` } : { holds: false, because: '' };
@@ -66,10 +66,15 @@ function compileRegex(source: string): RE2JS {
   return RE2JS.compile(source);
 }
 
-function regexText(value: unknown): string | Judgement {
-  if (typeof value === 'string') return value.length > MAX_REGEX_INPUT ? { verdict: 'unjudgeable', why: `is longer than ${MAX_REGEX_INPUT} characters` } : value;
+/** `why` completes "argument /p …" and says why the value is not judged. */
+function unjudgeable(why: string): Judgement {
+  return { verdict: 'unjudgeable', why };
+}
+
+function regexText(value: unknown, source: string): string | Judgement {
+  if (typeof value === 'string') return value.length > MAX_REGEX_INPUT ? unjudgeable(`is longer than ${MAX_REGEX_INPUT} characters, so /${source}/ is not run`) : value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return { verdict: 'unjudgeable', why: `is ${kindOfValue(value)}, not text` };
+  return unjudgeable(`is ${kindOfValue(value)}, not text, so it cannot be judged`);
 }
 
 const json = z.unknown().superRefine((value, ctx) => {
@@ -82,11 +87,11 @@ const MATCHER_KINDS: { readonly [K in PolicyMatcherKind]: MatcherKindSpec<K> } =
     compile: (operand, at) =>
       byValue(at, `equals ${jsonPreview(operand)}`, (value) => {
         const scalar = (v: unknown) => v === null || typeof v !== 'object';
-        if (scalar(operand) !== scalar(value)) return { verdict: 'unjudgeable', why: `is ${kindOfValue(value)}, where ${jsonPreview(operand)} was expected` };
+        if (scalar(operand) !== scalar(value)) return unjudgeable(`is ${kindOfValue(value)} where ${jsonPreview(operand)} was expected, so it cannot be judged`);
         if (boundedJsonEquals(value, operand)) return HOLDS;
         // "5" and 5 differ as JSON, yet a plugin may coerce one into the other.
         if (scalar(value) && value !== null && operand !== null && String(value) === String(operand)) {
-          return { verdict: 'unjudgeable', why: `is ${kindOfValue(value)} that reads as ${jsonPreview(operand)}` };
+          return unjudgeable(`is ${kindOfValue(value)} that a plugin may read as ${jsonPreview(operand)}`);
         }
         return FAILS;
       }),
@@ -107,7 +112,7 @@ const MATCHER_KINDS: { readonly [K in PolicyMatcherKind]: MatcherKindSpec<K> } =
     compile: (operand, at) => {
       const regex = compileRegex(operand);
       return byValue(at, `matches /${operand}/`, (value) => {
-        const text = regexText(value);
+        const text = regexText(value, operand);
         if (typeof text !== 'string') return text;
         return regex.test(text) ? HOLDS : FAILS;
       });
@@ -121,7 +126,7 @@ const MATCHER_KINDS: { readonly [K in PolicyMatcherKind]: MatcherKindSpec<K> } =
     operand: z.number().finite(),
     compile: (operand, at) =>
       byValue(at, `is greater than ${operand}`, (value) => {
-        if (typeof value !== 'number') return { verdict: 'unjudgeable', why: `is ${kindOfValue(value)}, not a number` };
+        if (typeof value !== 'number') return unjudgeable(`is ${kindOfValue(value)}, not a number, so it cannot be judged`);
         return value > operand ? HOLDS : FAILS;
       }),
   },

@@ -16,7 +16,7 @@ export interface OpenPolicy {
 export async function openPolicy(path: string | null): Promise<OpenPolicy> {
   if (path === null) return { store: new PolicyStore({ path: null, document: { rules: [] } }), close: () => undefined };
   // The file tells of outside edits only once it watches or saves, by when the store exists.
-  const { file, document } = await PolicyFile.open(path, (edit) => void store.outsideEdit(edit));
+  const { file, document } = await PolicyFile.open(path, (edit) => void store.outsideEdit(edit).finally(() => file.settled()));
   const store = new PolicyStore({ path, document, persistence: file });
   file.watch();
   return { store, close: () => file.close() };

@@ -39,6 +39,8 @@ export class PolicyFile implements PolicyPersistence {
   private watcher: FSWatcher | undefined;
   private settle: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Outside edits handed to the store that it has not finished taking in; a save waits for none. */
+  private unsettled = 0;
 
   constructor(
     readonly path: string,
@@ -76,13 +78,20 @@ export class PolicyFile implements PolicyPersistence {
     } catch (error) {
       if (this.closed) return false;
       const code = (error as NodeJS.ErrnoException).code ?? errorMessage(error);
+      this.unsettled += 1;
       this.options.onOutsideEdit({ error: new JunctionError('PolicyInvalid', `approval-policy ${this.path}: cannot be read (${code})`) });
       return true;
     }
     if (this.closed || text === this.known) return false;
     this.known = text;
+    this.unsettled += 1;
     this.options.onOutsideEdit({ text });
     return true;
+  }
+
+  /** The store has taken in (loaded or refused) one outside edit handed to it. */
+  settled(): void {
+    this.unsettled = Math.max(0, this.unsettled - 1);
   }
 
   /** Junction now holds `text` (an outside edit it loaded): a later save is based on it. */
@@ -91,7 +100,8 @@ export class PolicyFile implements PolicyPersistence {
   }
 
   async save(text: string): Promise<void> {
-    if (await this.check()) {
+    // An edit seen by the watcher but queued behind this save is an outside change too.
+    if ((await this.check()) || this.unsettled > 0) {
       throw new JunctionError('Conflict', `approval-policy ${this.path} was changed outside Junction since it was read; the change was not written. Reload the policy and apply it again.`, {
         next: next('refreshSnapshot'),
         details: { path: this.path },

@@ -120,7 +120,16 @@ async function mountAll(options: JunctionOptions, logger: Logger, step: Step, cl
   const { config } = options;
   const { control } = await step('control', () => mountControl({ version: JUNCTION_VERSION, maxCalls: config['console-call-history'] }));
   // An invalid policy stops Junction here, naming the rule and field, before anything is opened on disk.
-  const policy = await step('policy', () => mountPolicy({ file: config['approval-policy'], timeoutMs: config['approval-timeout'] * 1000, control }));
+  const policy = await step('policy', () =>
+    mountPolicy({
+      file: config['approval-policy'],
+      timeoutMs: config['approval-timeout'] * 1000,
+      maxHeld: config['approval-max-held'],
+      maxHeldBytes: config['approval-max-held-mb'] * 1024 * 1024,
+      logger,
+      control,
+    }),
+  );
   const { stateDir, agentToken } = await step('state', () => prepareState(config));
   const recovery = await step('recovery', () => mountRecovery({ stateDir, logger }).catch((error: unknown) => Promise.reject(explainStateDirInUse(error, stateDir))));
   // Opened only once the state-directory lock is held, so a refused second instance touches no audit file.

@@ -12,6 +12,8 @@ export interface GateRequest {
   tool: string;
   descriptor: ToolDescriptor;
   target: ToolTarget;
+  /** Where the call would go now, routed again (a held call's plugin may have been replaced); absent when the target cannot change. */
+  retarget?(): ToolTarget;
   /** Who asked, for display (client name/version plus session label). */
   agent: string;
   /** The MCP client's name (`http` for /api); rules match on it. */

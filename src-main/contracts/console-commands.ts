@@ -7,8 +7,10 @@
  */
 import { z } from 'zod';
 import type {
+  AlwaysAllowPreview,
   ApprovalView,
   BridgeView,
+  CallApprovalArgumentsView,
   CallApprovalView,
   CallDecisionRequest,
   CallDetail,
@@ -25,6 +27,7 @@ import type {
   RecoveryView,
   ReplayResult,
   RunToolResult,
+  SessionGrantView,
   SettingsView,
   ToolCatalogueEntry,
   TransactionHistoryPage,
@@ -91,6 +94,18 @@ export const CONSOLE_COMMANDS = {
       .refine((a) => a.decision !== 'deny' || a.reason !== undefined, { message: 'a denial needs a reason', path: ['reason'] }) satisfies z.ZodType<CallDecisionRequest>,
     result: returns<CallApprovalView>(),
   },
+  /** The complete arguments of a held call (its view carries a bounded preview of large ones). */
+  callApprovalArguments: { input: z.object({ askId: id }).strict(), result: returns<CallApprovalArgumentsView>() },
+  /** The rule "always allow" would write for a held call (that tool, that agent), and what the policy would report after it. */
+  previewAlwaysAllow: { input: z.object({ askId: id }).strict(), result: returns<AlwaysAllowPreview>() },
+  /** Takes out the rule an "always allow" wrote at policy `version` (found by content, wherever it moved); Conflict when it is gone. */
+  undoAlwaysAllow: { input: z.object({ version: z.number().int().min(1) }).strict(), result: returns<PolicyView>() },
+  /** Every "allow for this session" grant in force. */
+  sessionGrants: { input: none, result: returns<SessionGrantView[]>() },
+  /** Revokes one grant; later calls of that session are asked again. Answers the grants left. */
+  revokeSessionGrant: { input: z.object({ grantId: id }).strict(), result: returns<SessionGrantView[]>() },
+  /** Decided held calls in the order they were decided (oldest first), with their arguments and call ids; the last `limit`. */
+  decisionLog: { input: z.object({ limit: z.number().int().min(0).max(1000).default(200) }).strict(), result: returns<CallApprovalView[]>() },
   /** Replaces the approval policy with `text` (JSON) when `baseVersion` is still current; saved atomically. */
   // The text stays below the console socket's 1 MiB message cap, wrapper included.
   savePolicy: { input: z.object({ text: z.string().max(900_000), baseVersion: z.number().int().min(1) }).strict(), result: returns<PolicyView>() },

@@ -384,13 +384,22 @@ export interface CompileCheckView {
 
 export type PolicyAction = 'allow' | 'ask' | 'deny';
 
-/** Tests one argument, found by JSON pointer (RFC 6901); exactly one of equals, regex, exists. */
-export interface PolicyArgumentMatcher {
-  pointer: string;
-  equals?: unknown;
-  regex?: string;
-  exists?: boolean;
+/**
+ * The operand of each kind of argument matcher. The policy engine's table of kinds is keyed by this
+ * type, so a kind added here does not compile until the engine can judge it.
+ */
+export interface PolicyMatcherOperands {
+  equals: unknown;
+  /** RE2 syntax (linear time). */
+  regex: string;
+  exists: boolean;
+  greaterThan: number;
 }
+
+export type PolicyMatcherKind = keyof PolicyMatcherOperands;
+
+/** Tests one argument, found by JSON pointer (RFC 6901); exactly one kind's operand is given. */
+export type PolicyArgumentMatcher = { pointer: string } & { [K in PolicyMatcherKind]?: PolicyMatcherOperands[K] };
 
 /** One rule of the approval policy: every given matcher must hold; the first matching rule decides. */
 export interface PolicyRule {
@@ -417,16 +426,54 @@ export interface PolicyView {
   version: number;
   document: PolicyDocument;
   updatedAt: number;
+  /** The file was edited outside Junction and that edit could not be loaded (why); the policy shown stays in force and saves are refused until the file is fixed. */
+  fileProblem?: string;
+  /** Rules that can never decide a call, because an earlier rule matches every call they match. */
+  findings: PolicyFinding[];
+}
+
+/** A rule that never decides a call: `shadowed` (an earlier rule with another action decides instead) or `redundant` (same action). */
+export interface PolicyFinding {
+  ruleIndex: number;
+  kind: 'shadowed' | 'redundant';
+  byRule: number;
+  message: string;
+}
+
+/** The exact rule "always allow" would write for a held call, and where. */
+export interface AlwaysAllowPreview {
+  askId: string;
+  rule: PolicyRule;
+  /** The index it would take: just before the ask rule that holds the call. */
+  ruleIndex: number;
+  /** What the policy would report after the change (a rule it would make dead shows here). */
+  findings: PolicyFinding[];
+}
+
+/** An "allow for this session" grant: later calls of the tool in that session, held by that rule, to that plugin, pass. */
+export interface SessionGrantView {
+  grantId: string;
+  session: string;
+  agent: string;
+  tool: string;
+  rule: PolicyRule;
+  target: string;
+  grantedAt: number;
+  /** The held call whose decision made it. */
+  callId: string;
 }
 
 export interface PolicyChangeView {
-  kind: 'edited' | 'always-allow';
-  by: 'operator';
+  /** `reloaded`: the file was edited outside Junction and the edit loaded; `undone`: an always-allow rule was taken out again. */
+  kind: 'edited' | 'always-allow' | 'reloaded' | 'undone';
+  by: 'operator' | 'file';
   previousVersion: number;
   version: number;
   at: number;
-  /** For always-allow: where the new rule was inserted. */
+  /** For always-allow: where the new rule was inserted; for undone: where it was removed from. */
   ruleIndex?: number;
+  /** For always-allow and undone: the rule written or removed. */
+  rule?: PolicyRule;
 }
 
 export type PolicyDecisionKind = 'allow-once' | 'allow-session' | 'always' | 'deny';
@@ -448,6 +495,13 @@ export interface PolicyDecisionView {
   operatorReason?: string;
 }
 
+/** The complete arguments of one held call, fetched on demand. */
+export interface CallApprovalArgumentsView {
+  askId: string;
+  arguments: Record<string, unknown>;
+  argumentBytes: number;
+}
+
 /** A tool call held by an `ask` rule until the operator decides. */
 export interface CallApprovalView {
   askId: string;
@@ -461,10 +515,13 @@ export interface CallApprovalView {
   agent: string;
   agentName: string;
   transport: CallView['transport'];
-  /** Where the call goes: `host`, `plugin:<id>`, `bridge:<role> <name>`. */
+  /** Where the call goes: `host`, `plugin:<id>`, `bridge:<role> <name>`; the decision is bound to it. */
   target: string;
-  /** The complete arguments the call will run with. */
+  /** The target changed while the call waited (a new plugin took the slot): the call is asked again, bound to `to`. */
+  targetChange?: { from: string; to: string; at: number };
+  /** The arguments the call will run with: whole up to 16 KiB, else a JSON text preview (`argumentsTruncated`; a held call's are fetched whole with `callApprovalArguments`). */
   arguments: unknown;
+  argumentsTruncated?: boolean;
   /** UTF-8 bytes of the canonical arguments JSON. */
   argumentBytes: number;
   ruleIndex: number;

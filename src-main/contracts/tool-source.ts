@@ -87,7 +87,7 @@ export interface AgentRequests {
 export type ToolTarget =
   | { source: 'host' }
   | { source: 'plugin'; plugin: string }
-  | { source: 'bridge'; plugin?: string; project?: string; role?: 'editor' | 'runtime' };
+  | { source: 'bridge'; plugin?: string; project?: string; role?: 'editor' | 'runtime'; /** The plugin connection that would serve it; absent while none would (one is awaited). */ connection?: string };
 
 export interface ToolSource {
   /** Stable id shown in diagnostics, e.g. `host`, `bridge`, `plugin:<id>`. */

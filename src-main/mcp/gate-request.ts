@@ -39,4 +39,8 @@ export class RoutedGateRequest implements GateRequest {
   get target(): ToolTarget {
     return (this.routed ??= this.route());
   }
+
+  retarget(): ToolTarget {
+    return this.route();
+  }
 }

@@ -15,15 +15,17 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.join(',')}}`;
 }
 
+/** What an operator's decision is bound to: the agent session, the tool, the exact arguments, where the call goes and the rule (by content) that holds it. */
 export interface DecisionBinding {
   session: string;
   tool: string;
   args: unknown;
-  policyVersion: number;
+  target: unknown;
+  rule: unknown;
 }
 
 export function decisionDigest(binding: DecisionBinding): string {
   return createHash('sha256')
-    .update(canonicalJson({ session: binding.session, tool: binding.tool, args: binding.args, policyVersion: binding.policyVersion }))
+    .update(canonicalJson({ session: binding.session, tool: binding.tool, args: binding.args, target: binding.target, rule: binding.rule }))
     .digest('hex');
 }

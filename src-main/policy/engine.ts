@@ -2,9 +2,8 @@
  * Evaluates the approval policy for one call: ordered rules, the first whose every matcher holds decides;
  * with no match the call is allowed (as without a policy). Pure: no I/O, no clock.
  */
-import type { PolicyAction, PolicyArgumentMatcher, PolicyDocument, PolicyRule, ToolTarget } from '../contracts/index.js';
-import { canonicalJson } from './canonical.js';
-import { MAX_REGEX_INPUT } from './regex-safety.js';
+import type { PolicyAction, PolicyDocument, PolicyRule, ToolTarget } from '../contracts/index.js';
+import { compileMatcher, pointerCandidates, type CompiledMatcher } from './matchers.js';
 
 export interface CallFacts {
   tool: string;
@@ -31,7 +30,7 @@ interface CompiledRule {
   plugin?: RegExp;
   project?: RegExp;
   agent?: RegExp;
-  regexes: ReadonlyMap<number, RegExp>;
+  matchers: ReadonlyArray<{ pointer: string; judge: CompiledMatcher }>;
 }
 
 export interface CompiledPolicy {
@@ -70,55 +69,22 @@ export function compilePolicy(document: PolicyDocument): CompiledPolicy {
       ...(rule.plugin !== undefined ? { plugin: globToRegExp(rule.plugin) } : {}),
       ...(rule.project !== undefined ? { project: globToRegExp(rule.project) } : {}),
       ...(rule.agent !== undefined ? { agent: globToRegExp(rule.agent) } : {}),
-      regexes: new Map((rule.arguments ?? []).flatMap((m, i) => (m.regex !== undefined ? [[i, new RegExp(m.regex, 'u')] as const] : []))),
+      matchers: (rule.arguments ?? []).map(compileMatcher),
     })),
   };
 }
 
-export const EMPTY_POLICY: CompiledPolicy = compilePolicy({ rules: [] });
-
-/** RFC 6901: `''` is the whole value; `~1` is `/`, `~0` is `~`; array steps are decimal indexes. */
-export function resolvePointer(value: unknown, pointer: string): { found: true; value: unknown } | { found: false } {
-  if (pointer === '') return { found: true, value };
-  let current: unknown = value;
-  for (const raw of pointer.slice(1).split('/')) {
-    const step = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(current)) {
-      if (!/^(0|[1-9]\d*)$/.test(step) || Number(step) >= current.length) return { found: false };
-      current = current[Number(step)];
-    } else if (current !== null && typeof current === 'object' && Object.hasOwn(current, step)) {
-      current = (current as Record<string, unknown>)[step];
-    } else {
-      return { found: false };
-    }
-  }
-  return { found: true, value: current };
-}
-
 type Match = { matched: true; because: string[] } | { matched: false };
 
-function textOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return undefined;
-}
-
 /**
- * A regex is never run on a value longer than MAX_REGEX_INPUT: such a value satisfies ask and deny rules
- * and never satisfies allow rules, so an oversized argument cannot slip past a rule meant to stop it.
+ * One argument matcher against the call's arguments. A deny or ask rule (closed) applies when the pointer
+ * fans out into more candidates than can be judged; an allow rule then does not.
  */
-function argumentHolds(matcher: PolicyArgumentMatcher, regex: RegExp | undefined, args: unknown, action: PolicyAction): { holds: boolean; because: string } {
-  const found = resolvePointer(args, matcher.pointer);
-  const at = `argument ${matcher.pointer || '(root)'}`;
-  if (matcher.exists !== undefined) return { holds: found.found === matcher.exists, because: `${at} ${matcher.exists ? 'exists' : 'is absent'}` };
-  if (!found.found) return { holds: false, because: `${at} is absent` };
-  if (regex) {
-    const text = textOf(found.value);
-    if (text === undefined) return { holds: false, because: `${at} is not text` };
-    if (text.length > MAX_REGEX_INPUT) return { holds: action !== 'allow', because: `${at} is longer than ${MAX_REGEX_INPUT} characters, so /${matcher.regex}/ is not run and the rule applies closed` };
-    return { holds: regex.test(text), because: `${at} matches /${matcher.regex}/` };
-  }
-  return { holds: canonicalJson(found.value) === canonicalJson(matcher.equals), because: `${at} equals ${canonicalJson(matcher.equals)}` };
+function argumentHolds(matcher: { pointer: string; judge: CompiledMatcher }, args: unknown, action: PolicyAction): { holds: boolean; because: string } {
+  const closed = action !== 'allow';
+  const found = pointerCandidates(args, matcher.pointer);
+  if (found.tooMany) return { holds: closed, because: `argument ${matcher.pointer} matches too many arguments ignoring case to be judged, so the rule applies closed` };
+  return matcher.judge(found.values, closed);
 }
 
 function matchRule(compiled: CompiledRule, facts: CallFacts): Match {
@@ -159,8 +125,8 @@ function matchRule(compiled: CompiledRule, facts: CallFacts): Match {
     if (actual !== wanted) return { matched: false };
     because.push(`${hint} is ${String(wanted)}`);
   }
-  for (const [i, matcher] of (rule.arguments ?? []).entries()) {
-    const result = argumentHolds(matcher, compiled.regexes.get(i), facts.args, rule.action);
+  for (const matcher of compiled.matchers) {
+    const result = argumentHolds(matcher, facts.args, rule.action);
     if (!result.holds) return { matched: false };
     because.push(result.because);
   }

@@ -5,10 +5,9 @@
 import { z } from 'zod';
 import { JunctionError } from '../contracts/index.js';
 import type { PolicyArgumentMatcher, PolicyDocument, PolicyRule } from '../contracts/index.js';
-import { regexSafetyProblem } from './regex-safety.js';
+import { MATCHER_KIND_NAMES, operandSchemas } from './matchers.js';
 
 const glob = z.string().min(1).max(256);
-const json: z.ZodType<unknown> = z.lazy(() => z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(json), z.record(z.string(), json)]));
 
 const pointer = z
   .string()
@@ -16,26 +15,12 @@ const pointer = z
   .refine((p) => p === '' || p.startsWith('/'), 'must be a JSON pointer: empty or starting with "/"')
   .refine((p) => !/~[^01]|~$/.test(p), 'has "~" not followed by 0 or 1');
 
+const operands = operandSchemas();
 const matcher = z
-  .strictObject({
-    pointer,
-    equals: json.optional(),
-    regex: z.string().min(1).optional(),
-    exists: z.boolean().optional(),
-  })
+  .strictObject({ pointer, ...Object.fromEntries(MATCHER_KIND_NAMES.map((k) => [k, operands[k].optional()])) })
   .superRefine((m, ctx) => {
-    const tests = (['equals', 'regex', 'exists'] as const).filter((k) => m[k] !== undefined);
-    if (tests.length !== 1) ctx.addIssue({ code: 'custom', message: 'needs exactly one of equals, regex or exists' });
-    if (m.regex !== undefined) {
-      try {
-        new RegExp(m.regex, 'u');
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', path: ['regex'], message: `is not a valid regular expression: ${(error as Error).message}` });
-        return;
-      }
-      const unsafe = regexSafetyProblem(m.regex);
-      if (unsafe) ctx.addIssue({ code: 'custom', path: ['regex'], message: `is refused because it ${unsafe}; its running time could not be bounded` });
-    }
+    const given = MATCHER_KIND_NAMES.filter((k) => (m as Record<string, unknown>)[k] !== undefined);
+    if (given.length !== 1) ctx.addIssue({ code: 'custom', message: `needs exactly one of ${MATCHER_KIND_NAMES.join(', ')}` });
   });
 
 const rule = z.strictObject({

@@ -75,6 +75,8 @@ export const CONFIG_KEYS = {
   'code-action-reference-lifetime': { type: int(1000, 86_400_000), default: 300_000, description: 'Lifetime of code action references, in milliseconds.' },
   'approval-policy': { type: str, default: undefined, description: 'JSON file of approval rules (allow, ask or deny) for every tool call; without it every call is allowed.' },
   'approval-timeout': { type: int(1, 86_400), default: 120, description: 'Seconds a call held by an ask rule waits for the operator before it is refused with ApprovalTimedOut.' },
+  'approval-max-held': { type: int(1, 100_000), default: 100, description: 'Most calls held for the operator at once; more are refused with Overloaded.' },
+  'approval-max-held-mb': { type: int(1, 65_536), default: 64, description: 'Most MiB of arguments held for the operator at once, over all held calls; more are refused with Overloaded.' },
   demo: { type: bool, default: false, description: 'Open the bundled demo workspace and connect the example scene plugins.' },
   console: { type: bool, default: true, description: 'Serve the operator console.' },
   'console-call-history': { type: int(10, 100_000), default: 1000, description: 'Recent tool calls (with their arguments and results) the console keeps in memory.' },

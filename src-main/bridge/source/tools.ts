@@ -52,9 +52,9 @@ export class BridgeTools implements ToolSource {
   }
 }
 
-/** Who a plugin connection is, as the approval policy matches it (plugin name, project, role). */
+/** Who a plugin connection is, as the approval policy matches it (plugin name, project, role) and binds a decision to it (the connection). */
 export function connectionTarget(context: SourceContext, connectionId: string): ToolTarget {
   const record = context.projects.get(connectionId);
   if (!record) return { source: 'bridge' };
-  return { source: 'bridge', role: record.role, ...(record.name ? { plugin: record.name } : {}), ...(record.project ? { project: record.project } : {}) };
+  return { source: 'bridge', role: record.role, connection: connectionId, ...(record.name ? { plugin: record.name } : {}), ...(record.project ? { project: record.project } : {}) };
 }

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallApprovalView, PolicyChangeView, PolicyDocument } from '../../../src-main/contracts/console.js';
-import { CallApprovals, loadPolicyFile, policyFilePersistence, PolicyStore } from '../../../src-main/policy/index.js';
+import { CallApprovals, PolicyFile, PolicyStore } from '../../../src-main/policy/index.js';
 import type { GateRequest, GateVerdict } from '../../../src-main/contracts/call-gate.js';
 
 const ASK: PolicyDocument = { rules: [{ tool: 'deny-*', action: 'deny', reason: 'never' }, { tool: 'remove-*', action: 'ask' }] };
@@ -20,7 +20,8 @@ describe('call approvals (policy gate)', () => {
 
   const setup = async (document: PolicyDocument, timeoutMs = 60_000, file = path) => {
     await writeFile(file, JSON.stringify(document));
-    store = new PolicyStore({ path: file, document: await loadPolicyFile(file), persistence: policyFilePersistence(file) });
+    const opened = await PolicyFile.open(file, (edit) => void store.outsideEdit(edit).finally(() => opened.file.settled()));
+    store = new PolicyStore({ path: file, document: opened.document, persistence: opened.file });
     store.onChanged((_v, c) => changes.push(c));
     gate = new CallApprovals({
       store,
@@ -167,7 +168,8 @@ describe('call approvals (policy gate)', () => {
     await rm(gone, { recursive: true });
     const verdict = gate.authorize(request());
     const view = await held();
-    await assert.rejects(gate.decide({ askId: view.askId, digest: view.digest, decision: 'always' }), (e: NodeJS.ErrnoException) => e.code === 'ENOENT');
+    // The file vanished under Junction: an outside change, so the save is refused rather than recreating it.
+    await assert.rejects(gate.decide({ askId: view.askId, digest: view.digest, decision: 'always' }), (e: Error & { code?: string }) => e.code === 'Conflict');
     assert.equal(store.view().version, 1);
     assert.equal(store.view().document.rules.length, 2);
     assert.equal(gate.pending().length, 1);
@@ -185,7 +187,7 @@ describe('call approvals (policy gate)', () => {
     assert.equal(store.view().version, 2);
   });
 
-  test('a policy change re-judges held calls: released when now allowed or denied, re-bound to a new digest when still asked', async () => {
+  test('a policy change re-judges held calls: released when now allowed or denied; renumbering keeps the digest, another holding rule changes it', async () => {
     await setup({ rules: [{ tool: 'remove-*', action: 'ask' }] });
     const a = gate.authorize(request({ callId: 'a', args: { id: 'a' } }));
     const b = gate.authorize(request({ callId: 'b', tool: 'remove-scene', args: { id: 'b' } }));
@@ -198,11 +200,14 @@ describe('call approvals (policy gate)', () => {
     assert.deepEqual(va.allowed && va.args, { id: 'a' });
     const vb = await b;
     assert.ok(!vb.allowed && vb.error.code === 'ApprovalDenied' && vb.decision.decidedBy === 'policy');
+    const renumbered = gate.pending();
+    assert.equal(renumbered.length, 1);
+    assert.equal(renumbered[0]!.policyVersion, 2);
+    assert.equal(renumbered[0]!.ruleIndex, 2, 'the view follows the rule to its new index');
+    assert.equal(renumbered[0]!.digest, before.digest, 'the same rule still holds the same call: a decision on it stays valid');
+    await store.replace(JSON.stringify({ rules: [{ tool: 'remove-*', action: 'ask', reason: 'now with a reason' }] }), 2);
     const after = gate.pending();
-    assert.equal(after.length, 1);
-    assert.equal(after[0]!.policyVersion, 2);
-    assert.equal(after[0]!.ruleIndex, 2);
-    assert.notEqual(after[0]!.digest, before.digest);
+    assert.notEqual(after[0]!.digest, before.digest, 'another rule holds it now');
     await assert.rejects(gate.decide({ askId: before.askId, digest: before.digest, decision: 'allow-once' }), (e: Error & { code?: string }) => e.code === 'Conflict' && /digest/.test(e.message));
     await gate.decide({ askId: after[0]!.askId, digest: after[0]!.digest, decision: 'allow-once' });
     assert.equal((await c).allowed, true);
@@ -223,18 +228,20 @@ describe('call approvals (policy gate)', () => {
     gate.close();
     assert.equal((await elsewhere).allowed, false);
   });
-  test('a held call shows its whole arguments; once decided, the kept view holds a bounded preview and the call still runs with all of them', async () => {
+  test('views of large arguments hold a bounded preview, held or decided; the whole arguments are fetched on demand and the call runs with all of them', async () => {
     await setup(ASK);
     const text = 'x'.repeat(100_000);
     const verdict = gate.authorize(request({ args: { text } }));
     const pending = await held();
-    assert.deepEqual(pending.arguments, { text }, 'the operator decides on everything the call will receive');
+    assert.equal(pending.argumentsTruncated, true);
+    assert.deepEqual(gate.heldArguments(pending.askId).arguments, { text }, 'the operator can read everything the call will receive');
     const decided = await gate.decide({ askId: pending.askId, digest: pending.digest, decision: 'allow-once' });
     const outcome = await verdict;
     assert.deepEqual(outcome.allowed && outcome.args, { text });
-    for (const view of [decided, gate.views().find((v) => v.askId === pending.askId)!]) {
+    assert.throws(() => gate.heldArguments(pending.askId), (e: Error & { code?: string }) => e.code === 'ApprovalNotFound');
+    for (const [view, limit] of [[pending, 64 * 1024], [decided, 16 * 1024], [gate.views().find((v) => v.askId === pending.askId)!, 16 * 1024]] as const) {
       assert.equal(typeof view.arguments, 'string');
-      assert.ok(Buffer.byteLength(JSON.stringify(view.arguments)) <= 16 * 1024, 'at most 16 KB of JSON');
+      assert.ok(Buffer.byteLength(JSON.stringify(view.arguments)) <= limit, `at most ${limit} bytes of JSON`);
       assert.ok((view.arguments as string).startsWith('{"text":"xxx'));
       assert.equal(view.argumentBytes, Buffer.byteLength(JSON.stringify({ text })), 'the size still says how large they were');
     }

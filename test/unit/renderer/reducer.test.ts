@@ -202,7 +202,7 @@ describe('console reducer', () => {
       askId, callId: `c-${askId}`, digest: 'd', policyVersion: 1, tool: 'remove-object', agent: 'a', agentName: 'a', transport: 'mcp-http', target: 'host',
       arguments: {}, argumentBytes: 2, ruleIndex: 0, reason: 'r', requestedAt: 0, expiresAt: 1, state,
     });
-    const policy = { path: '/p.json', version: 2, document: { rules: [{ tool: 'x', action: 'allow' as const }] }, updatedAt: 5 };
+    const policy = { path: '/p.json', version: 2, document: { rules: [{ tool: 'x', action: 'allow' as const }] }, updatedAt: 5, findings: [] };
     let data = applyFrames(EMPTY_DATA, [snapshot(1, { callApprovals: [held('old', 'denied')] })]);
     data = applyFrames(data, [
       ev(2, { type: 'callApproval.requested', approval: held('p') }),

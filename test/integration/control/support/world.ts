@@ -155,6 +155,12 @@ export function createWorld(version = '0.1.0-test'): World {
       answerElicitation: () => absent('ActionUnsupported', 'This test world has no console elicitation queue.'),
       setElicitationAnswerer: () => absent('ActionUnsupported', 'This test world has no console elicitation queue.'),
       decideCall: () => absent('ApprovalNotFound', 'This test world holds no calls for approval.'),
+      callApprovalArguments: () => absent('ApprovalNotFound', 'This test world holds no calls for approval.'),
+      previewAlwaysAllow: () => absent('ApprovalNotFound', 'This test world holds no calls for approval.'),
+      undoAlwaysAllow: () => absent('PolicyInvalid', 'This test world has no approval policy to edit.'),
+      sessionGrants: () => [],
+      revokeSessionGrant: () => absent('ApprovalNotFound', 'This test world holds no session grants.'),
+      decisionLog: () => [],
       savePolicy: () => absent('PolicyInvalid', 'This test world has no approval policy to edit.'),
     },
   });

@@ -213,19 +213,6 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       policy: () => policy.view(),
       ...(audit ? { history: audit.history } : {}),
       agents: currentAgentViews,
-    },
-    commands: {
-      approve: async (id) => host.approvals.decide(id, 'approve'),
-      deny: async (id, reason) => host.approvals.decide(id, 'deny', reason),
-      openWorkspace: (root, opts) => host.openWorkspace(root, opts),
-      rollback: async (workspaceId, toRevision) => host.rollback(workspaceId, toRevision),
-      startBridge: async () => setBridgeRunning(true),
-      stopBridge: async () => setBridgeRunning(false),
-      setProjectRouting: async (mode) => setProjectRouting(mode),
-      recover: async () => {
-        await journal.recover();
-        return journal.status();
-      },
       tools: () => catalogue.listTools().map((d) => toolEntry(d, catalogue.resolve(d.name)?.source.id ?? 'none')),
       pluginCatalogue: (connectionId) => {
         const published = bridge.pluginCatalogue(connectionId);
@@ -236,22 +223,35 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
           resources: published.resources.map((r) => ({ uri: r.uri, name: r.name, ...(r.description ? { description: r.description } : {}), ...(r.mimeType ? { mimeType: r.mimeType } : {}) })),
         };
       },
-      runTool: async (name, args) => {
+    },
+    commands: {
+      approve: ({ approvalId }) => host.approvals.decide(approvalId, 'approve'),
+      deny: ({ approvalId, reason }) => host.approvals.decide(approvalId, 'deny', reason),
+      openWorkspace: ({ root, trusted }) => host.openWorkspace(root, { trusted }),
+      rollback: ({ workspaceId, toRevision }) => host.rollback(workspaceId, toRevision),
+      startBridge: () => setBridgeRunning(true),
+      stopBridge: () => setBridgeRunning(false),
+      setProjectRouting: ({ mode }) => setProjectRouting(mode),
+      recover: async () => {
+        await journal.recover();
+        return journal.status();
+      },
+      runTool: async ({ name, args }) => {
         const callId = timeOrderedId();
         const outcome = await dispatcher.call({ name, args, agent: 'console', transport: 'console', signal: new AbortController().signal, callId });
         return { callId, result: outcome.result };
       },
       settings: () => runtimeSettings.view(),
-      updateSetting: (key, value) => {
+      updateSetting: ({ key, value }) => {
         const view = runtimeSettings.update(key, value);
         logger.info(`setting ${key} changed from the console`);
         return view;
       },
-      answerElicitation: async (id, answer) => elicitations.answer(id, answer),
-      setElicitationAnswerer: async (answerer) => elicitations.setAnswerer(answerer),
+      answerElicitation: ({ elicitationId, ...answer }) => elicitations.answer(elicitationId, answer),
+      setElicitationAnswerer: ({ answerer }) => elicitations.setAnswerer(answerer),
       decideCall: (decision) => callApprovals.decide(decision),
-      savePolicy: (text, baseVersion) => policy.replace(text, baseVersion),
-      replay: async (callId) => {
+      savePolicy: ({ text, baseVersion }) => policy.replace(text, baseVersion),
+      replay: async ({ callId }) => {
         if (!audit) throw new JunctionError('ReplayRefused', 'The audit trail is off (audit=false), so there is no recorded call to replay.');
         return audit.replay(dispatcher, callId);
       },

@@ -4,7 +4,7 @@
  * `data` string, answers its length). Argument: the hub endpoint. Prints `connected`.
  */
 import { z } from 'zod';
-import { createPlugin } from '../../plugins/sdk/src/index.js';
+import { createPlugin } from '../../plugins/sdk/index.js';
 
 const images = new Map<number, string>();
 /** One base64 string per size, built once: the plugin stands for an app whose capture is already encoded. */

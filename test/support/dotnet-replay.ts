@@ -28,7 +28,7 @@ interface Responder {
   expectArgument?: JsonObject;
   reply?: JsonObject;
   then?: Exchange;
-  byName?: Record<string, { reply: JsonObject; then?: Exchange }>;
+  byName?: Record<string, { reply?: JsonObject; raw?: string; then?: Exchange }>;
   otherwise?: { reply: JsonObject };
   /** Only in a transcript that extends another: tools appended to the base's RunListTool reply. */
   addTools?: JsonObject[];
@@ -85,7 +85,9 @@ function fill(template: Json, vars: Record<string, Json>): Json {
   if (typeof template === 'string') {
     const whole = /^\{\{([^}]+)\}\}$/.exec(template);
     if (whole && whole[1] !== 'any' && whole[1]! in vars) return vars[whole[1]!]!;
-    return template.replace(/\{\{([^}]+)\}\}/g, (m, name: string) => (name in vars ? String(vars[name]) : (generated(name) ?? m)));
+    // Twice, so a placeholder may size a generated one: {{base64:{{bytes}}}}.
+    const once = (text: string) => text.replace(/\{\{([^{}]+)\}\}/g, (m, name: string) => (name in vars ? String(vars[name]) : (generated(name) ?? m)));
+    return once(once(template));
   }
   if (Array.isArray(template)) return template.map((t) => fill(t, vars));
   if (template && typeof template === 'object') return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, fill(v, vars)]));
@@ -137,9 +139,13 @@ export interface DotNetReplay {
   close(): Promise<void>;
 }
 
-export async function replayDotNetClient(baseUrl: string, transcript: Transcript, options: { token?: string; processingDelayMs?: number } = {}): Promise<DotNetReplay> {
+export async function replayDotNetClient(
+  baseUrl: string,
+  transcript: Transcript,
+  options: { token?: string; processingDelayMs?: number; oversizedBytes?: number } = {},
+): Promise<DotNetReplay> {
   const { connect } = transcript;
-  const vars: Record<string, Json> = { token: options.token ?? '', processingDelayMs: options.processingDelayMs ?? 0 };
+  const vars: Record<string, Json> = { token: options.token ?? '', processingDelayMs: options.processingDelayMs ?? 0, oversizedBytes: options.oversizedBytes ?? 0 };
   // The .NET client sends no Authorization header at all when it has no token.
   const headersOf = (headers: Record<string, string>) =>
     Object.fromEntries(Object.entries(headers).filter(([k]) => options.token || k !== 'authorization').map(([k, v]) => [k, String(fill(v, vars))]));
@@ -204,12 +210,17 @@ export async function replayDotNetClient(baseUrl: string, transcript: Transcript
     for (const [k, v] of Object.entries(request)) requestVars[`request.${k}`] = v;
     // Tools and prompts are answered by name, resource contents by URI.
     const name = typeof request['Name'] === 'string' ? request['Name'] : typeof request['Uri'] === 'string' ? request['Uri'] : '';
-    const chosen: { reply: JsonObject; then?: Exchange } | undefined = responder.byName?.[name] ?? (responder.reply ? { reply: responder.reply, ...(responder.then ? { then: responder.then } : {}) } : responder.otherwise);
+    const chosen: { reply?: JsonObject; raw?: string; then?: Exchange } | undefined =
+      responder.byName?.[name] ?? (responder.reply ? { reply: responder.reply, ...(responder.then ? { then: responder.then } : {}) } : responder.otherwise);
     if (!chosen) {
       problems.push(`${target}: the transcript has no reply for '${name}'`);
       return;
     }
-    const completion: Json = { type: 3, invocationId, result: fill(chosen.reply, requestVars) };
+    if (chosen.raw !== undefined) {
+      ws.send(String(fill(chosen.raw, requestVars)) + RS);
+      return;
+    }
+    const completion: Json = { type: 3, invocationId, result: fill(chosen.reply ?? {}, requestVars) };
     if (chosen.then?.sameFrame) {
       void exchange(chosen.then, requestVars, completion);
       return;

@@ -17,6 +17,7 @@ import { HubPluginPort } from './hub-plugin-port.js';
 import { attachMcpPluginMethods } from './mcp-plugin-methods.js';
 import { attachOperatorNotices } from './operator-notices.js';
 import { hubWire } from './payloads.js';
+import { attachSizeRefusals, refusalReporter } from './size-refusals.js';
 
 const optionsSchema = z.object({
   /** Whole-call deadline for 8.14+ plugins and the invoke timeout for older ones. */
@@ -46,7 +47,8 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
   const events = new TypedEmitter<BridgeEvents>();
   /** Told once per malformed plugin payload or failed list, so the operator sees what an agent got an error for. */
   const warn = (connectionId: string, message: string) => events.emit('log', { connectionId, origin: 'bridge', level: 'warning', message });
-  const port = new HubPluginPort(now, warn);
+  const refused = refusalReporter(projects, events, warn, now);
+  const port = new HubPluginPort(now, warn, (connectionId, message) => refused(connectionId, 'Call over the hub limit', message));
   const settings: GuardSettings = { timeoutMs: config.pluginTimeoutMs, reconnectWaitMs: waitMs, resendIntervalMs: config.resendIntervalMs, now };
   const context = { projects, port, settings };
   const subscriptions = new ResourceSubscriptions(context, events);
@@ -61,6 +63,7 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
     ...attachMcpPluginMethods(hub, projects, port, refresh, wire),
     ...attachExtensionMethods(hub, port.calls, { subscriptions, events }, wire),
     ...attachOperatorNotices(hub, projects, events, wire, now),
+    ...attachSizeRefusals(hub, port, refused),
     hub.events.on('connected', connected),
     hub.events.on('disconnected', ({ connection }) => {
       port.dropConnection(connection.id);

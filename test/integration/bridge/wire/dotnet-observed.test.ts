@@ -73,6 +73,10 @@ test('a 5.9 MB screenshot, a 4 MB binary resource, errors of every kind and a Pr
     assert.equal(blob.mimeType, 'application/octet-stream');
     assert.equal(blob.blob?.length, 4_194_304);
 
+    // A tool that returns nothing: McpPlugin sends a text block without text; McpPlugin.Server answers empty text.
+    const logged = await agent.callTool({ name: 'console-log', arguments: { message: 'hello' } });
+    assert.deepEqual(logged.content, [{ type: 'text', text: '', _meta: { mimeType: 'text/plain' } }]);
+
     const processing = await agent.callTool({ name: 'run-tests', arguments: { seconds: 30 } });
     assert.deepEqual(processing.content, [{ type: 'text', text: 'All 412 tests passed in 30 s.', _meta: { mimeType: 'text/plain' } }]);
 

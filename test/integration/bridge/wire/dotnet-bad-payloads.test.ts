@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ControlEvent, OperatorNotice } from '../../../../src-main/contracts/index.js';
 import type { Logger } from '../../../../src-main/shared/log.js';
 import { replayDotNetClient, loadTranscript, type DotNetReplay } from '../../../support/dotnet-replay.js';
 import { eventually, startTestJunction, type TestJunction } from '../../../support/junction-harness.js';
@@ -17,6 +18,7 @@ interface Setup {
   replay: DotNetReplay;
   agent: Client;
   warnings: string[];
+  notices: OperatorNotice[];
 }
 
 async function withBadPlugin(settings: string[], oversizedBytes: number, run: (setup: Setup) => Promise<void>): Promise<void> {
@@ -24,17 +26,22 @@ async function withBadPlugin(settings: string[], oversizedBytes: number, run: (s
   const logger: Logger = { error() {}, info() {}, debug() {}, warn: (message) => warnings.push(message) };
   const junction = await startTestJunction(settings, logger);
   const replay = await replayDotNetClient(junction.baseUrl, loadTranscript(BAD), { oversizedBytes });
+  const notices: OperatorNotice[] = [];
+  const unsubscribe = junction.control.subscribe((event: ControlEvent) => {
+    if (event.type === 'notice.raised') notices.push(event.notice);
+  });
   try {
     await replay.runClientInvocations();
     const agent = await junction.connectAgent();
     await eventually(async () => ((await agent.listTools()).tools.some((t) => t.name === 'screenshot-no-mime') ? true : undefined), 10_000, 'the plugin tools');
-    await run({ junction, replay, agent, warnings });
+    await run({ junction, replay, agent, warnings, notices });
     // Nothing else was disturbed: the connection is up and its other tools answer.
     const after = await agent.callTool({ name: 'fail-kind-conflict', arguments: {} });
     assert.equal((after.structuredContent as { error: { code: string } }).error.code, 'Conflict');
     assert.deepEqual(replay.problems, []);
     assert.equal(replay.isOpen(), true, 'the plugin kept its connection');
   } finally {
+    unsubscribe();
     await replay.close();
     await junction.stop();
   }
@@ -48,7 +55,7 @@ function errorOf(result: Record<string, unknown>): { code: string; message: stri
 const count = (lines: string[], pattern: RegExp) => lines.filter((line) => pattern.test(line)).length;
 
 test('an answer over max-frame-bytes fails that call alone with PayloadTooLarge naming its size, the limit and the setting', async () => {
-  await withBadPlugin(['max-frame-bytes=2097152'], 3_000_000, async ({ junction, agent, warnings }) => {
+  await withBadPlugin(['max-frame-bytes=2097152'], 3_000_000, async ({ junction, agent, warnings, notices }) => {
     const error = errorOf(await agent.callTool({ name: 'screenshot-oversized', arguments: {} }));
     assert.equal(error.code, 'PayloadTooLarge');
     assert.match(error.message, /answer to 'screenshot-oversized' is 3000\d{3} bytes, over the hub's limit of 2097152 bytes; the setting max-frame-bytes raises it/);
@@ -59,6 +66,17 @@ test('an answer over max-frame-bytes fails that call alone with PayloadTooLarge 
     assert.equal(res.status, 413);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'PayloadTooLarge');
     assert.equal(count(warnings, /RunCallTool of 3000\d{3} bytes exceeds the hub's limit of 2097152 bytes \(max-frame-bytes\); that call failed/), 2, warnings.join('\n'));
+
+    // The operator sees it: a notice naming the plugin, its console row and timeline, server-status.
+    assert.equal(notices.length, 2);
+    const [plugin] = junction.control.snapshotFrame().snapshot.plugins;
+    assert.deepEqual(notices[0]?.subject, { kind: 'plugin', id: plugin?.connectionId, label: 'plugin SpaceShooter' });
+    assert.match(notices[0]?.message ?? '', /exceeds the hub's limit of 2097152 bytes \(max-frame-bytes\)/);
+    assert.match(plugin?.warnings?.join('\n') ?? '', /Message over the hub limit: RunCallTool of 3000\d{3} bytes/);
+    const detail = await junction.control.pluginDetail({ connectionId: plugin!.connectionId });
+    assert.ok(detail.timeline.some((entry) => entry.kind === 'notice' && /exceeds the hub's limit/.test(entry.detail)), JSON.stringify(detail.timeline));
+    const status = JSON.stringify((await agent.callTool({ name: 'server-status', arguments: { detail: 'Full' } })).structuredContent);
+    assert.match(status, /Message over the hub limit: RunCallTool of 3000\d{3} bytes exceeds the hub's limit of 2097152 bytes/);
   });
 });
 

@@ -28,7 +28,8 @@ interface Responder {
   expectArgument?: JsonObject;
   reply?: JsonObject;
   then?: Exchange;
-  byName?: Record<string, { reply?: JsonObject; raw?: string; then?: Exchange }>;
+  /** `silent`: never answer (a plugin stuck in a long operation). */
+  byName?: Record<string, { reply?: JsonObject; raw?: string; silent?: boolean; then?: Exchange }>;
   otherwise?: { reply: JsonObject };
   /** Only in a transcript that extends another: tools appended to the base's RunListTool reply. */
   addTools?: JsonObject[];
@@ -210,12 +211,13 @@ export async function replayDotNetClient(
     for (const [k, v] of Object.entries(request)) requestVars[`request.${k}`] = v;
     // Tools and prompts are answered by name, resource contents by URI.
     const name = typeof request['Name'] === 'string' ? request['Name'] : typeof request['Uri'] === 'string' ? request['Uri'] : '';
-    const chosen: { reply?: JsonObject; raw?: string; then?: Exchange } | undefined =
+    const chosen: { reply?: JsonObject; raw?: string; silent?: boolean; then?: Exchange } | undefined =
       responder.byName?.[name] ?? (responder.reply ? { reply: responder.reply, ...(responder.then ? { then: responder.then } : {}) } : responder.otherwise);
     if (!chosen) {
       problems.push(`${target}: the transcript has no reply for '${name}'`);
       return;
     }
+    if (chosen.silent) return;
     if (chosen.raw !== undefined) {
       ws.send(String(fill(chosen.raw, requestVars)) + RS);
       return;

@@ -48,7 +48,12 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
   /** Told once per malformed plugin payload or failed list, so the operator sees what an agent got an error for. */
   const warn = (connectionId: string, message: string) => events.emit('log', { connectionId, origin: 'bridge', level: 'warning', message });
   const refused = refusalReporter(projects, events, warn, now);
-  const port = new HubPluginPort(now, warn, (connectionId, message) => refused(connectionId, 'Call over the hub limit', message));
+  const port = new HubPluginPort(
+    now,
+    warn,
+    (connectionId, message) => refused(connectionId, 'Call over the hub limit', message),
+    (connectionId) => projects.get(connectionId)?.guarded === true,
+  );
   const settings: GuardSettings = { timeoutMs: config.pluginTimeoutMs, reconnectWaitMs: waitMs, resendIntervalMs: config.resendIntervalMs, now };
   const context = { projects, port, settings };
   const subscriptions = new ResourceSubscriptions(context, events);

@@ -33,6 +33,14 @@ function checkedContent<T extends { content: PluginReply['content'] }>(reply: T)
   return reply;
 }
 
+/**
+ * How long a call the plugin answered `Processing` may take in all, whatever plugin-timeout is:
+ * McpPlugin.Server bounds only the first answer by plugin-timeout and then awaits
+ * NotifyToolRequestCompleted for 5 minutes (RemoteToolRunner), so a Unity test run or build that
+ * takes minutes completes.
+ */
+export const PROCESSING_WAIT_MS = 5 * 60_000;
+
 interface PendingCompletion {
   connectionId: string;
   resolve: (result: ResponseCallTool) => void;
@@ -59,6 +67,8 @@ export class HubPluginPort implements PluginPort {
     private readonly malformed: (connectionId: string, message: string) => void,
     /** Told once per call too large for the hub, which was therefore never sent. */
     private readonly tooLarge: (connectionId: string, message: string) => void = malformed,
+    /** Whether a connection takes the Junction extension CancelToolRequest; McpPlugin 8.x has no handler for it and logs an error. */
+    private readonly takesCancel: (connectionId: string) => boolean = () => true,
   ) {}
 
   async invokeTool(
@@ -165,14 +175,15 @@ export class HubPluginPort implements PluginPort {
       const raw = await this.invoke(connection, method, [request], options.timeoutMs, options.signal);
       const reply = this.decodeCallReply(connectionId, method, raw);
       if (reply.status !== ResponseStatus.Processing) return reply;
-      const completed = this.inFlight.get(requestId) ?? (await this.completion(connectionId, requestId, options.timeoutMs - (this.now() - started), options.signal));
+      const elapsed = this.now() - started;
+      const completed = this.inFlight.get(requestId) ?? (await this.completion(connectionId, requestId, Math.max(options.timeoutMs, PROCESSING_WAIT_MS) - elapsed, options.signal));
       const result = this.decodeCompletion(connectionId, completed);
       return replyFromEnvelope({ requestId, status: result.status, errorKind: result.errorKind, message: undefined, httpStatusCode: undefined, value: result });
     } catch (error) {
       const failure = asInvokeFailure(error);
       // An answer over the limit is reported where the hub skipped it; a call too large to send, here.
       if (failure.reason === 'payloadTooLarge' && failure.size?.direction === 'request') this.tooLarge(connectionId, `${method} '${request.name}' was not sent: ${failure.message}`);
-      if ((failure.reason === 'timeout' || failure.reason === 'aborted') && !connection.closed) {
+      if ((failure.reason === 'timeout' || failure.reason === 'aborted') && !connection.closed && this.takesCancel(connectionId)) {
         connection.send(ServerToPlugin.CancelToolRequest, [toDotNetWire({ requestId, reason: failure.message })]);
       }
       throw failure;

@@ -81,8 +81,9 @@ test('an answer over max-frame-bytes fails that call alone with PayloadTooLarge 
 });
 
 test("a 129 MB answer against the default limit (McpPlugin.Server's 128 MB) fails its call only", async () => {
-  await withBadPlugin([], 129 * 1024 * 1024, async ({ agent, warnings }) => {
-    const error = errorOf(await agent.callTool({ name: 'screenshot-oversized', arguments: {} }));
+  // Writing and reading 129 MB on a loaded machine takes seconds: the deadline is not what this checks.
+  await withBadPlugin(['plugin-timeout=120000'], 129 * 1024 * 1024, async ({ agent, warnings }) => {
+    const error = errorOf(await agent.callTool({ name: 'screenshot-oversized', arguments: {} }, undefined, { timeout: 120_000 }));
     assert.equal(error.code, 'PayloadTooLarge');
     assert.match(error.message, /over the hub's limit of 134217728 bytes/);
     assert.equal(count(warnings, /exceeds the hub's limit of 134217728 bytes/), 1, warnings.join('\n'));
@@ -108,5 +109,14 @@ test('an image block whose data is not base64, or that has no MIME type, fails i
     assert.match(noMime.message, /content\[0\]: an image block needs a mimeType/);
     assert.equal(count(warnings, /not base64/), 1, warnings.join('\n'));
     assert.equal(count(warnings, /needs a mimeType/), 1, warnings.join('\n'));
+  });
+});
+
+test('a call past plugin-timeout fails with ToolTimeout, and the 8.x client gets no CancelToolRequest (it has no handler and logs an error)', async () => {
+  await withBadPlugin(['plugin-timeout=500'], 0, async ({ agent, replay }) => {
+    const error = errorOf(await agent.callTool({ name: 'bake-never-answers', arguments: {} }));
+    assert.equal(error.code, 'ToolTimeout');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(replay.received.filter((r) => r.target === 'CancelToolRequest'), []);
   });
 });

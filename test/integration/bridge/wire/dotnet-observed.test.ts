@@ -104,3 +104,20 @@ test('a 5.9 MB screenshot, a 4 MB binary resource, errors of every kind and a Pr
     await junction.stop();
   }
 });
+
+test("a Processing call outlives plugin-timeout, as McpPlugin.Server awaits NotifyToolRequestCompleted for up to 5 minutes", async () => {
+  const junction = await startTestJunction([...SERVER_LIMIT, 'plugin-timeout=500']);
+  const replay = await replayDotNetClient(junction.baseUrl, loadTranscript(OBSERVED), { processingDelayMs: 2000 });
+  try {
+    await replay.runClientInvocations();
+    const agent = await junction.connectAgent();
+    await listedTools(agent, 'run-tests');
+    const result = await agent.callTool({ name: 'run-tests', arguments: { seconds: 30 } });
+    assert.equal(result.isError, undefined, JSON.stringify(result));
+    assert.deepEqual(result.content, [{ type: 'text', text: 'All 412 tests passed in 30 s.', _meta: { mimeType: 'text/plain' } }]);
+    assert.deepEqual(replay.problems, []);
+  } finally {
+    await replay.close();
+    await junction.stop();
+  }
+});

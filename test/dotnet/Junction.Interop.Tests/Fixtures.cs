@@ -9,10 +9,8 @@ public class JunctionFixture : IAsyncLifetime
 {
     public JunctionProcess Junction { get; private set; } = null!;
 
-    /// <summary>
-    /// McpPlugin.Server's MaximumReceiveMessageSize (128 MB), until it is Junction's default too.
-    /// </summary>
-    protected virtual string[] Settings => new[] { "max-frame-bytes=134217728" };
+    /// <summary>Junction's defaults: its hub takes messages up to 128 MB, as McpPlugin.Server does.</summary>
+    protected virtual string[] Settings => Array.Empty<string>();
 
     public async Task InitializeAsync() => Junction = await JunctionProcess.StartAsync(Settings);
 

@@ -1,7 +1,8 @@
 /**
  * What the real .NET McpPlugin 8.0.0 client sent Junction (test/fixtures/wire/dotnet-8.0.0-observed.json,
  * captured from McpPlugin at aefc899 built for net10.0), replayed frame by frame by a raw `ws` client;
- * agents are the real MCP SDK Client over /mcp and plain HTTP on /api.
+ * agents are the real MCP SDK Client over /mcp and plain HTTP on /api. Junction runs with its
+ * defaults, which take the captured frames (up to 12.8 MB) as McpPlugin.Server does (128 MB).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,8 +11,6 @@ import { replayDotNetClient, loadTranscript, type DotNetReplay } from '../../../
 import { eventually, startTestJunction, type TestJunction } from '../../../support/junction-harness.js';
 
 const OBSERVED = 'dotnet-8.0.0-observed.json';
-/** McpPlugin.Server's MaximumReceiveMessageSize: the captured frames (up to 12.8 MB) fit under it. */
-const SERVER_LIMIT = ['max-frame-bytes=134217728'];
 
 async function observedSession(junction: TestJunction): Promise<DotNetReplay> {
   const replay = await replayDotNetClient(junction.baseUrl, loadTranscript(OBSERVED));
@@ -32,7 +31,7 @@ async function api(junction: TestJunction, tool: string) {
 }
 
 test('the official MCP SDK lists the tools of the observed client, whose value-returning tools publish an output schema with $defs', async () => {
-  const junction = await startTestJunction(SERVER_LIMIT);
+  const junction = await startTestJunction();
   const replay = await observedSession(junction);
   try {
     const agent = await junction.connectAgent();
@@ -52,7 +51,7 @@ test('the official MCP SDK lists the tools of the observed client, whose value-r
 });
 
 test('a 5.9 MB screenshot, a 4 MB binary resource, errors of every kind and a Processing tool, as the real client answers them', async () => {
-  const junction = await startTestJunction(SERVER_LIMIT);
+  const junction = await startTestJunction();
   const replay = await observedSession(junction);
   try {
     const agent = await junction.connectAgent();
@@ -106,7 +105,7 @@ test('a 5.9 MB screenshot, a 4 MB binary resource, errors of every kind and a Pr
 });
 
 test("a Processing call outlives plugin-timeout, as McpPlugin.Server awaits NotifyToolRequestCompleted for up to 5 minutes", async () => {
-  const junction = await startTestJunction([...SERVER_LIMIT, 'plugin-timeout=500']);
+  const junction = await startTestJunction(['plugin-timeout=500']);
   const replay = await replayDotNetClient(junction.baseUrl, loadTranscript(OBSERVED), { processingDelayMs: 2000 });
   try {
     await replay.runClientInvocations();

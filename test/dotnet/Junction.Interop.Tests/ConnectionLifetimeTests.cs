@@ -56,31 +56,39 @@ public sealed class ConnectionLifetimeTests
     /// McpPlugin pings every 30 s against a 5 min client timeout; here 1 s against 3 s, with Junction's
     /// keep-alive at 0.5 s so the client's own 3 s server timeout is never near.
     /// </summary>
-    [Fact]
-    public async Task An_idle_plugin_that_pings_within_the_client_timeout_stays_connected()
+    /// <summary>A Junction pinging every 0.5 s that cuts a plugin silent for 3 s, and a plugin on it pinging every `keepAlive`.</summary>
+    static async Task<(JunctionProcess Junction, DotNetPlugin Plugin, Func<int> Lost)> KeepAliveSetupAsync(TimeSpan keepAlive)
     {
-        await using var junction = await JunctionProcess.StartAsync(new[] { "keep-alive-interval=500", "client-timeout=3000" });
-        await using var plugin = Echo(junction.BaseUrl, keepAlive: TimeSpan.FromSeconds(1), serverTimeout: TimeSpan.FromSeconds(3));
+        var junction = await JunctionProcess.StartAsync(new[] { "keep-alive-interval=500", "client-timeout=3000" });
+        var plugin = Echo(junction.BaseUrl, keepAlive: keepAlive, serverTimeout: keepAlive * 3);
         var lost = 0;
         plugin.Connection.Reconnecting += _ => { Interlocked.Increment(ref lost); return Task.CompletedTask; };
         plugin.Connection.Closed += _ => { Interlocked.Increment(ref lost); return Task.CompletedTask; };
         await plugin.ConnectAsync();
+        return (junction, plugin, () => Volatile.Read(ref lost));
+    }
 
-        await Task.Delay(TimeSpan.FromSeconds(8));
-        Assert.Equal(0, lost);
-        Assert.Equal(1, plugin.Handshakes);
-        Assert.Equal("still here", await CallEchoAsync(junction.BaseUrl, "still here"));
+    [Fact]
+    public async Task An_idle_plugin_that_pings_within_the_client_timeout_stays_connected()
+    {
+        var (junction, plugin, lost) = await KeepAliveSetupAsync(TimeSpan.FromSeconds(1));
+        await using (junction)
+        await using (plugin)
+        {
+            await Task.Delay(TimeSpan.FromSeconds(8));
+            Assert.Equal(0, lost());
+            Assert.Equal(1, plugin.Handshakes);
+            Assert.Equal("still here", await CallEchoAsync(junction.BaseUrl, "still here"));
+        }
     }
 
     /// <summary>The check above can fail: a plugin silent for longer than client-timeout is cut.</summary>
     [Fact]
     public async Task A_plugin_silent_past_the_client_timeout_is_disconnected()
     {
-        await using var junction = await JunctionProcess.StartAsync(new[] { "keep-alive-interval=500", "client-timeout=3000" });
-        await using var plugin = Echo(junction.BaseUrl, keepAlive: TimeSpan.FromSeconds(30), serverTimeout: TimeSpan.FromSeconds(30));
-        var lost = 0;
-        plugin.Connection.Reconnecting += _ => { Interlocked.Increment(ref lost); return Task.CompletedTask; };
-        await plugin.ConnectAsync();
-        await Until(() => lost > 0, TimeSpan.FromSeconds(15), "Junction closed the silent connection");
+        var (junction, plugin, lost) = await KeepAliveSetupAsync(TimeSpan.FromSeconds(30));
+        await using (junction)
+        await using (plugin)
+            await Until(() => lost() > 0, TimeSpan.FromSeconds(15), "Junction closed the silent connection");
     }
 }

@@ -13,13 +13,13 @@ export const MAX_JSON_DEPTH = 128;
 /** The setting a PayloadTooLarge refusal names, so the operator knows what raises the limit. */
 const BODY_LIMIT_SETTING = 'max-body-bytes';
 /**
- * After a 413 the rest of an upload of declared length is read and dropped, up to four times the
- * limit (at least a MiB) and at most this long, and the connection stays usable: closing on unread
+ * After a 413 the rest of an upload of declared length is read and dropped, when it is at most four
+ * times the limit and arrives within this long, and the connection stays usable: closing on unread
  * bytes resets it, and a client still sending (fetch, the MCP SDK) then sees only the reset ("fetch
  * failed"), never the answer. An upload of unknown or larger length is cut off as before.
  */
 const LINGER_MS = 5_000;
-const lingerBytes = (maxBytes: number) => Math.max(4 * maxBytes, 1_048_576);
+const lingerBytes = (maxBytes: number) => 4 * maxBytes;
 
 function closeAfterRefusal(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('connection', 'close');

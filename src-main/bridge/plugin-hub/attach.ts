@@ -3,6 +3,7 @@
  * server-to-plugin invocations out. It builds the project registry, the hub's PluginPort and the
  * PluginBridge on them; every decision lives in the registry, the call guard and the source.
  */
+import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import { DEFAULT_TIMEOUT_MS, MCP_PLUGIN_VERSION } from '../../../plugins/sdk/wire/index.js';
 import { JunctionError } from '../../contracts/index.js';
@@ -16,8 +17,8 @@ import { attachExtensionMethods } from './extension-methods.js';
 import { HubPluginPort } from './hub-plugin-port.js';
 import { attachMcpPluginMethods } from './mcp-plugin-methods.js';
 import { attachOperatorNotices } from './operator-notices.js';
-import { hubWire } from './payloads.js';
 import { attachSizeRefusals, refusalReporter } from './size-refusals.js';
+import { hubWire } from './payloads.js';
 
 const optionsSchema = z.object({
   /** Whole-call deadline for 8.14+ plugins and the invoke timeout for older ones. */
@@ -29,6 +30,11 @@ const optionsSchema = z.object({
   serverVersion: z.string().default(MCP_PLUGIN_VERSION),
   /** `single`: one editor and one runtime in all (newest wins); `multi`: one of each per project. */
   projectRouting: z.enum(['single', 'multi']).default('single'),
+  /**
+   * How long a plugin's elicitation or sampling request waits for the agent or the operator; while it
+   * waits its call's deadline stands still. The MCP SDK's own request timeout, so both answerers are bounded alike.
+   */
+  agentRequestTimeoutMs: z.number().int().positive().default(DEFAULT_REQUEST_TIMEOUT_MSEC),
 });
 
 export type AttachPluginHubOptions = z.input<typeof optionsSchema> & { now?: () => number };
@@ -47,10 +53,12 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
   const events = new TypedEmitter<BridgeEvents>();
   /** Told once per malformed plugin payload or failed list, so the operator sees what an agent got an error for. */
   const warn = (connectionId: string, message: string) => events.emit('log', { connectionId, origin: 'bridge', level: 'warning', message });
+  // Each pending agent request occupies one of the connection's parallel hub invocations; half stay free for its other methods.
   const refused = refusalReporter(projects, events, warn, now);
   const port = new HubPluginPort(
     now,
     warn,
+    { maxPendingAgentRequestsPerConnection: Math.max(1, Math.floor(hub.maxParallelInvocations / 2)), agentRequestTimeoutMs: config.agentRequestTimeoutMs },
     (connectionId, message) => refused(connectionId, 'Call over the hub limit', message),
     (connectionId) => projects.get(connectionId)?.guarded === true,
   );

@@ -25,6 +25,9 @@
  *                      date first with npm start's incremental tsc -b; tsx adds ~100 MB of RSS)
  *   BENCH_FEATURES=1   instead, what features cost: /mcp and /api at 64 connections in three Junctions
  *                      (everything on, audit trail off, console off), interleaved the same way
+ *   BENCH_LARGE=1      instead, large payloads: results and arguments of 1 MB and 16 MB through /mcp and
+ *                      /api at 1 and 4 connections beside a floor forwarding the same bytes over one
+ *                      ws, interleaved the same way; calls/s ratios and Junction's peak RSS per MB in flight
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -255,6 +258,104 @@ async function featureCosts(): Promise<void> {
   } finally {
     await Promise.all(running.map((r) => r.stop()));
   }
+}
+
+/** Payload sizes of the large-payload part, in bytes of base64 (results) or characters (arguments). */
+const LARGE_SIZES = [1024 * 1024, 16 * 1024 * 1024] as const;
+const LARGE_LEVELS = [1, 4] as const;
+
+interface LargeCase {
+  label: string;
+  tool: 'payload-result' | 'payload-argument';
+  bytes: number;
+  args: Record<string, unknown>;
+}
+
+function largeCases(): LargeCase[] {
+  return LARGE_SIZES.flatMap((bytes) => [
+    { label: `result ${mb(bytes)} MB`, tool: 'payload-result' as const, bytes, args: { bytes } },
+    { label: `argument ${mb(bytes)} MB`, tool: 'payload-argument' as const, bytes, args: { data: 'x'.repeat(bytes) } },
+  ]);
+}
+
+/** The floor, /mcp and /api lanes of one case. */
+function largePaths(floor: URL, floorPid: number, junction: RunningJunction, c: LargeCase): Path[] {
+  const rpc = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: c.tool, arguments: c.args } });
+  const pid = junction.child.pid;
+  return [
+    { name: `floor: http → ws → payload process, ${c.label}`, serverPid: floorPid, openLane: httpLane(floor, '/mcp', rpc, rpcOk) },
+    { name: `Junction /mcp, ${c.label}`, serverPid: pid, openLane: () => openMcpLane(junction.base, c.tool, c.args) },
+    { name: `Junction /api, ${c.label}`, serverPid: pid, openLane: httpLane(junction.base, `/api/tools/${c.tool}`, JSON.stringify(c.args), apiOk) },
+  ];
+}
+
+/**
+ * Large payloads: each case's three paths at 1 and 4 connections in ROUNDS rounds, the order rotated
+ * per round; Junction's peak RSS over a case and level, less its RSS just before, per MB in flight
+ * (payload size × connections).
+ */
+async function largePayloads(): Promise<void> {
+  const loadBefore = loadavg();
+  const children: Child[] = [];
+  let junction: RunningJunction | undefined;
+  try {
+    const floor = await listeningChild('payload floor', './support/floors/forward-floor.ts');
+    children.push(floor.child);
+    const connected = floor.child.waitFor(/^client connected$/);
+    children.push(startTs('payload floor client', here('./support/floors/payload-client.ts'), [`ws://127.0.0.1:${floor.base.port}/`]));
+    await connected;
+    // Junction's defaults (hub messages 128 MB, HTTP bodies 32 MiB) take every size measured here.
+    const started = await startJunctionProcess(runner, []);
+    junction = started;
+    const plugin = startTs('payload plugin', here('./support/payload-plugin.ts'), [started.hubEndpoint]);
+    children.push(plugin);
+    await plugin.waitFor(/^connected$/);
+    await untilToolListed(started.base, 'payload-result');
+    const pid = started.child.pid;
+    const rows: string[][] = [];
+    const targets: Target[] = [];
+    let errors = 0;
+    for (const c of largeCases()) {
+      const paths = largePaths(floor.base, floor.child.pid, started, c);
+      for (const concurrency of LARGE_LEVELS) {
+        const before = procStats(pid)?.rssBytes ?? NaN;
+        const peak = watchPeakRss(pid, 20);
+        const perPath: LoadResult[][] = paths.map(() => []);
+        for (let round = 0; round < ROUNDS; round++) {
+          for (let k = 0; k < paths.length; k++) {
+            const index = (k + round) % paths.length;
+            const { result } = await phase(paths[index]!, concurrency);
+            errors += result.errors;
+            perPath[index]!.push(result);
+          }
+        }
+        const inFlightMb = mb(c.bytes) * concurrency;
+        const rssPerMb = mb(peak.stop() - before) / inFlightMb;
+        const [floorRounds, ...junctionRounds] = perPath as [LoadResult[], LoadResult[], LoadResult[]];
+        const ratios = junctionRounds.map((rounds) => median(rounds.map((r, i) => r.callsPerSecond / floorRounds[i]!.callsPerSecond)));
+        rows.push([c.label, `${concurrency}×`, ...perPath.map((rounds) => fmt(median(rounds.map((r) => r.callsPerSecond)), 1)), ...ratios.map((r) => fmt(r, 2)), fmt(rssPerMb, 2)]);
+        ratios.forEach((ratio, i) => targets.push({ name: `${['/mcp', '/api'][i]} ${c.label} at ${concurrency}, × floor`, measured: ratio, kind: 'min', limit: 0.8, unit: '×' }));
+        targets.push({ name: `RSS per MB in flight, ${c.label} at ${concurrency}`, measured: rssPerMb, kind: 'max', limit: 4, unit: '' });
+        process.stderr.write(`  ${c.label} ×${concurrency}: ${rows.at(-1)!.slice(2).join(' ')}\n`);
+      }
+    }
+    console.log(`\nlarge payloads, ${ROUNDS} interleaved rounds of ${PHASE_MS / 1000} s, medians; Junction from ${runner}; load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before, ${loadavg().map((l) => fmt(l, 2)).join(' ')} after`);
+    console.log(table(['payload', 'conns', 'floor calls/s', '/mcp calls/s', '/api calls/s', '/mcp × floor', '/api × floor', 'RSS MB per MB in flight'], rows));
+    console.log('\ntargets');
+    for (const target of targets) console.log(verdict(target));
+    if (errors > 0) {
+      console.log(`\n${errors} calls failed; the numbers above are not comparable.`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await Promise.all(children.map((child) => child.stop()));
+    await junction?.stop();
+  }
+}
+
+if (process.env.BENCH_LARGE === '1') {
+  await largePayloads();
+  process.exit(0);
 }
 
 if (process.env.BENCH_FEATURES === '1') {

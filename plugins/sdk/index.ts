@@ -7,6 +7,7 @@
  *   await plugin.connect();
  */
 export { createPlugin, McpPlugin, type PluginEvents, type PluginOptions, type PluginState } from './src/plugin.js';
+export { projectPathHash, projectPathHashLegacy, type ProjectIdentity } from './src/project-identity.js';
 export { AgentRequestError, OperatorNoticeError, ToolUnavailableError } from './src/errors.js';
 export type {
   AgentRequestOptions,

@@ -193,7 +193,8 @@ export interface ToolCatalogueEntry {
 
 export interface PluginTimelineEntry {
   at: number;
-  kind: 'connected' | 'reconnected' | 'updated' | 'disconnected';
+  /** `notice`: a notice about the plugin was raised (a message over the hub's limit, one it sent itself…). */
+  kind: 'connected' | 'reconnected' | 'updated' | 'disconnected' | 'notice';
   detail: string;
 }
 

@@ -119,13 +119,27 @@ const ERROR_ENVELOPE_SCHEMA = {
 } as const;
 
 /**
+ * Keywords read from a schema document's root: a `$ref` such as `#/$defs/…` (which every McpPlugin
+ * tool returning a value publishes) resolves against the root, so they stay there when the tool's
+ * schema becomes one branch of the published alternative.
+ */
+const ROOT_KEYWORDS = ['$schema', '$defs', 'definitions'] as const;
+
+/**
  * The descriptor as agents see it. MCP clients (the SDK's included) check `structuredContent` against
  * the output schema even on `isError` results, and every failure here carries `structuredContent.error`,
  * so a published output schema must admit the error envelope as an alternative.
  */
 export function publishedDescriptor(descriptor: ToolDescriptor): ToolDescriptor {
   if (!descriptor.outputSchema) return descriptor;
-  return { ...descriptor, outputSchema: { type: 'object', anyOf: [descriptor.outputSchema, ERROR_ENVELOPE_SCHEMA] } };
+  const branch: Record<string, unknown> = { ...descriptor.outputSchema };
+  const root: Record<string, unknown> = {};
+  for (const keyword of ROOT_KEYWORDS) {
+    if (!(keyword in branch)) continue;
+    root[keyword] = branch[keyword];
+    delete branch[keyword];
+  }
+  return { ...descriptor, outputSchema: { type: 'object', ...root, anyOf: [branch, ERROR_ENVELOPE_SCHEMA] } };
 }
 
 /**

@@ -188,6 +188,9 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       const p = event.plugin;
       const key = timelineKeys.get(p.connectionId);
       if (key) note(key, { at: now(), kind: 'updated', detail: p.state === 'awaited' ? 'disconnected; awaited back' : `catalogue: ${p.toolCount} tools, ${p.promptCount} prompts, ${p.resourceCount} resources` });
+    } else if (event.type === 'notice.raised' && event.notice.subject.kind === 'plugin') {
+      const key = timelineKeys.get(event.notice.subject.id);
+      if (key) note(key, { at: event.notice.at, kind: 'notice', detail: `${event.notice.title}: ${event.notice.message}` });
     } else if (event.type === 'plugin.disconnected') {
       const key = timelineKeys.get(event.connectionId);
       if (key) note(key, { at: now(), kind: 'disconnected', detail: `connection ${event.connectionId} closed` });

@@ -8,6 +8,24 @@ import type { StructuredError } from '../contracts/index.js';
 import type { McpServerFactory } from './server.js';
 import { StdioLineTransport, type StdioLineOptions } from './stdio-lines.js';
 
+/**
+ * The JSON-RPC error Junction answered a refused POST with, when the failure carries it: the SDK's
+ * StreamableHTTPError quotes the response body after "Error POSTing to endpoint: ".
+ */
+function answeredError(error: unknown): { code: number; message: string; data?: unknown } | undefined {
+  const text = error instanceof Error ? error.message : '';
+  const start = text.indexOf('{');
+  if (!text.includes('Error POSTing to endpoint') || start === -1) return undefined;
+  try {
+    const body = JSON.parse(text.slice(start)) as { error?: { code?: unknown; message?: unknown; data?: unknown } };
+    const answered = body.error;
+    if (typeof answered?.code !== 'number' || typeof answered.message !== 'string') return undefined;
+    return { code: answered.code, message: answered.message, ...(answered.data === undefined ? {} : { data: answered.data }) };
+  } catch {
+    return undefined;
+  }
+}
+
 export type StdioStreams = Pick<StdioLineOptions, 'stdin' | 'stdout'>;
 
 /** Serves the in-process catalogue over stdio until stdin ends; `pin` holds the session to one project. */
@@ -82,8 +100,10 @@ export async function proxyStdioToHttp(
     remote.send(message).catch((error: unknown) => {
       log(`junction connect: could not forward to ${url.href}: ${(error as Error).message}`);
       if (isJSONRPCRequest(message)) {
+        // Junction answered, with an error of its own (a body over max-body-bytes, a bad header): relay that answer.
+        const answered = answeredError(error);
         local
-          .send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: `Junction at ${url.href} is unreachable: ${(error as Error).message}` } })
+          .send({ jsonrpc: '2.0', id: message.id, error: answered ?? { code: -32000, message: `Junction at ${url.href} is unreachable: ${(error as Error).message}` } })
           .catch(() => undefined);
       }
       if (initializing !== undefined && isInitializeRequest(message)) releaseHeld();

@@ -53,8 +53,9 @@ describe('console on a running Junction', { skip: chromiumAvailable() ? false : 
   test('the printed console URL opens a live console showing the real plugins, workspace, calls and bridge', async () => {
     await page.goto(junction.consoleUrl);
     await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
-    await page.getByTestId('plugin-row').filter({ hasText: 'demo-scene-editor' }).first().waitFor();
-    await page.getByTestId('plugin-row').filter({ hasText: 'demo-scene-runtime' }).first().waitFor();
+    // The demo's editor and runtime are one project, named demo-scene.
+    await page.getByTestId('plugin-row').filter({ hasText: 'demo-scene' }).filter({ hasText: 'editor' }).first().waitFor();
+    await page.getByTestId('plugin-row').filter({ hasText: 'demo-scene' }).filter({ hasText: 'runtime' }).first().waitFor();
     await page.screenshot({ path: `${SCREENSHOTS}junction-plugins.png`, fullPage: true });
 
     const response = await fetch(`${junction.baseUrl}/api/tools/server-status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

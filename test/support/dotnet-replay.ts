@@ -18,6 +18,8 @@ type JsonObject = { [key: string]: Json };
 interface Exchange {
   send: JsonObject;
   expect: JsonObject;
+  /** Wait this long (a number, or a placeholder the replay's options fill) before sending. */
+  delayMs?: number | string;
   /** Send this in the same WebSocket message as the reply before it (a client flushing both at once). */
   sameFrame?: boolean;
 }
@@ -26,7 +28,8 @@ interface Responder {
   expectArgument?: JsonObject;
   reply?: JsonObject;
   then?: Exchange;
-  byName?: Record<string, { reply: JsonObject; then?: Exchange }>;
+  /** `silent`: never answer (a plugin stuck in a long operation). */
+  byName?: Record<string, { reply?: JsonObject; raw?: string; silent?: boolean; then?: Exchange }>;
   otherwise?: { reply: JsonObject };
   /** Only in a transcript that extends another: tools appended to the base's RunListTool reply. */
   addTools?: JsonObject[];
@@ -64,12 +67,28 @@ export function loadTranscript(file: string): Transcript {
   return { connect: base.connect, clientInvocations: [...base.clientInvocations, ...(raw.clientInvocations ?? [])], serverInvocations };
 }
 
+/** A PNG signature, then filler: `length` characters of valid base64 (a multiple of 4) for a captured image or blob. */
+function base64Of(length: number): string {
+  const head = 'iVBORw0KGgoAAAANSUhEUgAA';
+  return (head + 'A'.repeat(Math.max(0, length - head.length))).slice(0, length);
+}
+
+/** `{{base64:N}}` and `{{fill:N}}` stand for captured payloads too large to keep in a fixture. */
+function generated(name: string): string | undefined {
+  const match = /^(base64|fill):(\d+)$/.exec(name);
+  if (!match) return undefined;
+  const length = Number(match[2]);
+  return match[1] === 'base64' ? base64Of(length) : 'x'.repeat(length);
+}
+
 /** Fills `{{name}}` placeholders from `vars`; a string that is exactly one placeholder takes the value's type. */
 function fill(template: Json, vars: Record<string, Json>): Json {
   if (typeof template === 'string') {
     const whole = /^\{\{([^}]+)\}\}$/.exec(template);
     if (whole && whole[1] !== 'any' && whole[1]! in vars) return vars[whole[1]!]!;
-    return template.replace(/\{\{([^}]+)\}\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
+    // Twice, so a placeholder may size a generated one: {{base64:{{bytes}}}}.
+    const once = (text: string) => text.replace(/\{\{([^{}]+)\}\}/g, (m, name: string) => (name in vars ? String(vars[name]) : (generated(name) ?? m)));
+    return once(once(template));
   }
   if (Array.isArray(template)) return template.map((t) => fill(t, vars));
   if (template && typeof template === 'object') return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, fill(v, vars)]));
@@ -121,9 +140,13 @@ export interface DotNetReplay {
   close(): Promise<void>;
 }
 
-export async function replayDotNetClient(baseUrl: string, transcript: Transcript, options: { token?: string } = {}): Promise<DotNetReplay> {
+export async function replayDotNetClient(
+  baseUrl: string,
+  transcript: Transcript,
+  options: { token?: string; processingDelayMs?: number; oversizedBytes?: number } = {},
+): Promise<DotNetReplay> {
   const { connect } = transcript;
-  const vars: Record<string, Json> = { token: options.token ?? '' };
+  const vars: Record<string, Json> = { token: options.token ?? '', processingDelayMs: options.processingDelayMs ?? 0, oversizedBytes: options.oversizedBytes ?? 0 };
   // The .NET client sends no Authorization header at all when it has no token.
   const headersOf = (headers: Record<string, string>) =>
     Object.fromEntries(Object.entries(headers).filter(([k]) => options.token || k !== 'authorization').map(([k, v]) => [k, String(fill(v, vars))]));
@@ -157,6 +180,8 @@ export async function replayDotNetClient(baseUrl: string, transcript: Transcript
   const send = (message: Json) => ws.send(JSON.stringify(message) + RS);
 
   async function exchange(step: Exchange, stepVars: Record<string, Json>, before?: Json): Promise<void> {
+    const delay = step.delayMs === undefined ? 0 : Number(fill(step.delayMs, stepVars));
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const message = fill(step.send, stepVars) as JsonObject;
     const id = String(message['invocationId']);
     const reply = new Promise<JsonObject>((resolve) => completions.set(id, resolve));
@@ -184,13 +209,20 @@ export async function replayDotNetClient(baseUrl: string, transcript: Transcript
     if (argumentProblem) problems.push(`${target} argument: ${argumentProblem}`);
     const requestVars: Record<string, Json> = { ...vars, invocationId, nextInvocationId: String(nextId++) };
     for (const [k, v] of Object.entries(request)) requestVars[`request.${k}`] = v;
-    const name = typeof request['Name'] === 'string' ? request['Name'] : '';
-    const chosen: { reply: JsonObject; then?: Exchange } | undefined = responder.byName?.[name] ?? (responder.reply ? { reply: responder.reply, ...(responder.then ? { then: responder.then } : {}) } : responder.otherwise);
+    // Tools and prompts are answered by name, resource contents by URI.
+    const name = typeof request['Name'] === 'string' ? request['Name'] : typeof request['Uri'] === 'string' ? request['Uri'] : '';
+    const chosen: { reply?: JsonObject; raw?: string; silent?: boolean; then?: Exchange } | undefined =
+      responder.byName?.[name] ?? (responder.reply ? { reply: responder.reply, ...(responder.then ? { then: responder.then } : {}) } : responder.otherwise);
     if (!chosen) {
       problems.push(`${target}: the transcript has no reply for '${name}'`);
       return;
     }
-    const completion: Json = { type: 3, invocationId, result: fill(chosen.reply, requestVars) };
+    if (chosen.silent) return;
+    if (chosen.raw !== undefined) {
+      ws.send(String(fill(chosen.raw, requestVars)) + RS);
+      return;
+    }
+    const completion: Json = { type: 3, invocationId, result: fill(chosen.reply ?? {}, requestVars) };
     if (chosen.then?.sameFrame) {
       void exchange(chosen.then, requestVars, completion);
       return;

@@ -1,6 +1,6 @@
 /** The scene app as an McpPlugin: its tools, prompt and resources over the SDK. */
 import { z } from 'zod';
-import { createPlugin, type McpPlugin, type PluginRole } from '../../sdk/index.js';
+import { createPlugin, type McpPlugin, type PluginRole, type ProjectIdentity } from '../../sdk/index.js';
 import { OBJECT_KINDS, Scene } from './scene.js';
 
 export interface ScenePluginOptions {
@@ -12,6 +12,8 @@ export interface ScenePluginOptions {
   reconnectDelaysMs?: number[];
   /** Share one scene between an editor and a runtime plugin, as one app's two builds would. */
   scene?: Scene;
+  /** The project the app has open (see the SDK's ProjectIdentity). */
+  project?: ProjectIdentity;
 }
 
 export interface RunningScenePlugin {
@@ -33,6 +35,7 @@ export function createScenePlugin(options: ScenePluginOptions): { plugin: McpPlu
     ...(options.token ? { token: options.token } : {}),
     ...(options.skipNegotiation === undefined ? {} : { skipNegotiation: options.skipNegotiation }),
     ...(options.reconnectDelaysMs ? { reconnectDelaysMs: options.reconnectDelaysMs } : {}),
+    ...(options.project ? { project: options.project } : {}),
   });
 
   plugin.tool({

@@ -49,7 +49,10 @@ function successReply(requestId: string, content: ContentBlock[], structuredCont
   });
 }
 
-/** A handler's return value as a tool result; structured values are mirrored as JSON text. */
+/**
+ * A handler's return value as a tool result. A structured value goes once, as structured content: the
+ * bridge adds the JSON text block MCP agents expect, so a large result does not cross the hub twice.
+ */
 export function resultOf(requestId: string, value: ToolReturn): CallReply {
   if (value === undefined || value === null) return successReply(requestId, []);
   if (typeof value === 'string') return successReply(requestId, [{ type: 'text', text: value }]);
@@ -61,7 +64,7 @@ export function resultOf(requestId: string, value: ToolReturn): CallReply {
     return successReply(requestId, value.content, value.structuredContent);
   }
   const structured = typeof value === 'object' && !Array.isArray(value) ? value : { result: value };
-  return successReply(requestId, [{ type: 'text', text: JSON.stringify(structured) }], structured);
+  return successReply(requestId, [], structured);
 }
 
 function issuesText(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {

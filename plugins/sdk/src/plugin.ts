@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { z } from 'zod';
+import { projectQuery, type ProjectIdentity } from './project-identity.js';
 import { elicit, sample, type AgentRequestChannel } from './agent-requests.js';
 import {
   isTemplate,
@@ -77,6 +78,12 @@ export interface PluginOptions {
    * the .NET client): a bridge pings only every 30 s, so the JS client's own 30 s default would flap.
    */
   serverTimeoutMs?: number;
+  /**
+   * The project the plugin belongs to (name, root path or its hash, engine, machine, instance id), sent
+   * as McpPlugin sends it: with a path or hash, a Junction in project-routing=multi gives it a pin
+   * (`/p/{pin}/mcp`). An editor and a runtime of one app pass the same project.
+   */
+  project?: ProjectIdentity;
 }
 
 export type PluginState = 'disconnected' | 'connecting' | 'connected' | 'reconnecting';
@@ -106,6 +113,17 @@ const optionsSchema = z.object({
   reconnectDelaysMs: z.array(z.number().int().min(0)).min(1).default([0, 1_000, 2_000, 5_000, 10_000]),
   keepAliveIntervalMs: z.number().int().positive().default(15_000),
   serverTimeoutMs: z.number().int().positive().default(300_000),
+  project: z
+    .object({
+      name: z.string().min(1).optional(),
+      path: z.string().min(1).optional(),
+      pathHash: z.string().regex(/^[0-9a-fA-F]{1,64}$/).optional(),
+      engine: z.string().optional(),
+      machine: z.string().optional(),
+      instanceId: z.string().min(1).optional(),
+    })
+    .strict()
+    .default({}),
 });
 
 const HandshakeReplySchema = z.union([
@@ -119,7 +137,7 @@ const HandshakeReplySchema = z.union([
 
 export class McpPlugin {
   readonly options: Readonly<z.output<typeof optionsSchema>>;
-  readonly instanceId = randomUUID();
+  readonly instanceId: string;
   private readonly tools = new Map<string, ToolDefinition>();
   private readonly prompts = new Map<string, PromptDefinition>();
   private readonly resources = new Map<string, ResourceDefinition>();
@@ -140,10 +158,10 @@ export class McpPlugin {
     const parsed = optionsSchema.safeParse(options);
     if (!parsed.success) throw new TypeError(`Invalid plugin options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     this.options = parsed.data;
+    this.instanceId = this.options.project.instanceId ?? randomUUID();
     const url = new URL(this.options.endpoint);
     url.searchParams.set(HubQuery.clientRole, this.options.role);
-    url.searchParams.set(HubQuery.projectName, this.options.name);
-    url.searchParams.set(HubQuery.instanceId, this.instanceId);
+    for (const [key, value] of projectQuery(this.options.project, { name: this.options.name, instanceId: this.instanceId })) url.searchParams.set(key, value);
     const token = this.options.token;
     this.hub = new HubConnectionBuilder()
       .withUrl(url.toString(), {

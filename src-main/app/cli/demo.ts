@@ -6,6 +6,7 @@
 import { cp, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startScenePlugin, type RunningScenePlugin } from '../../../plugins/examples/scene/plugin.js';
+import { Scene } from '../../../plugins/examples/scene/scene.js';
 import type { Logger } from '../../shared/index.js';
 import type { Junction } from '../junction.js';
 import { DEMO_WORKSPACE_DIR } from '../paths.js';
@@ -30,8 +31,11 @@ export async function startDemo(junction: Junction, logger: Logger): Promise<Run
   const endpoint = `${junction.baseUrl}/hub/mcp-server`;
   const token = junction.agentToken;
   const plugins: RunningScenePlugin[] = [];
+  // One app, two builds: the editor and the runtime share the scene and are one project (one pin in project-routing=multi).
+  const scene = new Scene();
+  const project = { name: 'demo-scene', path: workspaceRoot, engine: 'Junction demo' };
   for (const role of ['editor', 'runtime'] as const) {
-    plugins.push(await startScenePlugin({ endpoint, role, name: `demo-scene-${role}`, ...(token ? { token } : {}) }));
+    plugins.push(await startScenePlugin({ endpoint, role, name: `demo-scene-${role}`, scene, project, ...(token ? { token } : {}) }));
   }
   logger.info('demo: workspace opened and scene plugins connected', { workspaceRoot });
   return {

@@ -45,8 +45,16 @@ export const CONFIG_KEYS = {
     description: '`junction connect` only: relay to /p/{pin}/mcp, the project whose path hash starts with this pin (1-64 hex characters; needs project-routing=multi).',
   },
   'plugin-reconnect-wait-seconds': { type: int(0, 3600), default: 20, description: 'How long a disconnected plugin is awaited before calls fall back or fail.' },
-  'max-frame-bytes': { type: int(1024, 256 * 1024 * 1024), default: 1_048_576, description: 'Largest accepted hub frame.' },
-  'max-body-bytes': { type: int(1024, 256 * 1024 * 1024), default: 4_194_304, description: 'Largest accepted HTTP request body on /mcp and /api.' },
+  'max-frame-bytes': {
+    type: int(1024, 256 * 1024 * 1024),
+    default: 134_217_728,
+    description: "Largest hub message either way (McpPlugin.Server's MaximumReceiveMessageSize, 128 MB); a larger one fails only its call, with PayloadTooLarge.",
+  },
+  'max-body-bytes': {
+    type: int(1024, 256 * 1024 * 1024),
+    default: 33_554_432,
+    description: "Largest accepted HTTP request body on /mcp and /api (McpPlugin.Server takes 30 MB, Kestrel's default); a larger one is answered 413 PayloadTooLarge.",
+  },
   'body-timeout': { type: int(100, 3_600_000), default: 30_000, description: 'Deadline for receiving a whole HTTP request body on /mcp and /api, in milliseconds.' },
   'rate-limit': { type: int(1, 1_000_000), default: 500, description: 'Tool calls per second each agent may make (token bucket).' },
   'rate-limit-burst': { type: int(1, 1_000_000), default: 1000, description: 'Calls an agent may make at once before rate-limit applies.' },

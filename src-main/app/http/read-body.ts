@@ -10,10 +10,39 @@ export interface BodyLimits {
 /** Far deeper than any tool's arguments or MCP message, far shallower than what overflows a recursive walk. */
 export const MAX_JSON_DEPTH = 128;
 
+/** The setting a PayloadTooLarge refusal names, so the operator knows what raises the limit. */
+const BODY_LIMIT_SETTING = 'max-body-bytes';
+/**
+ * After a 413 the rest of an upload of declared length is read and dropped, when it is at most four
+ * times the limit and arrives within this long, and the connection stays usable: closing on unread
+ * bytes resets it, and a client still sending (fetch, the MCP SDK) then sees only the reset ("fetch
+ * failed"), never the answer. An upload of unknown or larger length is cut off as before.
+ */
+const LINGER_MS = 5_000;
+const lingerBytes = (maxBytes: number) => 4 * maxBytes;
+
+function closeAfterRefusal(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('connection', 'close');
+  res.once('finish', () => req.socket.destroy());
+}
+
+function drainAfterTooLarge(req: IncomingMessage, res: ServerResponse, maxBytes: number): void {
+  const declared = Number(req.headers['content-length']);
+  if (!Number.isFinite(declared) || declared > lingerBytes(maxBytes)) {
+    closeAfterRefusal(req, res);
+    return;
+  }
+  const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+  timer.unref();
+  req.once('end', () => clearTimeout(timer));
+  req.resume();
+}
+
 /**
  * The body reader the MCP and direct-API handlers take: the capped body, or a JunctionError
  * (PayloadTooLarge, RequestTimeout, InvalidArguments for JSON nested too deep). A refused request's connection is closed once its answer is
- * flushed, so neither the rest of a huge upload nor a trickling client keeps it busy.
+ * flushed, so neither the rest of a huge upload nor a trickling client keeps it busy; only an upload a
+ * little over the limit whose length is declared is read to its end, so its client reads the 413.
  */
 export function bodyReader(limits: BodyLimits): (req: IncomingMessage, res: ServerResponse) => Promise<Buffer> {
   return async (req, res) => {
@@ -25,9 +54,16 @@ export function bodyReader(limits: BodyLimits): (req: IncomingMessage, res: Serv
         details: { maxDepth: MAX_JSON_DEPTH },
       });
     }
-    res.setHeader('connection', 'close');
-    res.once('finish', () => req.socket.destroy());
-    const details = read.code === 'PayloadTooLarge' ? { limitBytes: read.limitBytes } : { timeoutMs: read.timeoutMs };
-    throw new JunctionError(read.code, read.message, { details });
+    if (read.code === 'PayloadTooLarge') {
+      drainAfterTooLarge(req, res, limits.maxBytes);
+      const declared = Number(req.headers['content-length']);
+      const size = Number.isFinite(declared) && declared > limits.maxBytes ? { sizeBytes: declared } : {};
+      const stated = 'sizeBytes' in size ? ` (it declares ${declared} bytes)` : '';
+      throw new JunctionError(read.code, `${read.message.replace(/\.$/, '')}${stated}; the setting ${BODY_LIMIT_SETTING} raises it.`, {
+        details: { limitBytes: read.limitBytes, ...size, setting: BODY_LIMIT_SETTING },
+      });
+    }
+    closeAfterRefusal(req, res);
+    throw new JunctionError(read.code, read.message, { details: { timeoutMs: read.timeoutMs } });
   };
 }

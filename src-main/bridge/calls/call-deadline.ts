@@ -50,6 +50,13 @@ export class CallDeadline {
     };
   }
 
+  /** Grants the call `ms` more (a plugin that answered `Processing` is awaited as McpPlugin.Server awaits it). */
+  extend(ms: number): void {
+    if (ms <= 0) return;
+    this.heldMs += ms;
+    this.arm();
+  }
+
   /** Calls `expired` once the budget is spent, never while it is held; one watcher at a time. Returns the cancel. */
   onExpiry(expired: () => void): () => void {
     this.watcher?.cancel?.();

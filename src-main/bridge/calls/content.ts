@@ -15,6 +15,8 @@ function keepMimeType(block: McpContentBlock, mimeType: unknown): McpContentBloc
 export function checkedContentBlock(block: ContentBlock): McpContentBlock {
   // .NET peers may write unset optionals as null, which MCP's schemas reject; drop them before checking.
   const cleaned = Object.fromEntries(Object.entries(block).filter(([, v]) => v !== null && v !== undefined));
+  // McpPlugin's `ResponseCallTool.Success()` (a tool that returns nothing) is a text block without text.
+  if (cleaned['type'] === 'text' && !('text' in cleaned)) cleaned['text'] = '';
   const parsed = McpContentBlockSchema.safeParse(cleaned);
   return parsed.success ? keepMimeType(parsed.data, cleaned['mimeType']) : { type: 'text', text: JSON.stringify(block) };
 }
@@ -25,15 +27,36 @@ const PLAIN_TEXT_FIELDS = new Set(['type', 'text', 'mimeType']);
  * The block nearly every tool answers with, a text block with at most a `mimeType` besides (other fields
  * null or absent), as `checkedContentBlock` would yield it, without the schema's union parse on every
  * call; undefined for any other block. test/unit/bridge/calls/content.test.ts holds the two to agreement.
+ * A text block without text is McpPlugin's answer for a tool that returns nothing
+ * (`ResponseCallTool.Success()`): empty text, as McpPlugin.Server gives it.
  */
 export function plainTextBlock(block: ContentBlock): McpContentBlock | undefined {
-  const text = block['text'];
+  const raw = block['text'];
+  const text = raw === undefined || raw === null ? '' : raw;
   if (block.type !== 'text' || typeof text !== 'string') return undefined;
   for (const key in block) {
     const value = block[key];
     if (!PLAIN_TEXT_FIELDS.has(key) && value !== null && value !== undefined) return undefined;
   }
   return keepMimeType({ type: 'text', text }, block['mimeType']);
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Why a plugin's content cannot reach an agent as it is, or undefined: image and audio blocks carry
+ * base64 `data` and a `mimeType` (MCP requires both, and an agent's SDK refuses the whole result
+ * otherwise). Checked without decoding, so a screenshot is scanned once and never copied.
+ */
+export function contentProblem(blocks: readonly ContentBlock[]): string | undefined {
+  for (const [index, block] of blocks.entries()) {
+    if (block.type !== 'image' && block.type !== 'audio') continue;
+    const { data, mimeType } = block;
+    if (typeof data !== 'string') return `content[${index}]: an ${block.type} block needs its data as a base64 string`;
+    if (data.length % 4 !== 0 || !BASE64.test(data)) return `content[${index}]: an ${block.type} block's data is not base64`;
+    if (typeof mimeType !== 'string' || mimeType === '') return `content[${index}]: an ${block.type} block needs a mimeType`;
+  }
+  return undefined;
 }
 
 export function toMcpContent(blocks: readonly ContentBlock[]): McpContentBlock[] {

@@ -9,7 +9,7 @@
  */
 export { guardedCall, type GuardSettings, type ToolInvoker } from './call-guard.js';
 export { CallDeadline } from './call-deadline.js';
-export { InvokeFailure, invokeFailureOutcome, type InvokeFailureReason } from './failures.js';
+export { FRAME_LIMIT_SETTING, InvokeFailure, invokeFailureOutcome, type InvokeFailureReason } from './failures.js';
 export { bridgeFailure, errorCodeOfKind, errorCodeOfReply, outcomeFromReply, replyFromEnvelope, isNotExecuted, type PluginReply } from './outcome.js';
 export { issuesText, parseCallReply } from './call-reply.js';
-export { toMcpContent } from './content.js';
+export { contentProblem, toMcpContent } from './content.js';

@@ -17,6 +17,7 @@ import { attachExtensionMethods } from './extension-methods.js';
 import { HubPluginPort } from './hub-plugin-port.js';
 import { attachMcpPluginMethods } from './mcp-plugin-methods.js';
 import { attachOperatorNotices } from './operator-notices.js';
+import { attachSizeRefusals, refusalReporter } from './size-refusals.js';
 import { hubWire } from './payloads.js';
 
 const optionsSchema = z.object({
@@ -53,7 +54,14 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
   /** Told once per malformed plugin payload or failed list, so the operator sees what an agent got an error for. */
   const warn = (connectionId: string, message: string) => events.emit('log', { connectionId, origin: 'bridge', level: 'warning', message });
   // Each pending agent request occupies one of the connection's parallel hub invocations; half stay free for its other methods.
-  const port = new HubPluginPort(now, warn, { maxPendingAgentRequestsPerConnection: Math.max(1, Math.floor(hub.maxParallelInvocations / 2)), agentRequestTimeoutMs: config.agentRequestTimeoutMs });
+  const refused = refusalReporter(projects, events, warn, now);
+  const port = new HubPluginPort(
+    now,
+    warn,
+    { maxPendingAgentRequestsPerConnection: Math.max(1, Math.floor(hub.maxParallelInvocations / 2)), agentRequestTimeoutMs: config.agentRequestTimeoutMs },
+    (connectionId, message) => refused(connectionId, 'Call over the hub limit', message),
+    (connectionId) => projects.get(connectionId)?.guarded === true,
+  );
   const settings: GuardSettings = { timeoutMs: config.pluginTimeoutMs, reconnectWaitMs: waitMs, resendIntervalMs: config.resendIntervalMs, now };
   const context = { projects, port, settings };
   const subscriptions = new ResourceSubscriptions(context, events);
@@ -68,6 +76,7 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
     ...attachMcpPluginMethods(hub, projects, port, refresh, wire),
     ...attachExtensionMethods(hub, port.calls, { subscriptions, events }, wire),
     ...attachOperatorNotices(hub, projects, events, wire, now),
+    ...attachSizeRefusals(hub, port, refused),
     hub.events.on('connected', connected),
     hub.events.on('disconnected', ({ connection }) => {
       port.dropConnection(connection.id);

@@ -10,6 +10,7 @@ import {
   ResponseGetPromptDataSchema,
   ResponseListToolsDataSchema,
   ResponseResourceContentDataSchema,
+  PluginToServer,
   ResponseStatus,
   ServerToPlugin,
   toDotNetWire,
@@ -20,10 +21,24 @@ import {
 } from '../../../plugins/sdk/wire/index.js';
 import type { CallContext } from '../../contracts/index.js';
 import { errorMessage, onAbort } from '../../shared/index.js';
-import { CallDeadline, InvokeFailure, issuesText, parseCallReply, replyFromEnvelope, type PluginReply } from '../calls/index.js';
+import { CallDeadline, contentProblem, InvokeFailure, issuesText, parseCallReply, replyFromEnvelope, type PluginReply } from '../calls/index.js';
 import { HubInvocationError, type HubConnection } from '../signalr/index.js';
 import type { PluginPort } from '../source/index.js';
 import { ActiveCalls } from './active-calls.js';
+
+/** Content an agent could not take (an image without base64 data or a MIME type) fails the call as malformed. */
+function checkedContent<T extends { content: PluginReply['content'] }>(reply: T): T {
+  const problem = contentProblem(reply.content);
+  if (problem !== undefined) throw new InvokeFailure('protocol', problem);
+  return reply;
+}
+
+/**
+ * How long a call the plugin answered `Processing` may take in all, whatever plugin-timeout is:
+ * McpPlugin.Server bounds only the first answer by plugin-timeout and then awaits
+ * NotifyToolRequestCompleted for 5 minutes (RemoteToolRunner), so a Unity test run or build completes.
+ */
+export const PROCESSING_WAIT_MS = 5 * 60_000;
 
 interface PendingCompletion {
   connectionId: string;
@@ -33,7 +48,7 @@ interface PendingCompletion {
 
 function asInvokeFailure(error: unknown): InvokeFailure {
   if (error instanceof InvokeFailure) return error;
-  if (error instanceof HubInvocationError) return new InvokeFailure(error.reason === 'invalidArguments' ? 'protocol' : error.reason, error.message);
+  if (error instanceof HubInvocationError) return new InvokeFailure(error.reason === 'invalidArguments' || error.reason === 'malformed' ? 'protocol' : error.reason, error.message, error.size);
   return new InvokeFailure('connectionClosed', errorMessage(error));
 }
 
@@ -50,6 +65,10 @@ export class HubPluginPort implements PluginPort {
     /** Told once per malformed plugin payload, so the operator sees what the agent got an error for. */
     private readonly malformed: (connectionId: string, message: string) => void,
     limits: { maxPendingAgentRequestsPerConnection: number; agentRequestTimeoutMs: number },
+    /** Told once per call too large for the hub, which was therefore never sent. */
+    private readonly tooLarge: (connectionId: string, message: string) => void = malformed,
+    /** Whether a connection takes the Junction extension CancelToolRequest; McpPlugin 8.x has no handler for it and logs an error. */
+    private readonly takesCancel: (connectionId: string) => boolean = () => true,
   ) {
     this.calls = new ActiveCalls(limits.maxPendingAgentRequestsPerConnection, limits.agentRequestTimeoutMs);
   }
@@ -121,6 +140,14 @@ export class HubPluginPort implements PluginPort {
     else if (pending.connectionId === connectionId) pending.resolve(result);
   }
 
+  /** Fails the `Processing` call whose completion was too large to read; false when no such call waits. */
+  failTool(connectionId: string, requestId: string, failure: InvokeFailure): boolean {
+    const pending = this.completions.get(requestId);
+    if (!pending || pending.connectionId !== connectionId) return false;
+    pending.reject(failure);
+    return true;
+  }
+
   dropConnection(connectionId: string): void {
     this.connections.delete(connectionId);
     for (const pending of this.completions.values()) {
@@ -164,12 +191,16 @@ export class HubPluginPort implements PluginPort {
       const raw = await this.invoke(connection, method, [request], stop.signal);
       const reply = this.decodeCallReply(connectionId, method, raw);
       if (reply.status !== ResponseStatus.Processing) return reply;
-      const result = this.inFlight.get(requestId) ?? (await this.completion(connectionId, requestId, stop.signal));
+      deadline.extend(PROCESSING_WAIT_MS - deadline.budgetMs);
+      const completed = this.inFlight.get(requestId) ?? (await this.completion(connectionId, requestId, stop.signal));
+      const result = this.decodeCompletion(connectionId, completed);
       return replyFromEnvelope({ requestId, status: result.status, errorKind: result.errorKind, message: undefined, httpStatusCode: undefined, value: result });
     } catch (error) {
       let failure = asInvokeFailure(error);
       if (failure.reason === 'aborted' && timedOut) failure = new InvokeFailure('timeout', `The plugin did not finish '${request.name}' within ${deadline.budgetMs} ms.`);
-      if ((failure.reason === 'timeout' || failure.reason === 'aborted') && !connection.closed) {
+      // An answer over the limit is reported where the hub skipped it; a call too large to send, here.
+      if (failure.reason === 'payloadTooLarge' && failure.size?.direction === 'request') this.tooLarge(connectionId, `${method} '${request.name}' was not sent: ${failure.message}`);
+      if ((failure.reason === 'timeout' || failure.reason === 'aborted') && !connection.closed && this.takesCancel(connectionId)) {
         connection.send(ServerToPlugin.CancelToolRequest, [toDotNetWire({ requestId, reason: failure.message })]);
       }
       throw failure;
@@ -203,9 +234,18 @@ export class HubPluginPort implements PluginPort {
 
   private decodeCallReply(connectionId: string, method: string, raw: unknown): PluginReply {
     try {
-      return parseCallReply(raw);
+      return checkedContent(parseCallReply(raw));
     } catch (error) {
       if (error instanceof InvokeFailure && error.reason === 'protocol') this.malformed(connectionId, `Malformed ${method} reply: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private decodeCompletion(connectionId: string, result: ResponseCallTool): ResponseCallTool {
+    try {
+      return checkedContent(result);
+    } catch (error) {
+      if (error instanceof InvokeFailure) this.malformed(connectionId, `Malformed ${PluginToServer.NotifyToolRequestCompleted} result: ${error.message}`);
       throw error;
     }
   }

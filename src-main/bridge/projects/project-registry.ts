@@ -167,6 +167,10 @@ export class ProjectRegistry implements ProjectRoutingControl {
     this.byConnection.get(connectionId)?.registry.listFailed(connectionId, list, reason);
   }
 
+  noteFinding(connectionId: string, kind: string, message: string): void {
+    this.byConnection.get(connectionId)?.registry.noteFinding(connectionId, kind, message);
+  }
+
   disconnect(connectionId: string, now: number, waitMs: number): void {
     const project = this.byConnection.get(connectionId);
     if (!project) return;

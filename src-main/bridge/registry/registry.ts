@@ -70,6 +70,8 @@ export class PluginRegistry {
   private readonly seen = new Map<string, number>();
   private duplicates = new Map<string, DuplicateToolDiagnostic>();
   private readonly degraded = new Map<string, ListDegradedDiagnostic>();
+  /** The bridge's latest finding of each kind about a live connection (a message over the hub's limit), for its warnings. */
+  private readonly findings = new Map<string, string>();
   private sequence = 0;
 
   constructor(private readonly serverVersion: string) {}
@@ -172,6 +174,18 @@ export class PluginRegistry {
     this.events.emit('listDegraded', diagnostic);
   }
 
+  /** Records the bridge's latest `kind` of finding about a live connection; its view's warnings show it until it goes. */
+  noteFinding(connectionId: string, kind: string, message: string): void {
+    if (!this.records.has(connectionId)) return;
+    this.findings.set(`${connectionId}:${kind}`, message);
+    this.announce(connectionId);
+  }
+
+  private forgetFindings(connectionId: string): void {
+    for (const list of ['prompts', 'resources']) this.degraded.delete(`${connectionId}:${list}`);
+    for (const key of this.findings.keys()) if (key.startsWith(`${connectionId}:`)) this.findings.delete(key);
+  }
+
   /** Tells the console a live plugin's view changed when its catalogue did not. */
   private announce(connectionId: string): void {
     const record = this.records.get(connectionId);
@@ -183,7 +197,7 @@ export class PluginRegistry {
     const record = this.records.get(connectionId);
     if (!record) return;
     this.records.delete(connectionId);
-    for (const list of ['prompts', 'resources']) this.degraded.delete(`${connectionId}:${list}`);
+    this.forgetFindings(connectionId);
     if (!record.handshake) return;
     if (waitMs > 0) {
       const previous = this.awaitedByRole.get(record.role);
@@ -269,7 +283,7 @@ export class PluginRegistry {
 
   private remove(connectionId: string): void {
     this.records.delete(connectionId);
-    for (const list of ['prompts', 'resources']) this.degraded.delete(`${connectionId}:${list}`);
+    this.forgetFindings(connectionId);
     this.events.emit('pluginDisconnected', { connectionId });
   }
 
@@ -353,6 +367,7 @@ export class PluginRegistry {
 
   private warningsOf(connectionId: string): { warnings?: string[] } {
     const warnings = [...this.degraded.values()].filter((d) => d.connectionId === connectionId).map((d) => d.message);
+    for (const [key, message] of this.findings) if (key.startsWith(`${connectionId}:`)) warnings.push(message);
     return warnings.length ? { warnings } : {};
   }
 }

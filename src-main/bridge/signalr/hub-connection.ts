@@ -9,8 +9,8 @@ import { closeMessage, handshakeResponse, invocationMessage, MessageType, parseC
 import { InvocationRunner, type HandlerErrorReporter, type MethodTable } from './invocation-runner.js';
 import { OutboundBatch } from './outbound-batch.js';
 import { PendingInvocations } from './pending-invocations.js';
-import { encodeRecord, RecordSplitter } from './record-framing.js';
-import { HubInvocationError, type HubConnection, type InvokeOptions } from './types.js';
+import { edgesOf, encodeRecord, oversizedSummary, RecordSplitter, type OversizedRecord } from './record-framing.js';
+import { HubInvocationError, type HubConnection, type InvokeOptions, type MalformedMessage, type OversizedMessage } from './types.js';
 import { errorMessage } from '../../shared/index.js';
 
 export interface ConnectionSettings {
@@ -26,12 +26,19 @@ export interface ConnectionHooks {
   handshakeCompleted(connection: SignalRConnection): void;
   closed(connection: SignalRConnection, error: Error | undefined): void;
   handlerError: HandlerErrorReporter;
+  /** A message over the frame limit was read past; told after its call failed or the connection closed. */
+  oversized(message: OversizedMessage): void;
+  /** A message that did not parse; told after its call failed or the connection closed. */
+  malformed(message: MalformedMessage): void;
 }
 
 type State = 'handshaking' | 'open' | 'closing' | 'closed';
 
 /** How long a closing socket may take to finish the WebSocket close handshake before it is cut. */
 const CLOSE_GRACE_MS = 2000;
+
+/** UTF-8 takes at most 3 bytes per UTF-16 code unit: below this many characters a record cannot exceed `bytes`. */
+const charsSurelyWithin = (bytes: number) => Math.floor(bytes / 3);
 
 function rawToBuffer(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
@@ -96,6 +103,7 @@ export class SignalRConnection implements HubConnection {
       } catch (error) {
         throw new HubInvocationError('invalidArguments', `Arguments for client method '${method}' cannot be encoded as JSON: ${errorMessage(error)}`);
       }
+      this.checkOutgoing(method, record);
       if (!this.write(record)) throw new Error('the WebSocket is not open');
     });
   }
@@ -104,6 +112,15 @@ export class SignalRConnection implements HubConnection {
   send(method: string, args: unknown[]): void {
     if (this.state !== 'open') return;
     this.write(encodeRecord(invocationMessage(method, args)));
+  }
+
+  /** The limit holds both ways: an invocation larger than it is refused before anything is sent. */
+  private checkOutgoing(method: string, record: string): void {
+    const limitBytes = this.settings.maxFrameBytes;
+    if (record.length <= charsSurelyWithin(limitBytes)) return;
+    const bytes = Buffer.byteLength(record) - 1;
+    if (bytes <= limitBytes) return;
+    throw new HubInvocationError('payloadTooLarge', `The invocation of client method '${method}' is ${bytes} bytes, over the hub's limit of ${limitBytes} bytes; nothing was sent.`, { bytes, limitBytes, direction: 'request' });
   }
 
   close(error?: string, allowReconnect = false): void {
@@ -133,21 +150,47 @@ export class SignalRConnection implements HubConnection {
       this.protocolError('binary WebSocket messages are not supported; this hub speaks the JSON hub protocol over Text frames');
       return;
     }
-    const chunk = rawToBuffer(data);
-    if (chunk.length > this.settings.maxFrameBytes) {
-      this.tooLarge(chunk.length);
-      return;
-    }
-    const split = this.splitter.push(chunk);
-    if (!split.ok) {
-      this.tooLarge(split.recordBytes);
-      return;
-    }
-    for (const record of split.records) {
+    for (const record of this.splitter.push(rawToBuffer(data))) {
       if (this.closed) return;
-      if (this.state === 'handshaking') this.handshake(record);
+      if (typeof record !== 'string') this.skipped(record);
+      else if (this.state === 'handshaking') this.handshake(record);
       else this.dispatch(record);
     }
+  }
+
+  /**
+   * A record over the limit was read past, unparsed. What it completed or asked for fails alone; the
+   * connection lives on, unless the record cannot be placed (no type or no invocation id where one is
+   * needed): then some call would wait for nothing, and closing says why to every one of them.
+   */
+  private skipped(record: OversizedRecord): void {
+    const limitBytes = this.settings.maxFrameBytes;
+    const summary = oversizedSummary(record);
+    const size = { bytes: record.bytes, limitBytes, direction: 'reply' } as const;
+    const what = `a message of ${record.bytes} bytes exceeds the limit of ${limitBytes} bytes (maxFrameBytes)`;
+    const report = (outcome: Pick<OversizedMessage, 'failedInvocation' | 'closed'>) => this.hooks.oversized({ connection: this, bytes: record.bytes, limitBytes, ...summary, ...outcome });
+    if (this.state === 'handshaking') {
+      this.rejectHandshake(`Protocol error: ${what}.`);
+      report({ closed: true });
+      return;
+    }
+    const { type, invocationId } = summary;
+    if (type === MessageType.Completion && invocationId !== undefined) {
+      const failedInvocation = this.pending.failOne(invocationId, (method) => new HubInvocationError('payloadTooLarge', `The client's answer to '${method}' was ${record.bytes} bytes, over the hub's limit of ${limitBytes} bytes.`, size));
+      report({ closed: false, ...(failedInvocation === undefined ? {} : { failedInvocation }) });
+      return;
+    }
+    if ((type === MessageType.Invocation || type === MessageType.StreamInvocation) && invocationId !== undefined) {
+      this.post(encodeRecord({ type: MessageType.Completion, invocationId, error: `Invocation refused: ${what}.` }));
+      report({ closed: false });
+      return;
+    }
+    if (type === MessageType.Invocation || type === MessageType.Ping) {
+      report({ closed: false });
+      return;
+    }
+    this.protocolError(what);
+    report({ closed: true });
   }
 
   private handshake(record: string): void {
@@ -165,10 +208,33 @@ export class SignalRConnection implements HubConnection {
   private dispatch(record: string): void {
     const parsed = parseClientMessage(record);
     if (!parsed.ok) {
-      this.protocolError(parsed.error);
+      this.unparsed(record, parsed.error);
       return;
     }
     this.handle(parsed.value);
+  }
+
+  /**
+   * A record that is not a valid hub message (truncated, not JSON, a wrong shape) still ended at its
+   * separator, so the stream is in step: a Completion or Invocation whose id shows fails alone, as an
+   * oversized one does. Anything else closes the connection, naming the protocol error.
+   */
+  private unparsed(record: string, error: string): void {
+    const summary = oversizedSummary(edgesOf(record));
+    const report = (outcome: Pick<MalformedMessage, 'failedInvocation' | 'closed'>) => this.hooks.malformed({ connection: this, error, ...summary, ...outcome });
+    const { type, invocationId } = summary;
+    if (type === MessageType.Completion && invocationId !== undefined) {
+      const failedInvocation = this.pending.failOne(invocationId, (method) => new HubInvocationError('malformed', `The client's answer to '${method}' is not a valid hub message: ${error}`));
+      report({ closed: false, ...(failedInvocation === undefined ? {} : { failedInvocation }) });
+      return;
+    }
+    if (type === MessageType.Invocation && invocationId !== undefined) {
+      this.post(encodeRecord({ type: MessageType.Completion, invocationId, error: `Invocation refused: ${error}.` }));
+      report({ closed: false });
+      return;
+    }
+    this.protocolError(error);
+    report({ closed: true });
   }
 
   private handle(message: ClientMessage): void {
@@ -196,10 +262,6 @@ export class SignalRConnection implements HubConnection {
         this.closeSocket();
         return;
     }
-  }
-
-  private tooLarge(bytes: number): void {
-    this.protocolError(`a message of ${bytes} bytes exceeds the limit of ${this.settings.maxFrameBytes} bytes (maxFrameBytes)`);
   }
 
   /** A protocol error ends the connection: after a malformed record the stream cannot be trusted to be in sync. */

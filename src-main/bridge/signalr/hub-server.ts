@@ -51,7 +51,8 @@ const optionsSchema = z.object({
     .string()
     .regex(/^\/[^?#]*[^/?#]$/, 'must start with "/", not end with "/", and hold no query')
     .default('/hub/mcp-server'),
-  maxFrameBytes: z.number().int().min(1024).default(1_048_576),
+  /** McpPlugin.Server's MaximumReceiveMessageSize: a screenshot is 1–5 MB of base64, a scene dump more. */
+  maxFrameBytes: z.number().int().min(1024).default(134_217_728),
   // McpPlugin.Server's hub options: a .NET plugin pings only every 30 s, so a 30 s timeout would cut idle plugins.
   keepAliveIntervalMs: positiveMs.default(30_000),
   clientTimeoutMs: positiveMs.default(300_000),
@@ -63,11 +64,12 @@ const optionsSchema = z.object({
 /** Negotiated tokens waiting for their WebSocket; past this, negotiate answers 503 until some are used or expire. */
 const MAX_WAITING_TOKENS = 10_000;
 /**
- * ws itself drops messages past this size (close code 1009) without reading them. Between
- * maxFrameBytes and it, the hub reads the message and answers a Close naming the limit; beyond it,
- * being polite would cost unbounded memory.
+ * ws itself drops a WebSocket message past this size (close code 1009) without reading it. Up to
+ * there the hub reads a message over maxFrameBytes, skips the records that are too large and fails
+ * only the call each belonged to; beyond it, reading on would cost memory without bound. A quarter
+ * over the limit, and at least a MiB over it: a 129 MB screenshot against 128 MiB fails its call only.
  */
-const HARD_PAYLOAD_FACTOR = 4;
+const hardPayloadBytes = (maxFrameBytes: number) => Math.max(Math.ceil(maxFrameBytes * 1.25), maxFrameBytes + 1_048_576);
 
 function parseOptions(options: HubServerOptions): z.output<typeof optionsSchema> {
   const { authorize: _authorize, ...rest } = options;
@@ -101,7 +103,7 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
   const tokens = new ConnectionTokenStore(settings.negotiateTokenTtlMs, MAX_WAITING_TOKENS);
   const all = new Set<SignalRConnection>();
   const open = new Set<SignalRConnection>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: settings.maxFrameBytes * HARD_PAYLOAD_FACTOR, perMessageDeflate: false });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: hardPayloadBytes(settings.maxFrameBytes), perMessageDeflate: false });
   let closing = false;
 
   /** A throwing listener must not unwind into the socket's event handler and take the process down. */
@@ -110,6 +112,14 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
       events.emit(event, payload);
     } catch (error) {
       reportError(connection, event, error);
+    }
+  }
+
+  function tell<K extends 'oversized' | 'malformed'>(event: K, message: HubServerEvents[K]): void {
+    try {
+      events.emit(event, message);
+    } catch (error) {
+      reportError(message.connection, event, error);
     }
   }
 
@@ -177,6 +187,8 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
         notify('disconnected', error === undefined ? { connection: c } : { connection: c, error }, c);
       },
       handlerError: (method, error) => reportError(connection, method, error),
+      oversized: (message) => tell('oversized', message),
+      malformed: (message) => tell('malformed', message),
     });
     all.add(connection);
     if (closing) connection.close(undefined, true);

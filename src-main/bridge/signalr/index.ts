@@ -7,4 +7,7 @@ export {
   type HubMethodHandler,
   type HubServerEvents,
   type InvokeOptions,
+  type MalformedMessage,
+  type MessageSize,
+  type OversizedMessage,
 } from './types.js';

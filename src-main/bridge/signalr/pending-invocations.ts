@@ -7,6 +7,7 @@ import { onAbort, callDeadlines, errorMessage } from '../../shared/index.js';
 import { HubInvocationError, type InvokeOptions } from './types.js';
 
 interface Pending {
+  method: string;
   resolve: (value: unknown) => void;
   reject: (error: HubInvocationError) => void;
   dispose: () => void;
@@ -27,6 +28,7 @@ export class PendingInvocations {
       let cancelTimeout: (() => void) | undefined;
       let stopWatching: (() => void) | undefined;
       const entry: Pending = {
+        method,
         resolve,
         reject,
         dispose: () => {
@@ -56,6 +58,14 @@ export class PendingInvocations {
     if (outcome.error !== undefined) entry.reject(new HubInvocationError('clientError', outcome.error));
     else entry.resolve(outcome.result);
     return true;
+  }
+
+  /** Fails one invocation (its Completion could not be read); the client method it was, or undefined when the id is unknown. */
+  failOne(id: string, error: (method: string) => HubInvocationError): string | undefined {
+    const entry = this.take(id);
+    if (!entry) return undefined;
+    entry.reject(error(entry.method));
+    return entry.method;
   }
 
   failAll(error: HubInvocationError): void {

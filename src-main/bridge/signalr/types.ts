@@ -46,6 +46,40 @@ export interface HubServerEvents {
    * a listener of `connected`/`disconnected`/`onClose` threw (`method` names that event).
    */
   handlerError: { connection: HubConnection; method: string; error: unknown };
+  /** A message over the frame limit was skipped; what it was and what became of it (see OversizedMessage). */
+  oversized: OversizedMessage;
+  /** A message that is not a valid hub message was placed like an oversized one and failed alone (or closed the connection). */
+  malformed: MalformedMessage;
+}
+
+/** A record that did not parse: the parser's reason, and what it belonged to as far as its text shows. */
+export interface MalformedMessage {
+  connection: HubConnection;
+  error: string;
+  type?: number;
+  invocationId?: string;
+  target?: string;
+  failedInvocation?: string;
+  closed: boolean;
+}
+
+/**
+ * A hub message larger than the frame limit. The hub reads past it (the stream stays in step) and
+ * fails only what it belonged to: the server invocation it completed (`failedInvocation`), or the
+ * client's own invocation (answered with an error Completion); one it cannot place closes the
+ * connection (`closed`). `requestId` is McpPlugin's request id, when the record's start shows it.
+ */
+export interface OversizedMessage {
+  connection: HubConnection;
+  bytes: number;
+  limitBytes: number;
+  type?: number;
+  invocationId?: string;
+  target?: string;
+  requestId?: string;
+  /** The client method of the server invocation it completed. */
+  failedInvocation?: string;
+  closed: boolean;
 }
 
 /** Errors thrown by a hub method handler with this name reach the client as the invocation error text verbatim. */
@@ -56,14 +90,26 @@ export class HubMethodError extends Error {
   }
 }
 
-/** `invalidArguments`: the arguments cannot be encoded as JSON (BigInt, cycles); nothing was sent. */
-export type HubInvocationFailure = 'clientError' | 'timeout' | 'aborted' | 'connectionClosed' | 'invalidArguments';
+/**
+ * `invalidArguments`: the arguments cannot be encoded as JSON (BigInt, cycles); nothing was sent.
+ * `payloadTooLarge`: the invocation, or the client's Completion of it, is larger than the frame limit.
+ * `malformed`: the client's Completion is not a valid hub message (truncated, not JSON).
+ */
+export type HubInvocationFailure = 'clientError' | 'timeout' | 'aborted' | 'connectionClosed' | 'invalidArguments' | 'payloadTooLarge' | 'malformed';
+
+export interface MessageSize {
+  bytes: number;
+  limitBytes: number;
+  direction: 'request' | 'reply';
+}
 
 /** Why a server-to-client `invoke()` failed; `reason` lets callers tell a client's own error from transport loss. */
 export class HubInvocationError extends Error {
   constructor(
     readonly reason: HubInvocationFailure,
     message: string,
+    /** For `payloadTooLarge`: the message's size, the limit it exceeded, and whether it was ours or the client's answer. */
+    readonly size?: MessageSize,
   ) {
     super(message);
     this.name = 'HubInvocationError';

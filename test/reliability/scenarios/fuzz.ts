@@ -108,7 +108,8 @@ export function hubCategories(runs: number): { category: string; frames: (string
     {
       category: 'hub: oversized frames',
       frames: sample(fc.integer({ min: FUZZ_MAX_FRAME_BYTES + 1, max: FUZZ_MAX_FRAME_BYTES * 3 }), Math.max(3, Math.ceil(runs / 10)), 5).map(
-        (size) => `{"type":1,"target":"NotifyLog","arguments":["${'x'.repeat(size)}"]}${RS}`,
+        // With an invocation id, so the refusal is observable: the hub refuses that invocation alone (an error Completion).
+        (size) => `{"type":1,"invocationId":"big","target":"NotifyLog","arguments":["${'x'.repeat(size)}"]}${RS}`,
       ),
     },
     { category: 'hub: binary frames', frames: sample(fc.uint8Array({ minLength: 1, maxLength: 64 }), Math.max(3, Math.ceil(runs / 10)), 6).map((b) => Buffer.from(b)) },

@@ -23,7 +23,7 @@ test('defaults: loopback, port 8080, 1 MiB frames, 10 s plugin deadline', () => 
   const config = resolveConfig([none]);
   assert.equal(config.host, '127.0.0.1');
   assert.equal(config.port, 8080);
-  assert.equal(config['max-frame-bytes'], 1_048_576);
+  assert.equal(config['max-frame-bytes'], 134_217_728);
   assert.equal(config['plugin-timeout'], 10_000);
   assert.equal(config.mode, 'transactional');
   assert.equal(config.token, undefined);

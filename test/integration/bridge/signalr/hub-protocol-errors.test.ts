@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HubConnectionState } from '@microsoft/signalr';
-import type { HubServerOptions } from '../../../../src-main/bridge/signalr/index.js';
-import { buildClient, RawClient, RS, startHub, wsUrl, type Harness } from './hub-harness.js';
+import { HubInvocationError, type HubConnection, type HubServerOptions, type MalformedMessage, type OversizedMessage } from '../../../../src-main/bridge/signalr/index.js';
+import { buildClient, once, RawClient, RS, startHub, wsUrl, type Harness } from './hub-harness.js';
 
 async function withHub(options: HubServerOptions, run: (h: Harness) => Promise<void>): Promise<void> {
   const h = await startHub(options);
@@ -29,7 +29,7 @@ async function closeEarnedBy(h: Harness, record: string): Promise<Record<string,
   return close;
 }
 
-test('malformed records end only their own connection with a Close naming the protocol error', async () => {
+test('malformed records that cannot be placed end only their own connection with a Close naming the protocol error', async () => {
   await withHub({}, async (h) => {
     const bystander = buildClient(h.url, { skipNegotiation: true });
     await bystander.start();
@@ -38,7 +38,6 @@ test('malformed records end only their own connection with a Close naming the pr
         [`{not json${RS}`, /not valid JSON/],
         [`[1,2]${RS}`, /not a JSON object/],
         [`{"type":42}${RS}`, /unknown message type 42/],
-        [`{"type":1,"invocationId":"1","arguments":[]}${RS}`, /'target'/],
         [`{"type":1,"target":"Add","arguments":"nope"}${RS}`, /'arguments'/],
         [`{"type":4,"target":"Add","arguments":[]}${RS}`, /'invocationId'/],
       ];
@@ -53,6 +52,38 @@ test('malformed records end only their own connection with a Close naming the pr
       assert.equal(await bystander.invoke('Add', 20, 22), 42);
     } finally {
       await bystander.stop();
+    }
+  });
+});
+
+test('a malformed invocation whose id shows is refused alone, and so is a truncated Completion', async () => {
+  await withHub({}, async (h) => {
+    const raw = await handshaken(h);
+    raw.send(`{"type":1,"invocationId":"1","arguments":[]}${RS}`);
+    assert.match(String((await raw.next()).error), /^Invocation refused: .*'target'/);
+    raw.send(`{"type":1,"invocationId":"2","target":"Add","arguments":[2,3]}${RS}`);
+    assert.deepEqual(await raw.next(), { type: 3, invocationId: '2', result: 5 });
+    raw.close();
+
+    const client = buildClient(h.url, { skipNegotiation: true });
+    const connected = once<HubConnection>((l) => h.hub.events.on('connected', l));
+    await client.start();
+    try {
+      const server = await connected;
+      const malformed = once<MalformedMessage>((l) => h.hub.events.on('malformed', l));
+      const truncated = await RawClient.open(wsUrl(h.url));
+      assert.deepEqual(await truncated.handshake(), {});
+      const [serverSide] = h.hub.connections().filter((c) => c.id !== server.id);
+      const answer = serverSide!.invoke('Shot', []);
+      const invocation = await truncated.next();
+      truncated.send(`{"type":3,"invocationId":"${String(invocation.invocationId)}","result":{"Value":"iVBOR${RS}`);
+      await assert.rejects(answer, (error: unknown) => error instanceof HubInvocationError && error.reason === 'malformed' && /answer to 'Shot' is not a valid hub message/.test(error.message));
+      assert.deepEqual({ ...(await malformed), connection: undefined, error: undefined }, { connection: undefined, error: undefined, type: 3, invocationId: String(invocation.invocationId), failedInvocation: 'Shot', closed: false });
+      truncated.send(`{"type":1,"invocationId":"9","target":"Add","arguments":[1,1]}${RS}`);
+      assert.deepEqual(await truncated.next(), { type: 3, invocationId: '9', result: 2 });
+      truncated.close();
+    } finally {
+      await client.stop();
     }
   });
 });
@@ -99,31 +130,66 @@ test('late completions and stray stream items are ignored; a duplicate stream id
   });
 });
 
-test('a message over maxFrameBytes closes that connection with a Close naming the limit', async () => {
+test('a message over maxFrameBytes fails only what it carried: the connection and its other calls go on', async () => {
   await withHub({ maxFrameBytes: 2048 }, async (h) => {
+    const oversized: OversizedMessage[] = [];
+    h.hub.events.on('oversized', (message) => oversized.push(message));
     const single = await handshaken(h);
-    single.send(`{"type":1,"target":"Add","arguments":["${'x'.repeat(3000)}"]}${RS}`);
-    assert.match(String((await single.next()).error), /exceeds the limit of 2048 bytes \(maxFrameBytes\)/);
-    await single.closed;
+    single.send(`{"type":1,"invocationId":"1","target":"Add","arguments":["${'x'.repeat(3000)}"]}${RS}{"type":1,"invocationId":"2","target":"Add","arguments":[1,2]}${RS}`);
+    assert.deepEqual(await single.next(), { type: 3, invocationId: '1', error: 'Invocation refused: a message of 3061 bytes exceeds the limit of 2048 bytes (maxFrameBytes).' });
+    assert.deepEqual(await single.next(), { type: 3, invocationId: '2', result: 3 });
 
-    const spanning = await handshaken(h);
-    spanning.send(`{"type":1,"target":"Add","arguments":["${'y'.repeat(1500)}`);
-    spanning.send(`${'y'.repeat(1500)}"]}${RS}`);
-    assert.match(String((await spanning.next()).error), /limit of 2048 bytes/);
-    await spanning.closed;
+    // A record spanning WebSocket messages, skipped as it arrives.
+    single.send(`{"type":1,"invocationId":"3","target":"Add","arguments":["${'y'.repeat(1500)}`);
+    single.send(`${'y'.repeat(1500)}"]}${RS}`);
+    assert.match(String((await single.next()).error), /limit of 2048 bytes/);
+    single.send(`{"type":1,"invocationId":"4","target":"Add","arguments":[2,2]}${RS}`);
+    assert.deepEqual(await single.next(), { type: 3, invocationId: '4', result: 4 });
+    assert.deepEqual(
+      oversized.map(({ bytes, limitBytes, type, invocationId, target, closed }) => ({ bytes, limitBytes, type, invocationId, target, closed })),
+      [
+        { bytes: 3061, limitBytes: 2048, type: 1, invocationId: '1', target: 'Add', closed: false },
+        { bytes: 3061, limitBytes: 2048, type: 1, invocationId: '3', target: 'Add', closed: false },
+      ],
+    );
+
+    // A record that cannot be placed (no type, no invocation id) closes its connection, naming the limit.
+    const unplaced = await handshaken(h);
+    unplaced.send(`"${'u'.repeat(3000)}"${RS}`);
+    assert.match(String((await unplaced.next()).error), /exceeds the limit of 2048 bytes \(maxFrameBytes\)/);
+    await unplaced.closed;
+    assert.equal(oversized.at(-1)?.closed, true);
 
     // Far past the limit ws refuses the message unread (close code 1009) instead of buffering it.
     const huge = await handshaken(h);
-    huge.send('x'.repeat(2048 * 4 + 1));
+    huge.send('x'.repeat(2048 + 1_048_576 + 1));
     assert.equal((await huge.closed).code, 1009);
+    single.close();
+  });
+});
 
-    const fine = buildClient(h.url, { skipNegotiation: true });
-    await fine.start();
+test("a client's Completion over maxFrameBytes fails that server invocation with payloadTooLarge; the connection stays", async () => {
+  await withHub({ maxFrameBytes: 4096 }, async (h) => {
+    const client = buildClient(h.url, { skipNegotiation: true });
+    const connected = once<HubConnection>((l) => h.hub.events.on('connected', l));
+    client.on('Shot', (bytes: number) => 'p'.repeat(bytes));
+    await client.start();
     try {
-      assert.equal(await fine.invoke('Add', 1, 2), 3);
-      await assert.rejects(fine.invoke('Add', 'z'.repeat(3000), 0), /limit of 2048 bytes|closed/);
+      const server = await connected;
+      await assert.rejects(
+        server.invoke('Shot', [10_000]),
+        (error: unknown) => error instanceof HubInvocationError && error.reason === 'payloadTooLarge' && error.size?.direction === 'reply' && error.size.bytes > 10_000 && error.size.limitBytes === 4096,
+      );
+      assert.equal(await server.invoke('Shot', [3]), 'ppp');
+      // And the other way: arguments too large for the limit are refused before anything is sent.
+      await assert.rejects(
+        server.invoke('Shot', ['q'.repeat(5000)]),
+        (error: unknown) => error instanceof HubInvocationError && error.reason === 'payloadTooLarge' && error.size?.direction === 'request' && /nothing was sent/.test(error.message),
+      );
+      assert.equal(client.state, HubConnectionState.Connected);
+      assert.equal(await client.invoke('Add', 1, 2), 3);
     } finally {
-      await fine.stop();
+      await client.stop();
     }
   });
 });

@@ -93,6 +93,7 @@ export function agentViews(presence: AgentPresence, projects: ProjectRegistry): 
       ...(agent.client.version ? { clientVersion: agent.client.version } : {}),
       ...(agent.pin ? { pin: agent.pin } : {}),
       ...(routed?.kind === 'resolved' ? { projectKey: routed.project.key } : {}),
+      connectedAt: agent.connectedAt,
     };
   });
 }

@@ -276,16 +276,19 @@ export class CallApprovals implements CallGate {
   /** `verdict` overrides the one derived from the state (a policy change releasing the call). */
   private finish(entry: Held, state: Exclude<CallApprovalView['state'], 'pending'>, decision?: CallApprovalView['decision'], operatorReason?: string, verdict?: GateVerdict): CallApprovalView {
     if (!this.held.delete(entry.view.askId)) return entry.view;
+    const decidedAt = this.now();
     entry.view = {
       ...entry.view,
       state,
-      decidedAt: this.now(),
+      decidedAt,
       // The operator saw the whole arguments while the call was held; what the console keeps afterwards is bounded.
       arguments: this.decidedArguments(entry.args),
       ...(decision ? { decision } : {}),
       ...(operatorReason !== undefined ? { operatorReason } : {}),
     };
-    const outcome = verdict ? { ...verdict, decision: { ...verdict.decision, askId: entry.view.askId } } : this.verdictOf(entry);
+    // The wait is part of the decision, so the console and the audit trail can time what the call itself took.
+    const judged = verdict ?? this.verdictOf(entry);
+    const outcome = { ...judged, decision: { ...judged.decision, askId: entry.view.askId, heldMs: decidedAt - entry.view.requestedAt } };
     entry.view = { ...entry.view, decidedBy: outcome.decision.decidedBy };
     this.decided.push(entry.view);
     const keep = this.options.keepDecided ?? 200;

@@ -75,8 +75,6 @@ export function compilePolicy(document: PolicyDocument): CompiledPolicy {
   };
 }
 
-export const EMPTY_POLICY: CompiledPolicy = compilePolicy({ rules: [] });
-
 /** RFC 6901: `''` is the whole value; `~1` is `/`, `~0` is `~`; array steps are decimal indexes. */
 export function resolvePointer(value: unknown, pointer: string): { found: true; value: unknown } | { found: false } {
   if (pointer === '') return { found: true, value };

@@ -4,6 +4,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { FrameSender, type FrameSink } from '../../../src-main/control/frame-sender.js';
 import type { CallView, ControlEvent, ControlFrame, ControlWireFrame } from '../../../src-main/contracts/index.js';
 import type { SnapshotFrame } from '../../../src-main/control/hub.js';
+import { controlSnapshot } from '../../support/control-snapshot.js';
 
 /** A sink whose writes complete only when the test says so, like a socket whose peer stopped reading. */
 function stalledSink(): FrameSink & { written: string[]; complete(): void } {
@@ -37,7 +38,7 @@ const eventOf = (seq: number): ControlEvent => ({ type: 'plugin.disconnected', c
 const event = (seq: number): ControlFrame => ({ type: 'event', seq, event: eventOf(seq) });
 
 function snapshotAt(seq: number, calls: CallView[] = []): SnapshotFrame {
-  return { type: 'snapshot', seq, snapshot: { version: 'x', plugins: [], calls, workspaces: [], approvals: [], recovery: { stateDir: '', healthy: true, entries: [] }, bridge: { running: false, host: '', port: 0, hubUrl: '', mcpUrl: '', apiUrl: '', transports: [], snippets: [] } } };
+  return { type: 'snapshot', seq, snapshot: controlSnapshot({ calls }) };
 }
 
 const callsUpTo = (count: number): CallView[] =>

@@ -2,12 +2,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyFrames, EMPTY_DATA, MAX_CALL_APPROVALS, MAX_CALLS, pendingApprovals, pendingCallApprovals } from '../../../src-renderer/src/store/reducer.js';
 import type { CallApprovalView, CallView, ControlEvent, ControlFrame, ControlSnapshot, ControlWireFrame } from '../../../src-main/contracts/console.js';
+import { controlSnapshot, idleMetrics } from '../../support/control-snapshot.js';
 
 const bridge = { running: true, host: '127.0.0.1', port: 1, hubUrl: 'h', mcpUrl: 'm', apiUrl: 'a', transports: [], snippets: [] };
 const recovery = { stateDir: '/s', healthy: true, entries: [] };
 
 function snapshot(seq: number, patch: Partial<ControlSnapshot> = {}): ControlFrame {
-  return { type: 'snapshot', seq, snapshot: { version: '1', plugins: [], calls: [], workspaces: [], approvals: [], recovery, bridge, ...patch } };
+  return { type: 'snapshot', seq, snapshot: controlSnapshot({ recovery, bridge, ...patch }) };
 }
 function ev(seq: number, event: ControlEvent): ControlFrame {
   return { type: 'event', seq, event };
@@ -23,7 +24,7 @@ function batch(fromSeq: number, events: ControlEvent[]): ControlWireFrame {
 
 describe('console reducer', () => {
   test('the header metrics come from the snapshot and then from metrics events, never from the call history', () => {
-    const metrics = (callsPerSecond: number) => ({ at: 0, windowSeconds: 60, callsPerSecond, errorRatio: 0, inFlight: 0, activeAgents: [], series: { calls: [], errors: [], p50Ms: [], p99Ms: [] } });
+    const metrics = (callsPerSecond: number) => idleMetrics({ callsPerSecond });
     let data = applyFrames(EMPTY_DATA, [snapshot(3, { metrics: metrics(2) })]);
     assert.equal(data.metrics?.callsPerSecond, 2);
     data = applyFrames(data, [ev(4, { type: 'call.started', call: call('x') }), ev(5, { type: 'call.finished', call: call('x', { status: 'ok', durationMs: 1 }) })]);

@@ -19,6 +19,7 @@ import { startScenePlugin, type RunningScenePlugin } from '../../plugins/example
 import { CONSOLE_BUNDLE_DIR, DEMO_WORKSPACE_DIR } from '../../src-main/app/paths.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
 import { chromiumAvailable, launchChromium, openLiveConsole } from './support/chromium.js';
+import { VIEWS as REGISTRY } from '../../src-renderer/src/views/registry.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -26,7 +27,7 @@ const SIZES = [
   { width: 1440, height: 900 },
   { width: 1024, height: 700 },
 ] as const;
-const VIEWS = ['Plugins', 'Live calls', 'Run a tool', 'Transactions', 'Approvals', 'Recovery', 'Bridge', 'Policy', 'Settings'] as const;
+const VIEWS = REGISTRY.map((v) => v.label);
 const SECRET = 'webhook-secret-never-shown';
 const TIME_WITH_MS = /\b\d{2}:\d{2}:\d{2}[.,:]\d{3}\b/;
 
@@ -94,7 +95,7 @@ describe('operator console on the real stack', { skip }, () => {
     const result = await agent.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
     return { isError: result.isError === true, value: (result.structuredContent ?? {}) as Structured };
   };
-  const view = async (name: (typeof VIEWS)[number]) => {
+  const view = async (name: string) => {
     await page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
     await page.locator('#view-panel h2').first().waitFor();
   };
@@ -175,7 +176,7 @@ describe('operator console on the real stack', { skip }, () => {
   test('Plugins expand to tools with descriptions, annotations, schemas, per-tool counts and the connection timeline', async () => {
     await view('Plugins');
     const row = page.getByTestId('plugin-row').filter({ hasText: 'editor' }).first();
-    await row.getByRole('button', { name: /Show tools of scene-e2e/ }).click();
+    await row.getByRole('button', { name: /scene-e2e, show its tools/ }).click();
     const detail = page.getByTestId('plugin-detail').first();
     const addObject = detail.getByTestId('plugin-tool').filter({ hasText: 'add-object' });
     await addObject.waitFor();

@@ -187,6 +187,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     setters: {
       ...(logger.setLevel ? { 'log-level': (level: Config['log-level']) => logger.setLevel?.(level) } : {}),
       'plugin-timeout': (ms: number) => bridge.setCallTimeout(ms),
+      'elicitation-answerer': (answerer: Config['elicitation-answerer']) => elicitations.setAnswerer(answerer),
     },
   });
   const toolEntry = (descriptor: ToolDescriptor, source: string): ToolEntryWithoutStats => ({
@@ -248,7 +249,11 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         return view;
       },
       answerElicitation: async (id, answer) => elicitations.answer(id, answer),
-      setElicitationAnswerer: async (answerer) => elicitations.setAnswerer(answerer),
+      // Through the setting, so Settings and Live calls agree whichever way it was switched.
+      setElicitationAnswerer: async (answerer) => {
+        runtimeSettings.update('elicitation-answerer', answerer);
+        return elicitations.view();
+      },
       decideCall: (decision) => callApprovals.decide(decision),
       savePolicy: (text, baseVersion) => policy.replace(text, baseVersion),
       replay: async (callId) => {

@@ -4,11 +4,13 @@
  */
 import { useState } from 'react';
 import type { CallApprovalView } from '../store/types.js';
+import { useConsole } from '../store/store.js';
 import { alwaysAllowRule } from '../lib/policy-rules.js';
 
 export function AlwaysAllow({ approval, disabled, onConfirm }: { approval: CallApprovalView; disabled: boolean; onConfirm: () => Promise<unknown> }) {
   const [open, setOpen] = useState(false);
-  const preview = alwaysAllowRule(approval);
+  const rules = useConsole((s) => s.data.policy?.document.rules ?? []);
+  const preview = alwaysAllowRule(approval, rules);
   if (!open) {
     return (
       <button type="button" disabled={disabled} aria-expanded={false} title={disabled ? 'No policy file is configured' : 'Shows the rule it would write first'} onClick={() => setOpen(true)}>

@@ -8,7 +8,7 @@ import type { NoticeSubject } from '../store/types.js';
 import { activeNotices, useConsole, type ConsoleNotice } from '../store/store.js';
 import { useUi } from '../store/ui.js';
 import { formatTime } from '../lib/format.js';
-import { noticeTtl, shownNotices, subjectTarget } from '../lib/notices.js';
+import { noticeTtl, SHOWN_NOTICES, shownNotices, subjectTarget } from '../lib/notices.js';
 import { useNow } from '../lib/use-now.js';
 
 function SubjectLink({ subject }: { subject: NoticeSubject }) {
@@ -19,6 +19,8 @@ function SubjectLink({ subject }: { subject: NoticeSubject }) {
     else if (target.callId) ui.openCall(target.callId);
     else ui.go(target.view);
     if (target.elicitationId) ui.answer(target.elicitationId);
+    // Focus goes where the operator went, not back to the strip (which would keep notices from expiring).
+    setTimeout(() => document.getElementById('view-panel')?.focus(), 0);
   };
   return (
     <button type="button" className="link notice-subject" onClick={open} data-testid="notice-subject">
@@ -63,13 +65,17 @@ function NoticeStrip({ notices }: { notices: ConsoleNotice[] }) {
     for (const n of due) dismiss(n.id);
   });
   const { shown, hidden } = shownNotices(notices, expanded);
+  // Once nothing would be hidden, the next burst starts collapsed again.
+  useEffect(() => {
+    if (expanded && notices.length <= SHOWN_NOTICES) setExpanded(false);
+  }, [expanded, notices.length]);
   const resume = (): void => {
     setPaused(false);
     setGraceUntil(Date.now() + GRACE_MS);
   };
   return (
     <section
-      className="notices"
+      className={`notices${expanded ? ' expanded' : ''}`}
       aria-label="Notifications"
       data-testid="notices"
       onMouseEnter={() => setPaused(true)}
@@ -77,11 +83,13 @@ function NoticeStrip({ notices }: { notices: ConsoleNotice[] }) {
       onFocus={() => setPaused(true)}
       onBlur={resume}
     >
-      <ul role="log" aria-live="polite">
-        {shown.map((n) => (
-          <NoticeItem key={n.id} notice={n} />
-        ))}
-      </ul>
+      <div role="log" aria-live="polite">
+        <ul>
+          {shown.map((n) => (
+            <NoticeItem key={n.id} notice={n} />
+          ))}
+        </ul>
+      </div>
       {(hidden > 0 || expanded) && (
         <button type="button" className="link small" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
           {expanded ? 'Show fewer' : `${hidden} more`}

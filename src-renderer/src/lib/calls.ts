@@ -22,6 +22,9 @@ export const STATE_FILTERS: ReadonlyArray<{ value: StateFilter; label: string }>
 /** Pending approvals by call id (reducer `heldCalls`). */
 export type HeldCalls = ReadonlyMap<string, CallApprovalView>;
 
+/** For calls the console knows are not held (recorded ones: the trail records a call when it ends). */
+export const NONE_HELD: HeldCalls = new Map();
+
 export function callState(call: CallView, held: HeldCalls): CallState {
   if (call.status === 'running') return held.has(call.callId) ? 'held' : 'running';
   if (call.policy?.decision === 'deny') return 'refused';
@@ -51,7 +54,7 @@ function fieldsOf(call: CallView): string[][] {
 }
 
 /** Newest first, in the chosen state and matching the search (search.ts: the same semantics as the audit trail's). */
-export function filterCalls(calls: CallLookup, ids: readonly string[], filter: CallFilter, held: HeldCalls = new Map()): CallView[] {
+export function filterCalls(calls: CallLookup, ids: readonly string[], filter: CallFilter, held: HeldCalls = NONE_HELD): CallView[] {
   const query = parseSearch(filter.text);
   const out: CallView[] = [];
   for (let i = ids.length - 1; i >= 0; i--) {

@@ -327,7 +327,7 @@ export function pendingApprovals(data: ConsoleData): ApprovalView[] {
   return data.approvals.filter((a) => a.state === 'pending');
 }
 
-export function pendingCallApprovals(data: ConsoleData): CallApprovalView[] {
+export function pendingCallApprovals(data: Pick<ConsoleData, 'callApprovals'>): CallApprovalView[] {
   return data.callApprovals.filter((a) => a.state === 'pending');
 }
 
@@ -339,7 +339,7 @@ export function waitingForOperator(data: ConsoleData): { commits: number; calls:
 }
 
 /** The pending approval of each held call, by call id. */
-export function heldCalls(data: ConsoleData): ReadonlyMap<string, CallApprovalView> {
+export function heldCalls(data: Pick<ConsoleData, 'callApprovals'>): ReadonlyMap<string, CallApprovalView> {
   return new Map(pendingCallApprovals(data).map((a) => [a.callId, a]));
 }
 

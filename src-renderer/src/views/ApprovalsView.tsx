@@ -1,40 +1,12 @@
 import { useState } from 'react';
-import type { ApprovalView, CallApprovalView, CompileCheckView, PolicyDecisionKind, WorkspaceView } from '../store/types.js';
+import type { ApprovalView, CallApprovalView, PolicyDecisionKind, WorkspaceView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { formatTime } from '../lib/format.js';
+import { CompileCheck } from '../components/CompileCheck.js';
 import { DataTable, type Column } from '../components/DataTable.js';
 import { HeldCallCard, useBusy } from '../components/HeldCall.js';
 import { Requester } from '../components/Requester.js';
 import { FileDiffs } from './DiffView.js';
-
-function CompileCheck({ compile }: { compile: CompileCheckView | undefined }) {
-  if (!compile) return null;
-  const files = `${compile.checkedFiles} checked file(s): the changed files and their importers`;
-  if (compile.addedCount === 0) {
-    return (
-      <p className="callout ok" data-testid="compile-check">
-        Compiles: no new diagnostics in {files}
-        {compile.removedCount > 0 ? `; fixes ${compile.removedCount}` : ''}.
-      </p>
-    );
-  }
-  return (
-    <div className={`callout ${compile.errorsAdded > 0 ? 'bad' : 'warn'}`} data-testid="compile-check" role="alert">
-      <strong>{compile.errorsAdded > 0 ? `Adds ${compile.errorsAdded} compiler error(s)` : `Adds ${compile.addedCount} diagnostic(s)`}</strong> in {files}:
-      <ul>
-        {compile.added.map((d, i) => (
-          <li key={i}>
-            <code>
-              {d.path}:{d.line + 1}:{d.column + 1}
-            </code>{' '}
-            {d.category} {d.code}: {d.message}
-          </li>
-        ))}
-      </ul>
-      {compile.addedCount > compile.added.length && <p>…and {compile.addedCount - compile.added.length} more.</p>}
-    </div>
-  );
-}
 
 /** Names an approval for a person: the workspace's name and the revision's summary, not their ids. */
 function describeApproval(approval: ApprovalView, workspaces: readonly WorkspaceView[]): { workspace: string; summary: string | undefined } {
@@ -60,7 +32,7 @@ function PendingApproval({ approval }: { approval: ApprovalView }) {
         {formatTime(approval.requestedAt)} · transaction <code>{approval.transactionId}</code> · {approval.files.length} file(s). This is exactly what will be committed:
       </p>
       <CompileCheck compile={approval.compile} />
-      <FileDiffs files={approval.files} label={`approval ${approval.approvalId}`} />
+      <FileDiffs files={approval.files} label={`approval ${approval.approvalId}`} marks={approval.compile?.added ?? []} />
       <div className="decision">
         <button type="button" className="primary" disabled={busy} onClick={() => void decide(() => run('approve', { approvalId: approval.approvalId }, 'Approved'))}>
           Approve

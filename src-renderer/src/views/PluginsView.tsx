@@ -40,10 +40,16 @@ function Slot({ label, plugins, departed, all }: { label: string; plugins: Plugi
 function PluginName({ plugin, expanded }: { plugin: PluginView; expanded: boolean }) {
   const toggle = useUi((s) => s.togglePlugin);
   return (
-    <button type="button" className="link plugin-name" aria-expanded={expanded} aria-controls={`plugin-${plugin.connectionId}`} onClick={() => toggle(plugin.connectionId)}>
+    <button
+      type="button"
+      className="link plugin-name"
+      aria-expanded={expanded}
+      aria-controls={`plugin-${plugin.connectionId}`}
+      aria-label={`${plugin.name}, ${expanded ? 'hide' : 'show'} its tools`}
+      onClick={() => toggle(plugin.connectionId)}
+    >
       <span aria-hidden="true">{expanded ? '▾' : '▸'} </span>
       {plugin.name}
-      <span className="visually-hidden">{expanded ? ', hide its tools' : ', show its tools'}</span>
     </button>
   );
 }
@@ -83,10 +89,28 @@ function columns(expanded: ReadonlySet<string>, now: number): ReadonlyArray<Colu
   return [
     { header: 'Name', cell: (p) => <PluginName plugin={p} expanded={expanded.has(p.connectionId)} /> },
     { header: 'Role', cell: (p) => <span className={`pill role-${p.role}`}>{p.role}</span> },
-    { header: 'Instance', cell: (p) => (p.project?.instanceId ? <code>{p.project.instanceId}</code> : '—') },
-    { header: 'Version', cell: (p) => p.pluginVersion ?? '—' },
-    { header: 'Protocol', cell: (p) => p.mcpPluginVersion ?? '8.0-era' },
-    { header: 'Environment', cell: (p) => p.environment ?? '—' },
+    {
+      header: 'Version',
+      cell: (p) => (
+        <>
+          {p.pluginVersion ?? '—'} <span className="muted small">protocol {p.mcpPluginVersion ?? '8.0-era'}</span>
+        </>
+      ),
+    },
+    {
+      header: 'Environment',
+      cell: (p) => (
+        <>
+          {p.environment ?? '—'}
+          {p.project?.instanceId && (
+            <>
+              {' '}
+              <span className="muted small">instance <code>{p.project.instanceId}</code></span>
+            </>
+          )}
+        </>
+      ),
+    },
     { header: 'State', cell: (p) => <StateCell plugin={p} now={now} /> },
     { header: 'Connected for', cell: (p) => <SinceCell plugin={p} now={now} /> },
     { header: 'Reconnects', className: 'c-num', cell: (p) => p.reconnects },
@@ -115,7 +139,7 @@ function ProjectSection({ group, now, all }: { group: ProjectGroup; now: number;
         <Slot label="Runtime slot" plugins={group.runtimes} departed={departedOf('runtime')} all={all} />
         <dt>Connected agents</dt>
         <dd data-testid="project-agents">
-          {group.agents.length === 0 ? <span className="muted">none</span> : group.agents.map((a) => `${a.clientName ?? a.sessionId}${a.clientVersion ? ` ${a.clientVersion}` : ''}`).join(', ')}
+          {group.agents.length === 0 ? <span className="muted">none</span> : group.agents.map((a) => `${a.clientName ?? 'unnamed client'}${a.clientVersion ? ` ${a.clientVersion}` : ''} (session ${a.sessionId.slice(0, 8)})`).join(', ')}
         </dd>
       </dl>
       {plugins.length > 0 && (

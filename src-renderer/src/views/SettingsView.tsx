@@ -54,7 +54,7 @@ function columns(onSaved: (view: SettingsData) => void): ReadonlyArray<Column<Se
         </>
       ),
     },
-    { header: 'Change at run time', cell: (s) => (s.editable ? <Editor setting={s} onSaved={onSaved} /> : <span className="muted">restart</span>) },
+    { header: 'Change at run time', cell: (s) => (s.editable ? <Editor key={String(s.value)} setting={s} onSaved={onSaved} /> : <span className="muted">restart</span>) },
     { header: 'Meaning', className: 'muted', cell: (s) => s.description },
   ];
 }
@@ -64,9 +64,11 @@ export function SettingsView() {
   const [settings, setSettings] = useState<SettingsData | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [changedOnly, setChangedOnly] = useState(false);
+  // Asked again when the elicitation answerer changes elsewhere (Live calls, another console), so both agree.
+  const answerer = useConsole((s) => s.data.elicitations?.answerer);
   useEffect(() => {
     void channel?.invoke('settings', {}).then((r) => (r.ok ? setSettings(r.value) : setError(`${r.error.code}: ${r.error.message}`)));
-  }, [channel]);
+  }, [channel, answerer]);
   const rows = settings?.settings.filter((s) => !changedOnly || s.origin !== 'default') ?? [];
   return (
     <section aria-labelledby="settings-title" className="view">

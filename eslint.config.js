@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { importCycles } from './scripts/eslint/import-cycles.js';
 import { roomDoors } from './scripts/eslint/room-doors.js';
 
 export default tseslint.config(
@@ -15,9 +16,9 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src-main/**/*.ts', 'src-main/**/*.cts'],
-    plugins: { junction: { rules: { 'room-doors': roomDoors } } },
-    rules: { 'junction/room-doors': 'error' },
+    files: ['src-main/**/*.ts', 'src-main/**/*.cts', 'plugins/**/*.ts', 'src-renderer/**/*.ts', 'src-renderer/**/*.tsx'],
+    plugins: { junction: { rules: { 'room-doors': roomDoors, 'import-cycles': importCycles } } },
+    rules: { 'junction/room-doors': 'error', 'junction/import-cycles': 'error' },
   },
   {
     files: ['src-main/electron/**', 'test/e2e/**'],

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     await generateProject(root);
     await host.openWorkspace(root, { trusted: true });
     const codeActions = createCodeActions(host, { mode: 'transactional', toolOutputSchema: 'publish' });
-    const workspace = host.internal.registry.resolve(undefined);
+    const workspace = host.extensions.workspaces.resolve(undefined);
     const ctx = { callId: 'bench', agent: 'bench', transport: 'http-api' as const, signal: new AbortController().signal };
 
     const targets = Array.from({ length: WORKING_SET }, (_, n) => {
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       if (outcome.result.isError) throw new Error(JSON.stringify(outcome.result.structuredContent));
     };
     // The same operation without the tool layer's argument binding, result admission and JSON text block.
-    const service = new CodeActionService({ registry: host.internal.registry, transactions: host.internal.transactions });
+    const service = new CodeActionService({ workspaces: host.extensions.workspaces, transactions: host.extensions.transactions });
     let serviceIndex = 0;
     const viaService = async () => {
       const t = targets[serviceIndex++ % targets.length]!;

@@ -1,14 +1,7 @@
 /** What the console's Bridge view shows: endpoints and the exact snippets operators paste into MCP clients, and who uses which project. */
 import type { AgentPresence } from '../bridge/presence/index.js';
-import { projectLabel, type ProjectRegistry } from '../bridge/projects/index.js';
+import type { PinnedProject, ProjectRoutingControl } from '../bridge/projects/index.js';
 import type { AgentView, BridgeView, ProjectEndpointView, ProjectRouting } from '../contracts/index.js';
-
-export interface PinnedProject {
-  key: string;
-  label: string;
-  pin: string;
-  projectName?: string;
-}
 
 /** A server name MCP clients accept as a JSON key and a person recognises: `junction-<project>`. */
 function serverName(project: PinnedProject): string {
@@ -72,27 +65,17 @@ export function bridgeView(options: {
   };
 }
 
-/** Live projects agents can pin (multi-project routing, and a path hash to pin by). */
-export function pinnedProjects(projects: ProjectRegistry): PinnedProject[] {
-  if (projects.mode === 'single') return [];
-  return projects.liveProjects().flatMap((project) => {
-    const pin = projects.pinOf(project);
-    const name = project.identity.projectName;
-    return pin ? [{ key: project.key, label: projectLabel(project.identity), pin, ...(name ? { projectName: name } : {}) }] : [];
-  });
-}
-
 /** Connected agents, each with the project its calls go to right now (multi-project routing). */
-export function agentViews(presence: AgentPresence, projects: ProjectRegistry): AgentView[] {
+export function agentViews(presence: AgentPresence, projects: Pick<ProjectRoutingControl, 'routeOf'>): AgentView[] {
   return presence.agents().map((agent) => {
-    const routed = projects.mode === 'multi' ? projects.resolveQuietly({ sessionId: agent.sessionId, ...(agent.pin ? { pin: agent.pin } : {}) }) : undefined;
+    const projectKey = projects.routeOf({ sessionId: agent.sessionId, ...(agent.pin ? { pin: agent.pin } : {}) });
     return {
       sessionId: agent.sessionId,
       transport: agent.transport,
       ...(agent.client.name ? { clientName: agent.client.name } : {}),
       ...(agent.client.version ? { clientVersion: agent.client.version } : {}),
       ...(agent.pin ? { pin: agent.pin } : {}),
-      ...(routed?.kind === 'resolved' ? { projectKey: routed.project.key } : {}),
+      ...(projectKey === undefined ? {} : { projectKey }),
       connectedAt: agent.connectedAt,
     };
   });

@@ -6,10 +6,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AuditTrail, compileRedaction } from '../audit/index.js';
-import { API_VERSION } from '../../plugins/sdk/src/protocol.js';
-import { attachPluginHub, type BridgeToolSource } from '../bridge/plugins/index.js';
+import { API_VERSION } from '../../plugins/sdk/wire/index.js';
+import { attachPluginHub, type PluginBridge } from '../bridge/plugin-hub/index.js';
 import { AgentPresence, attachPresence } from '../bridge/presence/index.js';
-import { ProjectSelectionTools } from '../bridge/projects/index.js';
 import { createHubServer } from '../bridge/signalr/index.js';
 import { createAnalyticsWebhooks, createAuthorizationWebhook } from '../bridge/webhooks/index.js';
 import type { BridgeView, ProjectRouting, ToolDescriptor } from '../contracts/index.js';
@@ -32,7 +31,7 @@ import { JunctionError } from '../contracts/index.js';
 import { createLogger, timeOrderedId, type Logger } from '../shared/index.js';
 import { createAccessGate, pluginAuthorizer } from './access.js';
 import { createAdmission } from './admission.js';
-import { agentViews, bridgeView, pinnedProjects } from './bridge-views.js';
+import { agentViews, bridgeView } from './bridge-views.js';
 import { gatedSystemTools } from './gated-system-tools.js';
 import { builtInToolSources, inProcessPluginSource } from './built-in-tools.js';
 import { userStateDir, type Config, type ConfigOrigins } from './config/index.js';
@@ -84,7 +83,7 @@ export interface Junction {
   /** The audit trail, absent when audit=false. */
   readonly audit: AuditTrail | undefined;
   /** The plugin bridge (MCP extension state is read from it in tests and the console). */
-  readonly bridge: BridgeToolSource;
+  readonly bridge: PluginBridge;
   close(): Promise<void>;
 }
 
@@ -150,7 +149,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     serverVersion: JUNCTION_VERSION,
     projectRouting: config['project-routing'],
   });
-  const projects = bridge.registry;
+  const projects = bridge.projects;
   const presence = new AgentPresence({ apiIdleMs: config['idle-timeout-seconds'] * 1000 });
   const detachPresence = attachPresence(hub, presence, { serverVersion: JUNCTION_VERSION, serverApiVersion: API_VERSION, serverTransport: config['client-transport'] });
 
@@ -160,9 +159,9 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   const inProcess = pluginsDir ? [await inProcessPluginSource(host, builtIn, { ...toolOptions, directory: pluginsDir })] : [];
   host.provideStatus('bridge', () => ({ plugins: bridge.pluginViews(), diagnostics: [...bridge.diagnostics(), ...bridge.degradedLists()] }));
   // The selection tools come before the bridge so no plugin can shadow them.
-  const catalogue = createCatalogue([...builtIn, ...inProcess, new ProjectSelectionTools(projects), bridge]);
+  const catalogue = createCatalogue([...builtIn, ...inProcess, bridge.selectionTools, bridge.tools]);
   const hostContent = new HostContent({
-    workspaces: { list: () => host.internal.registry.list(), resolve: (selector) => host.internal.registry.resolve(selector) },
+    workspaces: { list: () => host.extensions.workspaces.list(), resolve: (selector) => host.extensions.workspaces.resolve(selector) },
     tools: (scope) => catalogue.listTools(scope),
   });
   host.provideStatus('catalogue', () => ({ collisions: catalogue.collisions() }));
@@ -176,7 +175,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       cliArgs: cliInvocation(),
       token: agentToken,
       projectRouting: projects.mode,
-      projects: pinnedProjects(projects),
+      projects: projects.pinnedProjects(),
     });
   const currentAgentViews = () => agentViews(presence, projects);
 
@@ -214,19 +213,6 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       policy: () => policy.view(),
       ...(audit ? { history: audit.history } : {}),
       agents: currentAgentViews,
-    },
-    commands: {
-      approve: async (id) => host.approvals.decide(id, 'approve'),
-      deny: async (id, reason) => host.approvals.decide(id, 'deny', reason),
-      openWorkspace: (root, opts) => host.openWorkspace(root, opts),
-      rollback: async (workspaceId, toRevision) => host.rollback(workspaceId, toRevision),
-      startBridge: async () => setBridgeRunning(true),
-      stopBridge: async () => setBridgeRunning(false),
-      setProjectRouting: async (mode) => setProjectRouting(mode),
-      recover: async () => {
-        await journal.recover();
-        return journal.status();
-      },
       tools: () => catalogue.listTools().map((d) => toolEntry(d, catalogue.resolve(d.name)?.source.id ?? 'none')),
       pluginCatalogue: (connectionId) => {
         const published = bridge.pluginCatalogue(connectionId);
@@ -237,26 +223,39 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
           resources: published.resources.map((r) => ({ uri: r.uri, name: r.name, ...(r.description ? { description: r.description } : {}), ...(r.mimeType ? { mimeType: r.mimeType } : {}) })),
         };
       },
-      runTool: async (name, args) => {
+    },
+    commands: {
+      approve: ({ approvalId }) => host.approvals.decide(approvalId, 'approve'),
+      deny: ({ approvalId, reason }) => host.approvals.decide(approvalId, 'deny', reason),
+      openWorkspace: ({ root, trusted }) => host.openWorkspace(root, { trusted }),
+      rollback: ({ workspaceId, toRevision }) => host.rollback(workspaceId, toRevision),
+      startBridge: () => setBridgeRunning(true),
+      stopBridge: () => setBridgeRunning(false),
+      setProjectRouting: ({ mode }) => setProjectRouting(mode),
+      recover: async () => {
+        await journal.recover();
+        return journal.status();
+      },
+      runTool: async ({ name, args }) => {
         const callId = timeOrderedId();
         const outcome = await dispatcher.call({ name, args, agent: 'console', transport: 'console', signal: new AbortController().signal, callId });
         return { callId, result: outcome.result };
       },
       settings: () => runtimeSettings.view(),
-      updateSetting: (key, value) => {
+      updateSetting: ({ key, value }) => {
         const view = runtimeSettings.update(key, value);
         logger.info(`setting ${key} changed from the console`);
         return view;
       },
-      answerElicitation: async (id, answer) => elicitations.answer(id, answer),
+      answerElicitation: ({ elicitationId, ...answer }) => elicitations.answer(elicitationId, answer),
       // Through the setting, so Settings and Live calls agree whichever way it was switched.
-      setElicitationAnswerer: async (answerer) => {
+      setElicitationAnswerer: ({ answerer }) => {
         runtimeSettings.update('elicitation-answerer', answerer);
         return elicitations.view();
       },
       decideCall: (decision) => callApprovals.decide(decision),
-      savePolicy: (text, baseVersion) => policy.replace(text, baseVersion),
-      replay: async (callId) => {
+      savePolicy: ({ text, baseVersion }) => policy.replace(text, baseVersion),
+      replay: async ({ callId }) => {
         if (!audit) throw new JunctionError('ReplayRefused', 'The audit trail is off (audit=false), so there is no recorded call to replay.');
         return audit.replay(dispatcher, callId);
       },
@@ -303,7 +302,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   };
   const publishAgents = () => control.publish({ type: 'agents.changed', agents: currentAgentViews() });
   const unsubscribe = [
-    projects.events.on('projectsChanged', () => {
+    projects.onChanged(() => {
       control.publish({ type: 'bridge.state', bridge: currentBridgeView() });
       publishAgents();
     }),
@@ -318,6 +317,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
       analytics.emit('connection', 'connection.plugin.connected', { connectionId: plugin.connectionId, role: plugin.role, name: plugin.name });
     }),
     bridge.events.on('pluginUpdated', (plugin) => control.publish({ type: 'plugin.updated', plugin })),
+    bridge.events.on('operatorNotice', (notice) => control.publish({ type: 'notice.raised', notice })),
     bridge.events.on('pluginDisconnected', ({ connectionId }) => {
       control.publish({ type: 'plugin.disconnected', connectionId });
       audit?.plugin('plugin.disconnected', { connectionId });
@@ -360,7 +360,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     instructions: 'Junction bridges live applications (editor and runtime plugins) and hosts transactional workspace tools. Call server-status first.',
     catalogue,
     dispatcher,
-    content: withHostContent(hostContent, bridgeContentSource(bridge, analytics)),
+    content: withHostContent(hostContent, bridgeContentSource(bridge.content, analytics)),
     sessionClosed: (session) => callApprovals.endSession(session),
     sessions: { opened: (session) => presence.opened(session), closed: (session) => presence.closed(session.sessionId) },
   });
@@ -373,10 +373,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
   });
   const directApi = createDirectToolApi({ catalogue, dispatcher, readBody, onCaller: (req) => presence.apiCall(apiCallerLabel(req)) });
   const systemToolApi = createSystemToolApi({
-    provider: gatedSystemTools(bridge, callApprovals, (connectionId) => {
-      const record = bridge.registry.get(connectionId);
-      return record ? { source: 'bridge', plugin: record.name, role: record.role, ...(record.project ? { project: record.project } : {}) } : { source: 'bridge' };
-    }),
+    provider: gatedSystemTools(bridge.systemTools, callApprovals, (connectionId) => bridge.systemTools.targetOfConnection(connectionId)),
     readBody,
   });
   const consoleToken = randomBytes(24).toString('base64url');

@@ -587,40 +587,6 @@ export type ControlEvent =
 
 export type ControlResult<T> = { ok: true; value: T } | { ok: false; error: StructuredError };
 
-export interface ControlApi {
-  snapshot(): Promise<ControlSnapshot>;
-  callDetail(callId: string): Promise<CallDetail>;
-  approve(approvalId: string): Promise<ApprovalView>;
-  deny(approvalId: string, reason: string): Promise<ApprovalView>;
-  openWorkspace(root: string, options: { trusted: boolean }): Promise<WorkspaceView>;
-  rollback(workspaceId: string, toRevision: number): Promise<WorkspaceView>;
-  startBridge(): Promise<BridgeView>;
-  stopBridge(): Promise<BridgeView>;
-  /** Switches project routing; every plugin is asked to reconnect so it is grouped afresh. */
-  setProjectRouting(mode: ProjectRouting): Promise<BridgeView>;
-  recover(): Promise<RecoveryView>;
-  tools(): Promise<ToolCatalogueEntry[]>;
-  pluginDetail(connectionId: string): Promise<PluginDetailView>;
-  /** Runs a tool as the agent `console`, through the same dispatcher as every agent call. */
-  runTool(name: string, args: Record<string, unknown>): Promise<RunToolResult>;
-  settings(): Promise<SettingsView>;
-  updateSetting(key: string, value: string | number): Promise<SettingsView>;
-  /** Answers a pending elicitation from the console; the answer must satisfy its schema. */
-  answerElicitation(elicitationId: string, answer: ElicitationAnswerInput): Promise<ElicitationsView>;
-  /** Who answers elicitations from now on: the calling agent, or the operator in the console. */
-  setElicitationAnswerer(answerer: ElicitationAnswerer): Promise<ElicitationsView>;
-  /** Decides a held call; `digest` must be the one the operator was shown. */
-  decideCall(decision: CallDecisionRequest): Promise<CallApprovalView>;
-  /** Replaces the approval policy with `text` (JSON) when `baseVersion` is still current; saved atomically. */
-  savePolicy(text: string, baseVersion: number): Promise<PolicyView>;
-  history(query: HistoryQuery): Promise<HistoryPage>;
-  transactionHistory(limit: number): Promise<TransactionHistoryPage>;
-  /** Runs a recorded call again, through the current policy; it appears as a new call linked to the original. */
-  replay(callId: string): Promise<ReplayResult>;
-  /** Subscribes to events after the snapshot; the adapter guarantees no gap between the two. */
-  subscribe(listener: (event: ControlEvent) => void): () => void;
-}
-
 export interface CallDecisionRequest {
   askId: string;
   digest: string;
@@ -668,46 +634,8 @@ export interface SnapshotCallsFrame {
 /** Any frame a channel may deliver: the single-event form stays valid beside batches, a whole snapshot beside a split one. */
 export type ControlWireFrame = ControlFrame | EventBatchFrame | SnapshotCallsFrame;
 
-/** Commands a console client may invoke over any transport, with their wire arguments and results. */
-export interface ControlCommands {
-  snapshot: { args: Record<string, never>; result: ControlSnapshot };
-  callDetail: { args: { callId: string }; result: CallDetail };
-  approve: { args: { approvalId: string }; result: ApprovalView };
-  deny: { args: { approvalId: string; reason: string }; result: ApprovalView };
-  openWorkspace: { args: { root: string; trusted: boolean }; result: WorkspaceView };
-  rollback: { args: { workspaceId: string; toRevision: number }; result: WorkspaceView };
-  startBridge: { args: Record<string, never>; result: BridgeView };
-  stopBridge: { args: Record<string, never>; result: BridgeView };
-  setProjectRouting: { args: { mode: ProjectRouting }; result: BridgeView };
-  recover: { args: Record<string, never>; result: RecoveryView };
-  tools: { args: Record<string, never>; result: ToolCatalogueEntry[] };
-  pluginDetail: { args: { connectionId: string }; result: PluginDetailView };
-  runTool: { args: { name: string; args: Record<string, unknown> }; result: RunToolResult };
-  settings: { args: Record<string, never>; result: SettingsView };
-  updateSetting: { args: { key: string; value: string | number }; result: SettingsView };
-  answerElicitation: { args: { elicitationId: string } & ElicitationAnswerInput; result: ElicitationsView };
-  setElicitationAnswerer: { args: { answerer: ElicitationAnswerer }; result: ElicitationsView };
-  decideCall: { args: CallDecisionRequest; result: CallApprovalView };
-  savePolicy: { args: { text: string; baseVersion: number }; result: PolicyView };
-  history: { args: HistoryQuery; result: HistoryPage };
-  transactionHistory: { args: { limit?: number }; result: TransactionHistoryPage };
-  replay: { args: { callId: string }; result: ReplayResult };
-}
-
-export type ControlCommandName = keyof ControlCommands;
-
 /** The WebSocket reply `{ id, result }` to a request `{ id, command, args }`. */
 export interface ControlReplyMessage {
   id: number | string | null;
   result: ControlResult<unknown>;
-}
-
-/**
- * The transport-neutral door the renderer talks to: `window.junction` in Electron (preload) and the
- * WebSocket client in a browser both implement it.
- */
-export interface ControlChannel {
-  invoke<C extends ControlCommandName>(command: C, args: ControlCommands[C]['args']): Promise<ControlResult<ControlCommands[C]['result']>>;
-  /** Starts the frame stream (snapshot first); returns an unsubscribe function. */
-  onFrame(listener: (frame: ControlWireFrame) => void): () => void;
 }

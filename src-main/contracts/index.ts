@@ -7,4 +7,5 @@ export * from './tool-source.js';
 export * from './call-gate.js';
 export * from './error-table.js';
 export type * from './console.js';
+export * from './console-commands.js';
 export type * from './resources.js';

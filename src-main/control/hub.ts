@@ -1,8 +1,9 @@
 /**
  * The control room: one in-memory hub that turns the composition root's events into a sequenced stream,
- * keeps recent calls, and forwards console commands to injected functions. No I/O; transports adapt it.
+ * keeps recent calls, answers the console commands it holds the state for and forwards the others to
+ * injected handlers. No I/O; transports adapt it.
  */
-import { JunctionError } from '../contracts/index.js';
+import { CONTROL_COMMAND_NAMES, JunctionError, type ControlCommandHandlers as TableHandlers, type ControlCommandName } from '../contracts/index.js';
 import type {
   AgentView,
   ApprovalView,
@@ -26,13 +27,11 @@ import type {
   PolicyView,
   RecoveryView,
   SequencedEvent,
-  SettingsView,
-  RunToolResult,
   ToolCatalogueEntry,
   WorkspaceView,
 } from '../contracts/index.js';
 import { CallLog, DEFAULT_CALL_LOG_LIMITS, type CallLogLimits } from './call-log.js';
-import { dispatchCommand } from './commands.js';
+import { dispatchCommand, invokeCommand } from './commands.js';
 import { CallMetrics } from './metrics.js';
 
 export interface ControlProviders {
@@ -41,6 +40,10 @@ export interface ControlProviders {
   approvals(): ApprovalView[];
   recovery(): RecoveryView;
   bridge(): BridgeView;
+  /** The catalogue agents see, for the console's tool list (the hub adds per-tool totals). */
+  tools(): ToolEntryWithoutStats[];
+  /** What one plugin connection publishes; undefined when it is not connected. */
+  pluginCatalogue(connectionId: string): PluginCatalogueView | undefined;
   elicitations?(): ElicitationsView;
   callApprovals?(): CallApprovalView[];
   policy?(): PolicyView;
@@ -55,18 +58,6 @@ export type ToolEntryWithoutStats = Omit<ToolCatalogueEntry, 'stats'>;
 /** What one plugin connection publishes, as the composition root reads it from the bridge. */
 export type PluginCatalogueView = Omit<PluginDetailView, 'plugin' | 'timeline' | 'tools'> & { tools: ToolEntryWithoutStats[] };
 
-/**
- * Handlers for the operator's tool and settings commands. Optional so a hub can run without a
- * dispatcher (tests of the stream alone); a missing one answers `Unavailable`.
- */
-export interface ControlOperatorHandlers {
-  tools?(): ToolEntryWithoutStats[];
-  pluginCatalogue?(connectionId: string): PluginCatalogueView | undefined;
-  runTool?(name: string, args: Record<string, unknown>): Promise<RunToolResult>;
-  settings?(): SettingsView;
-  updateSetting?(key: string, value: string | number): SettingsView;
-}
-
 export interface HistoryProvider {
   query(query: HistoryQuery): HistoryPage;
   /** A recorded call's redacted detail, for calls no longer (or never) in the in-memory log. */
@@ -74,13 +65,11 @@ export interface HistoryProvider {
   transactions(limit: number): TransactionHistoryPage;
 }
 
-/**
- * The commands the composition root implements: the ControlApi minus what the hub answers itself.
- * Elicitation and project-routing commands are optional: without them the hub refuses with ActionUnsupported.
- */
-export type ControlCommandHandlers = Pick<ControlApi, 'approve' | 'deny' | 'openWorkspace' | 'rollback' | 'startBridge' | 'stopBridge' | 'recover' | 'replay'> &
-  Partial<Pick<ControlApi, 'decideCall' | 'savePolicy' | 'setProjectRouting' | 'answerElicitation' | 'setElicitationAnswerer'>> &
-  ControlOperatorHandlers;
+/** Commands the hub answers from its own state (the call log, metrics, timelines) and its providers. */
+type HubCommand = 'snapshot' | 'callDetail' | 'tools' | 'pluginDetail' | 'history' | 'transactionHistory';
+
+/** The commands the rest of Junction implements: every command of the table the hub does not answer itself. */
+export type ControlCommandHandlers = TableHandlers<Exclude<ControlCommandName, HubCommand>>;
 
 /** Connection events kept per plugin (by name and role, across reconnects). */
 const TIMELINE_LIMIT = 50;
@@ -115,10 +104,6 @@ export interface ControlHub extends ControlApi {
   subscribeSequenced(listener: (event: SequencedEvent) => void): () => void;
   /** Validates a raw wire command and runs it; never throws. */
   execute(command: unknown, args: unknown): Promise<ControlResult<unknown>>;
-}
-
-async function unsupported(): Promise<never> {
-  throw new JunctionError('ActionUnsupported', 'This Junction has no console elicitation queue.');
 }
 
 export function createControlHub(options: ControlHubOptions): ControlHub {
@@ -179,10 +164,6 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     }
   }
 
-  function unavailable(what: string): never {
-    throw new JunctionError('InternalError', `This Junction does not offer ${what} to the console.`);
-  }
-
   function withStats(entry: ToolEntryWithoutStats): ToolCatalogueEntry {
     return { ...entry, stats: metrics.toolStats(entry.name) };
   }
@@ -232,6 +213,37 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     return () => listeners.delete(listener);
   }
 
+  const own: TableHandlers<HubCommand> = {
+    snapshot,
+    callDetail({ callId }) {
+      const recent = calls.detail(callId);
+      // A finished call's recorded detail carries what redaction replaced; a running one exists only in memory.
+      const recorded = recent?.call.status === 'running' ? undefined : providers.history?.detail(callId);
+      const detail = recorded ?? recent;
+      if (!detail) throw new JunctionError('ResourceNotFound', `No call ${callId} in the console's last ${limits.maxCalls} calls${providers.history ? ' or in the audit trail' : ''}.`);
+      return detail;
+    },
+    history(query) {
+      if (!providers.history) return { calls: [], available: false, reason: `${AUDIT_OFF}; only calls kept in memory are shown.` };
+      return providers.history.query(query);
+    },
+    transactionHistory({ limit }) {
+      if (!providers.history) return { transactions: [], available: false, reason: `${AUDIT_OFF}, so ended transactions are not kept.` };
+      return providers.history.transactions(limit);
+    },
+    tools: () => providers.tools().map(withStats),
+    pluginDetail({ connectionId }) {
+      const plugin = providers.plugins().find((p) => p.connectionId === connectionId);
+      const catalogue = plugin ? providers.pluginCatalogue(connectionId) : undefined;
+      if (!plugin || !catalogue) throw new JunctionError('ResourceNotFound', `No plugin connection ${connectionId}.`);
+      const key = timelineKeys.get(connectionId) ?? `${plugin.name}\u0000${plugin.role}`;
+      return { plugin, ...catalogue, tools: catalogue.tools.map(withStats), timeline: [...(timelines.get(key) ?? [])] };
+    },
+  };
+  // Completeness is checked here: a command of the table that neither the hub nor `commands` answers does not compile.
+  const handlers: TableHandlers = { ...commands, ...own };
+  const api = Object.fromEntries(CONTROL_COMMAND_NAMES.map((name) => [name, (args?: unknown) => invokeCommand(handlers, name, args)])) as Omit<ControlApi, 'subscribe'>;
+
   const hub: ControlHub = {
     get lastSeq() {
       return seq;
@@ -271,66 +283,9 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       return subscribeSequenced(({ event }) => listener(event));
     },
     execute(command, args) {
-      return dispatchCommand(hub, command, args);
+      return dispatchCommand(handlers, command, args);
     },
-    async snapshot() {
-      return snapshot();
-    },
-    async callDetail(callId): Promise<CallDetail> {
-      const recent = calls.detail(callId);
-      // A finished call's recorded detail carries what redaction replaced; a running one exists only in memory.
-      const recorded = recent?.call.status === 'running' ? undefined : providers.history?.detail(callId);
-      const detail = recorded ?? recent;
-      if (!detail) throw new JunctionError('ResourceNotFound', `No call ${callId} in the console's last ${limits.maxCalls} calls${providers.history ? ' or in the audit trail' : ''}.`);
-      return detail;
-    },
-    async history(query) {
-      if (!providers.history) return { calls: [], available: false, reason: `${AUDIT_OFF}; only calls kept in memory are shown.` };
-      return providers.history.query(query);
-    },
-    async transactionHistory(limit) {
-      if (!providers.history) return { transactions: [], available: false, reason: `${AUDIT_OFF}, so ended transactions are not kept.` };
-      return providers.history.transactions(limit);
-    },
-    replay: (callId) => commands.replay(callId),
-    approve: (approvalId) => commands.approve(approvalId),
-    deny: (approvalId, reason) => commands.deny(approvalId, reason),
-    openWorkspace: (root, opts) => commands.openWorkspace(root, opts),
-    rollback: (workspaceId, toRevision) => commands.rollback(workspaceId, toRevision),
-    startBridge: () => commands.startBridge(),
-    stopBridge: () => commands.stopBridge(),
-    setProjectRouting: async (mode) => {
-      if (!commands.setProjectRouting) throw new JunctionError('InvalidArguments', 'This core does not support switching project routing.');
-      return commands.setProjectRouting(mode);
-    },
-    recover: () => commands.recover(),
-    async tools() {
-      return (commands.tools ?? (() => unavailable('a tool catalogue')))().map(withStats);
-    },
-    async pluginDetail(connectionId) {
-      const plugin = providers.plugins().find((p) => p.connectionId === connectionId);
-      const catalogue = plugin ? commands.pluginCatalogue?.(connectionId) : undefined;
-      if (!plugin || !catalogue) throw new JunctionError('ResourceNotFound', `No plugin connection ${connectionId}.`);
-      const key = timelineKeys.get(connectionId) ?? `${plugin.name}\u0000${plugin.role}`;
-      return { plugin, ...catalogue, tools: catalogue.tools.map(withStats), timeline: [...(timelines.get(key) ?? [])] };
-    },
-    runTool: (name, args) => (commands.runTool ?? (() => unavailable('tool runs')))(name, args),
-    async settings() {
-      return (commands.settings ?? (() => unavailable('its settings')))();
-    },
-    async updateSetting(key, value) {
-      return (commands.updateSetting ?? (() => unavailable('settings changes')))(key, value);
-    },
-    answerElicitation: (elicitationId, answer) => (commands.answerElicitation ?? unsupported)(elicitationId, answer),
-    setElicitationAnswerer: (answerer) => (commands.setElicitationAnswerer ?? unsupported)(answerer),
-    async decideCall(decision) {
-      if (!commands.decideCall) throw new JunctionError('ApprovalNotFound', 'This server holds no calls for approval.');
-      return commands.decideCall(decision);
-    },
-    async savePolicy(text, baseVersion) {
-      if (!commands.savePolicy) throw new JunctionError('PolicyInvalid', 'This server has no approval policy to edit.');
-      return commands.savePolicy(text, baseVersion);
-    },
+    ...api,
   };
   return hub;
 }

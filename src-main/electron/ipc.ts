@@ -1,12 +1,15 @@
 /**
- * The Electron transport of the control room: one `ipcMain.handle` per console command, frames pushed
- * with `webContents.send`. Only the console window's own frames may talk to it.
+ * The Electron transport of the control room: one `ipcMain.handle` for every console command (the
+ * hub checks the name and arguments against the command table), frames pushed with `webContents.send`.
+ * Only the console window's own frames may talk to it. `ipcMain` is passed in so this adapter also
+ * loads where the Electron binary does not (its test drives it with the real preload script).
  */
-import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import { COMMAND_NAMES, snapshotParts, type ControlHub } from '../control/index.js';
+import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
+import { snapshotParts, type ControlHub } from '../control/index.js';
 import { type ControlResult } from '../contracts/index.js';
-import { FRAME_CHANNEL, INVOKE_CHANNEL_PREFIX, SUBSCRIBE_CHANNEL } from './channels.js';
-import { APP_ORIGIN } from './protocol.js';
+import { APP_ORIGIN, FRAME_CHANNEL, INVOKE_CHANNEL, SUBSCRIBE_CHANNEL } from './channels.js';
+
+export type ControlIpcMain = Pick<IpcMain, 'handle' | 'removeHandler' | 'on' | 'removeListener'>;
 
 function fromConsole(event: IpcMainEvent | IpcMainInvokeEvent): boolean {
   const url = event.senderFrame?.url ?? '';
@@ -15,12 +18,10 @@ function fromConsole(event: IpcMainEvent | IpcMainInvokeEvent): boolean {
 
 const REFUSED: ControlResult<never> = { ok: false, error: { code: 'Forbidden', message: 'Console commands are accepted from the console window only.' } };
 
-export function registerControlIpc(hub: ControlHub): () => void {
+export function registerControlIpc(ipcMain: ControlIpcMain, hub: ControlHub): () => void {
   const detachers = new Map<WebContents, () => void>();
 
-  for (const command of COMMAND_NAMES) {
-    ipcMain.handle(`${INVOKE_CHANNEL_PREFIX}${command}`, (event, args: unknown) => (fromConsole(event) ? hub.execute(command, args) : REFUSED));
-  }
+  ipcMain.handle(INVOKE_CHANNEL, (event, command: unknown, args: unknown) => (fromConsole(event) ? hub.execute(command, args) : REFUSED));
 
   const onSubscribe = (event: IpcMainEvent): void => {
     if (!fromConsole(event)) return;
@@ -42,7 +43,7 @@ export function registerControlIpc(hub: ControlHub): () => void {
   ipcMain.on(SUBSCRIBE_CHANNEL, onSubscribe);
 
   return () => {
-    for (const command of COMMAND_NAMES) ipcMain.removeHandler(`${INVOKE_CHANNEL_PREFIX}${command}`);
+    ipcMain.removeHandler(INVOKE_CHANNEL);
     ipcMain.removeListener(SUBSCRIBE_CHANNEL, onSubscribe);
     for (const detach of detachers.values()) detach();
     detachers.clear();

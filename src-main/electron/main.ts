@@ -2,7 +2,7 @@
  * Electron shell around the same core the headless mode runs: one instance per user, one console window,
  * a tray, and OS notifications for approvals. The only room that imports 'electron'.
  */
-import { app, BrowserWindow, Notification } from 'electron';
+import { app, BrowserWindow, ipcMain, Notification } from 'electron';
 import { fileURLToPath } from 'node:url';
 import type { ControlHub } from '../control/index.js';
 import { registerControlIpc } from './ipc.js';
@@ -41,7 +41,7 @@ export async function runElectron(options: RunElectronOptions): Promise<void> {
 
   const junction = await options.start();
   serveRenderer(options.rendererDir);
-  const unregisterIpc = registerControlIpc(junction.hub);
+  const unregisterIpc = registerControlIpc(ipcMain, junction.hub);
   const preload = options.preloadPath ?? fileURLToPath(new URL('./preload.cjs', import.meta.url));
   let window: BrowserWindow | undefined = createConsoleWindow(preload);
   let quitting = false;

@@ -1,22 +1,19 @@
 /**
  * Exposes exactly the console's ControlChannel to the renderer as `window.junction` and nothing else:
  * no ipcRenderer, no Node. Runs sandboxed, so it is a self-contained CommonJS script (see channels.ts)
- * with no module wrapper of its own; the block keeps its names out of the global scope.
+ * with no module wrapper of its own; the block keeps its names out of the global scope. It knows no
+ * command names: the main process checks each against the command table.
  */
 {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- sandboxed preloads can only require('electron')
   const electron: typeof import('electron') = require('electron');
-  const INVOKE_CHANNEL_PREFIX = 'junction:command:';
+  const INVOKE_CHANNEL = 'junction:invoke';
   const SUBSCRIBE_CHANNEL = 'junction:subscribe';
   const FRAME_CHANNEL = 'junction:frame';
-  const COMMAND_NAME = /^[a-zA-Z]{1,32}$/;
 
   electron.contextBridge.exposeInMainWorld('junction', {
     invoke(command: unknown, args: unknown): Promise<unknown> {
-      if (typeof command !== 'string' || !COMMAND_NAME.test(command)) {
-        return Promise.resolve({ ok: false, error: { code: 'InvalidArguments', message: `Unknown console command ${String(command)}.` } });
-      }
-      return electron.ipcRenderer.invoke(`${INVOKE_CHANNEL_PREFIX}${command}`, args);
+      return electron.ipcRenderer.invoke(INVOKE_CHANNEL, command, args);
     },
     onFrame(listener: (frame: unknown) => void): () => void {
       const handler = (_event: unknown, frame: unknown): void => listener(frame);

@@ -5,9 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { protocol, session } from 'electron';
 import { contentSecurityPolicy, contentTypeFor, resolveStaticFile } from '../control/index.js';
-
-export const APP_SCHEME = 'app';
-export const APP_ORIGIN = `${APP_SCHEME}://console`;
+import { APP_SCHEME } from './channels.js';
 
 /** Must run before the app is ready. */
 export function registerAppScheme(): void {

@@ -1,6 +1,6 @@
 /** The console window: isolated, sandboxed, no Node, and unable to navigate away or open others. */
 import { BrowserWindow } from 'electron';
-import { APP_ORIGIN } from './protocol.js';
+import { APP_ORIGIN } from './channels.js';
 
 export function createConsoleWindow(preloadPath: string): BrowserWindow {
   const window = new BrowserWindow({

@@ -4,29 +4,29 @@
  * Public door for the app:
  *   createHost({ mode, toolOutputSchema, journal, trustedRoots?, logger?, watch? }) → Host
  *
- * Internal API for in-process extensions (code actions, host plugins), through `host.internal`:
- *   - internal.registry.resolve(selector?)        → Workspace (WorkspaceSelectorRequired / WorkspaceNotFound)
+ * What in-process extensions (code actions, host plugins) and the app may use, through `host.extensions`:
+ *   - extensions.workspaces.resolve(selector?)    → Workspace (WorkspaceSelectorRequired / WorkspaceNotFound); .list()
  *   - workspace.snapshot()                         → immutable Snapshot the agent currently sees
  *   - workspace.identity()                         → SnapshotIdentity to compare with expectedSnapshot
  *   - workspace.languageService(snapshot?)         → ts.LanguageService reading that snapshot (synchronous use only:
  *                                                    the next call may retarget it)
- *   - internal.transactions.stage(workspaceId, expectedSnapshot, candidateChanges, summary)
+ *   - extensions.transactions.stage(workspaceId, expectedSnapshot, candidateChanges, summary)
  *                                                  → Promise<StageResult>; the same pipeline as stage-edits
  *                                                    (path guards, SnapshotMismatch first, compiler validation)
- *   - internal.assertSnapshot(workspace, expected) → SnapshotMismatch before positions are interpreted
- *   - internal.tools: defineTool / createToolSource to publish further tools in the host's style
+ *   - extensions.transactions.transactionOf(workspaceId) → the active transaction, if any
+ *   - extensions.assertSnapshot(workspace, expected) → SnapshotMismatch before positions are interpreted
+ *   - extensions.createToolSource(id, tools, outputSchema) → further tools in the host's style (defineTool from host/tools)
  *   - host.provideStatus(name, provider)          → adds a section to server-status (detail Full)
  */
 import { TypedEmitter } from '../shared/index.js';
 import { JunctionError, next, type ToolSource } from '../contracts/index.js';
 import type { ApprovalView, WorkspaceView } from '../contracts/index.js';
 import { ApprovalDesk, ReceiptSigner, type Decision } from './approvals/index.js';
-import type { HostCore, StatusProvider } from './core.js';
 import type { HostEvents } from './events.js';
 import type { HostJournal } from './journal.js';
 import { modePolicy, type HostMode } from './modes.js';
 import { assertSnapshot, DEFAULT_MAX_DIFF_CHARS, TransactionService, workspaceView } from './operations/index.js';
-import { createHostToolSource, createToolSource, defineTool, type OutputSchemaPublication } from './tools/index.js';
+import { createHostToolSource, createToolSource, type HostCore, type OutputSchemaPublication, type StatusProvider } from './tools/index.js';
 import { isWithin, resolveWorkspaceRoot, WorkspaceRegistry, type Workspace } from './workspace/index.js';
 
 export type { HostEvents, HostEventType } from './events.js';
@@ -35,8 +35,7 @@ export { HOST_MODES, modePolicy, type HostMode, type ModePolicy } from './modes.
 export type { CandidateChange, Position, TextEdit } from './transactions/index.js';
 export type { Snapshot, SnapshotIdentity, Workspace } from './workspace/index.js';
 export type { StageResult } from './operations/index.js';
-export type { StatusProvider } from './core.js';
-export type { HostTool, OutputSchemaPublication } from './tools/index.js';
+export type { HostTool, OutputSchemaPublication, StatusProvider } from './tools/index.js';
 
 export interface HostLogger {
   warn(message: string, details?: Record<string, unknown>): void;
@@ -66,21 +65,27 @@ export interface Host {
   rollback(workspaceId: string, toRevision: number): WorkspaceView;
   readonly events: TypedEmitter<HostEvents>;
   provideStatus(name: string, provider: StatusProvider): void;
-  readonly internal: {
-    registry: WorkspaceRegistry;
-    transactions: TransactionService;
-    assertSnapshot: typeof assertSnapshot;
-    tools: { defineTool: typeof defineTool; createToolSource: typeof createToolSource };
-  };
+  readonly extensions: HostExtensions;
   close(): void;
 }
+
+/** The host as its in-process extensions see it: reading workspaces, staging through the one pipeline, publishing tools. */
+export interface HostExtensions {
+  readonly workspaces: Pick<WorkspaceRegistry, 'list' | 'resolve'>;
+  readonly transactions: HostTransactions;
+  assertSnapshot: typeof assertSnapshot;
+  createToolSource: typeof createToolSource;
+}
+
+/** Staging (the stage-edits pipeline) and a workspace's active transaction; committing stays with the host's tools and the operator. */
+export type HostTransactions = Pick<TransactionService, 'stage' | 'transactionOf'>;
 
 /** Events carry bounded diffs; the full text is always available through transaction-preview. */
 const EVENT_DIFF_CHARS = 20_000;
 
 export function createHost(options: HostOptions): Host {
   const events = new TypedEmitter<HostEvents>();
-  const policy = modePolicy(options.mode);
+  const modeRules = modePolicy(options.mode);
   const registry = new WorkspaceRegistry();
   const trustedRoots = [...(options.trustedRoots ?? [])];
   const statusProviders = new Map<string, StatusProvider>();
@@ -91,16 +96,16 @@ export function createHost(options: HostOptions): Host {
     },
     new ReceiptSigner(),
   );
-  const view = (w: Workspace, maxDiffChars = DEFAULT_MAX_DIFF_CHARS): WorkspaceView => workspaceView(w, policy.mode, transactions.transactionOf(w.workspaceId), maxDiffChars);
+  const view = (w: Workspace, maxDiffChars = DEFAULT_MAX_DIFF_CHARS): WorkspaceView => workspaceView(w, modeRules.mode, transactions.transactionOf(w.workspaceId), maxDiffChars);
   const changed = (w: Workspace): void => events.emit('workspace.updated', { type: 'workspace.updated', workspace: view(w, EVENT_DIFF_CHARS) });
-  const transactions = new TransactionService({ registry, policy, journal: options.journal, desk, now: Date.now, changed });
+  const transactions = new TransactionService({ registry, policy: modeRules, journal: options.journal, desk, now: Date.now, changed });
   let resolvedTrustedRoots: Promise<string[]> | undefined;
   const realTrustedRoots = (): Promise<string[]> =>
     (resolvedTrustedRoots ??= Promise.all(trustedRoots.map(async (r) => (await resolveWorkspaceRoot(r).catch(() => ({ real: r }))).real)));
   let configuredTrusted: string[] = [];
 
   const core: HostCore = {
-    policy,
+    modeRules,
     outputSchema: options.toolOutputSchema,
     registry,
     transactions,
@@ -146,7 +151,7 @@ export function createHost(options: HostOptions): Host {
       return view(workspace);
     },
     provideStatus: (name, provider) => void statusProviders.set(name, provider),
-    internal: { registry, transactions, assertSnapshot, tools: { defineTool, createToolSource } },
+    extensions: { workspaces: registry, transactions, assertSnapshot, createToolSource },
     close: () => {
       desk.close();
       registry.closeAll();

@@ -4,6 +4,7 @@ import { waitingForOperator } from './store/reducer.js';
 import { parseRoute, routeHash, useUi } from './store/ui.js';
 import { useTheme } from './lib/theme.js';
 import { accessKeyOf, viewById, VIEWS } from './views/registry.js';
+import { VIEW_COMPONENTS } from './views/components.js';
 import { MetricsHeader } from './components/MetricsHeader.js';
 import { CommandPalette } from './components/CommandPalette.js';
 import { Notices } from './components/Notices.js';
@@ -83,7 +84,7 @@ export function App() {
   };
 
   const current = viewById(view);
-  const Current = current.component;
+  const Current = VIEW_COMPONENTS[current.id];
   return (
     <div className="shell">
       <a className="skip-link" href="#view-panel">Skip to content</a>

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { createConformancePlugin } from '../../plugins/examples/conformance/plugin.js';
-import type { McpPlugin } from '../../plugins/sdk/src/index.js';
+import type { McpPlugin } from '../../plugins/sdk/index.js';
 import { CONSOLE_BUNDLE_DIR } from '../../src-main/app/paths.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
 import { chromiumAvailable, launchChromium, openLiveConsole } from './support/chromium.js';

@@ -4,7 +4,7 @@
  * progress, logging, sampling and elicitation through the hub, completion and subscriptions.
  */
 import { z } from 'zod';
-import { createPlugin, type ElicitationResult, type McpPlugin } from '../../sdk/src/index.js';
+import { createPlugin, type ElicitationResult, type McpPlugin } from '../../sdk/index.js';
 
 export interface ConformancePluginOptions {
   endpoint: string;

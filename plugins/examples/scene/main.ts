@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { DEFAULT_ENDPOINT } from '../../sdk/src/index.js';
+import { DEFAULT_ENDPOINT } from '../../sdk/index.js';
 import { startScenePlugin } from './plugin.js';
 
 const argsSchema = z.object({

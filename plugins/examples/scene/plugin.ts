@@ -1,6 +1,6 @@
 /** The scene app as an McpPlugin: its tools, prompt and resources over the SDK. */
 import { z } from 'zod';
-import { createPlugin, type McpPlugin, type PluginRole } from '../../sdk/src/index.js';
+import { createPlugin, type McpPlugin, type PluginRole } from '../../sdk/index.js';
 import { OBJECT_KINDS, Scene } from './scene.js';
 
 export interface ScenePluginOptions {

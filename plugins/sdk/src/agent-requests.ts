@@ -10,10 +10,10 @@ import {
   ResponseElicitationDataSchema,
   ResponseSamplingDataSchema,
   ResponseStatus,
-  ServerMethod,
+  PluginToServer,
   type ResponseElicitation,
   type ResponseSampling,
-} from './protocol.js';
+} from '../wire/index.js';
 
 /** How the plugin reaches the bridge; `undefined` from `invoke` means it is not connected. */
 export interface AgentRequestChannel {
@@ -38,7 +38,7 @@ async function request<S extends typeof ResponseElicitationDataSchema | typeof R
   if (!channel.supported()) throw new AgentRequestError(ExtensionErrorCode.CapabilityUnavailable, 'The bridge did not accept the MCP extension, so requests to the agent are not possible.');
   if (signal.aborted) throw new AgentRequestError(ExtensionErrorCode.CallNotActive, 'The call was already cancelled.');
   const nestedId = randomUUID();
-  const onAbort = () => channel.send(ServerMethod.CancelAgentRequest, { requestId, nestedId, reason: callSignal.aborted ? 'The tool call was cancelled.' : 'The tool withdrew the request.' });
+  const onAbort = () => channel.send(PluginToServer.CancelAgentRequest, { requestId, nestedId, reason: callSignal.aborted ? 'The tool call was cancelled.' : 'The tool withdrew the request.' });
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     const raw = await channel.invoke(method, { requestId, [nestedKey]: nestedId, ...payload });
@@ -62,9 +62,9 @@ export function elicit(
   requestedSchema: Record<string, unknown>,
   own?: AbortSignal,
 ): Promise<ResponseElicitation> {
-  return request(channel, ServerMethod.RequestElicitation, requestId, 'elicitationId', { message, requestedSchema }, ResponseElicitationDataSchema, signal, own);
+  return request(channel, PluginToServer.RequestElicitation, requestId, 'elicitationId', { message, requestedSchema }, ResponseElicitationDataSchema, signal, own);
 }
 
 export function sample(channel: AgentRequestChannel, requestId: string, signal: AbortSignal, params: Record<string, unknown>, own?: AbortSignal): Promise<ResponseSampling> {
-  return request(channel, ServerMethod.RequestSampling, requestId, 'samplingId', { params }, ResponseSamplingDataSchema, signal, own);
+  return request(channel, PluginToServer.RequestSampling, requestId, 'samplingId', { params }, ResponseSamplingDataSchema, signal, own);
 }

@@ -11,7 +11,7 @@ import type {
   ResponsePrompt,
   ResponseResourceContent,
   ResponseResourceTemplate,
-} from './protocol.js';
+} from '../wire/index.js';
 
 export type PluginRole = 'editor' | 'runtime';
 export type ToolTarget = 'editor' | 'runtime' | 'both';

@@ -16,7 +16,7 @@ import {
   type ResponseData,
   type ResponseGetPrompt,
   type ResponseResourceContent,
-} from './protocol.js';
+} from '../wire/index.js';
 
 type CallReply = ResponseData<ResponseCallTool>;
 

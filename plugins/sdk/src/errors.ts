@@ -28,6 +28,17 @@ export class AgentRequestError extends Error {
   }
 }
 
+/** A notice for the operator (plugin.notifyOperator) the bridge did not take; `code` is stable (see notifyOperator). */
+export class OperatorNoticeError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OperatorNoticeError';
+  }
+}
+
 /** The human-readable text of anything thrown: an Error's message, or the thrown value's string form. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -23,11 +23,11 @@ import {
   type ToolSchema,
 } from './definitions.js';
 import { readResource, runPrompt, runTool, unknownTool } from './dispatch.js';
-import { AgentRequestError, errorMessage } from './errors.js';
+import { AgentRequestError, OperatorNoticeError, errorMessage } from './errors.js';
 import {
   API_VERSION,
   CancelToolRequestSchema,
-  ClientMethod,
+  ServerToPlugin,
   DEFAULT_ENDPOINT,
   EXTENSION_FEATURES,
   EXTENSIONS_VERSION,
@@ -40,17 +40,23 @@ import {
   RequestResourceContentSchema,
   RequestResourceSubscriptionSchema,
   ResponseErrorKind,
+  ResponseStatus,
   COMPLETION_MAX_VALUES,
   ExtensionErrorCode,
-  ServerMethod,
+  NotifyOperatorReplySchema,
+  NotifyOperatorSchema,
+  PluginToServer,
   VersionHandshakeResponseSchema,
   errorData,
   matchesUriTemplate,
   responseDataSchema,
   successData,
+  type ExtensionFeature,
   type LogLevel as PluginLogLevel,
+  type NoticeLevel,
+  type PluginToServerMethod,
   type VersionHandshakeResponse,
-} from './protocol.js';
+} from '../wire/index.js';
 
 export interface PluginOptions {
   name: string;
@@ -126,8 +132,9 @@ export class McpPlugin {
   private wakeLoop: (() => void) | undefined;
   private connectionId: string | undefined;
   private completer: CompletionHandler | undefined;
-  /** Whether the bridge accepted MCP extension 1 in the last handshake. */
+  /** Whether the bridge accepted MCP extension 1 in the last handshake, and which of its features. */
   private extended = false;
+  private bridgeFeatures: readonly ExtensionFeature[] = [];
 
   constructor(options: PluginOptions) {
     const parsed = optionsSchema.safeParse(options);
@@ -169,19 +176,19 @@ export class McpPlugin {
 
   tool<S extends ToolSchema>(definition: ToolDefinition<S>): this {
     this.tools.set(definition.name, definition as unknown as ToolDefinition);
-    this.announce(ServerMethod.NotifyAboutUpdatedTools);
+    this.announce(PluginToServer.NotifyAboutUpdatedTools);
     return this;
   }
 
   prompt(definition: PromptDefinition): this {
     this.prompts.set(definition.name, definition);
-    this.announce(ServerMethod.NotifyAboutUpdatedPrompts);
+    this.announce(PluginToServer.NotifyAboutUpdatedPrompts);
     return this;
   }
 
   resource(definition: ResourceDefinition): this {
     this.resources.set(definition.uri, definition);
-    this.announce(ServerMethod.NotifyAboutUpdatedResources);
+    this.announce(PluginToServer.NotifyAboutUpdatedResources);
     return this;
   }
 
@@ -193,7 +200,30 @@ export class McpPlugin {
 
   /** Tells subscribed agents (notifications/resources/updated) that a resource changed. */
   notifyResourceUpdated(uri: string): void {
-    if (this.currentState === 'connected' && this.extended) this.hub.send(ServerMethod.NotifyResourceUpdated, { requestId: randomUUID(), uri }).catch(() => undefined);
+    if (this.currentState === 'connected' && this.extended) this.hub.send(PluginToServer.NotifyResourceUpdated, { requestId: randomUUID(), uri }).catch(() => undefined);
+  }
+
+  /**
+   * Shows the operator a notice on Junction's console, naming this plugin. Rejects with
+   * OperatorNoticeError: `InvalidRequest` (a title over 120 characters, a message over 2,000, control
+   * characters), `CapabilityUnavailable` (not connected, or a bridge without the feature, e.g.
+   * McpPlugin.Server), `TooManyRequests` (the bridge's rate per connection).
+   */
+  async notifyOperator(notice: { level: NoticeLevel; title: string; message: string }): Promise<void> {
+    const parsed = NotifyOperatorSchema.safeParse({ requestId: randomUUID(), ...notice });
+    if (!parsed.success) throw new OperatorNoticeError(ExtensionErrorCode.InvalidRequest, `The notice is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (this.currentState !== 'connected' || !this.bridgeFeatures.includes('operatorNotices')) {
+      throw new OperatorNoticeError(ExtensionErrorCode.CapabilityUnavailable, 'The bridge this plugin is connected to does not take operator notices (or the plugin is not connected).');
+    }
+    let raw: unknown;
+    try {
+      raw = await this.hub.invoke(PluginToServer.NotifyOperator, parsed.data);
+    } catch (error) {
+      throw new OperatorNoticeError(ExtensionErrorCode.CapabilityUnavailable, `The bridge did not take the notice: ${errorMessage(error)}`);
+    }
+    const reply = NotifyOperatorReplySchema.safeParse(raw);
+    if (!reply.success) throw new OperatorNoticeError(ExtensionErrorCode.CapabilityUnavailable, `The bridge answered malformed data: ${reply.error.message}`);
+    if (reply.data.status === ResponseStatus.Error) throw new OperatorNoticeError(reply.data.code ?? ExtensionErrorCode.CapabilityUnavailable, reply.data.message ?? 'The bridge refused the notice.');
   }
 
   /** Resolves once connected and handshaken; keeps retrying with the reconnect delays until then. */
@@ -297,7 +327,7 @@ export class McpPlugin {
   }
 
   private async handshake(): Promise<void> {
-    const raw: unknown = await this.hub.invoke(ServerMethod.PerformVersionHandshake, {
+    const raw: unknown = await this.hub.invoke(PluginToServer.PerformVersionHandshake, {
       requestId: randomUUID(),
       apiVersion: API_VERSION,
       pluginVersion: this.options.version,
@@ -313,15 +343,16 @@ export class McpPlugin {
     }
     this.connectionId = this.hub.connectionId ?? undefined;
     this.extended = parsed.data.extensions !== undefined;
+    this.bridgeFeatures = parsed.data.extensions?.features ?? [];
     this.setState('connected');
     this.emit('connected', { connectionId: this.connectionId ?? '', handshake: parsed.data });
     // McpPlugin servers read the catalogue when told it changed; Junction also reads it at the handshake and ignores repeats.
-    for (const method of [ServerMethod.NotifyAboutUpdatedTools, ServerMethod.NotifyAboutUpdatedPrompts, ServerMethod.NotifyAboutUpdatedResources]) {
+    for (const method of [PluginToServer.NotifyAboutUpdatedTools, PluginToServer.NotifyAboutUpdatedPrompts, PluginToServer.NotifyAboutUpdatedResources]) {
       this.announce(method);
     }
   }
 
-  private announce(method: ServerMethod): void {
+  private announce(method: PluginToServerMethod): void {
     if (this.currentState !== 'connected') return;
     this.hub.invoke(method, { requestId: randomUUID() }).catch((error: unknown) => this.emit('error', error instanceof Error ? error : new Error(String(error))));
   }
@@ -336,11 +367,11 @@ export class McpPlugin {
   }
 
   private registerClientMethods(): void {
-    this.hub.on(ClientMethod.RunListTool, (raw: unknown) => {
+    this.hub.on(ServerToPlugin.RunListTool, (raw: unknown) => {
       const { requestId } = RequestIdOnlySchema.parse(raw ?? {});
       return successData(requestId, this.publishedTools().map(toolDescriptor));
     });
-    this.hub.on(ClientMethod.RunCallTool, async (raw: unknown) => {
+    this.hub.on(ServerToPlugin.RunCallTool, async (raw: unknown) => {
       const parsed = RequestCallToolSchema.safeParse(raw);
       if (!parsed.success) return errorData('', `Malformed RunCallTool request: ${parsed.error.message}`, ResponseErrorKind.BadRequest, 400);
       const request = parsed.data;
@@ -354,35 +385,35 @@ export class McpPlugin {
         this.running.delete(request.requestId);
       }
     });
-    this.hub.on(ClientMethod.RunListPrompts, (raw: unknown) => {
+    this.hub.on(ServerToPlugin.RunListPrompts, (raw: unknown) => {
       const { requestId } = RequestIdOnlySchema.parse(raw ?? {});
       return successData(requestId, [...this.prompts.values()].map(promptDescriptor));
     });
-    this.hub.on(ClientMethod.RunGetPrompt, async (raw: unknown) => {
+    this.hub.on(ServerToPlugin.RunGetPrompt, async (raw: unknown) => {
       const request = RequestGetPromptSchema.parse(raw);
       const prompt = this.prompts.get(request.name);
       if (!prompt) return errorData(request.requestId, `This plugin has no prompt named '${request.name}'.`, ResponseErrorKind.NotFound, 404);
       return runPrompt(prompt, request.requestId, request.arguments);
     });
-    this.hub.on(ClientMethod.RunListResources, (raw: unknown) => {
+    this.hub.on(ServerToPlugin.RunListResources, (raw: unknown) => {
       const { requestId } = RequestIdOnlySchema.parse(raw ?? {});
       return successData(requestId, [...this.resources.values()].filter((r) => !isTemplate(r)).map(resourceDescriptor));
     });
-    this.hub.on(ClientMethod.RunResourceTemplates, (raw: unknown) => {
+    this.hub.on(ServerToPlugin.RunResourceTemplates, (raw: unknown) => {
       const { requestId } = RequestIdOnlySchema.parse(raw ?? {});
       return successData(requestId, [...this.resources.values()].filter(isTemplate).map(templateDescriptor));
     });
-    this.hub.on(ClientMethod.RunResourceContent, async (raw: unknown) => {
+    this.hub.on(ServerToPlugin.RunResourceContent, async (raw: unknown) => {
       const request = RequestResourceContentSchema.parse(raw);
       const resource = this.resources.get(request.uri) ?? [...this.resources.values()].find((r) => isTemplate(r) && matchesUriTemplate(r.uri, request.uri));
       if (!resource) return errorData(request.requestId, `This plugin has no resource '${request.uri}'.`, ResponseErrorKind.NotFound, 404);
       return readResource(resource, request.requestId, request.uri);
     });
-    this.hub.on(ClientMethod.CancelToolRequest, (raw: unknown) => {
+    this.hub.on(ServerToPlugin.CancelToolRequest, (raw: unknown) => {
       const parsed = CancelToolRequestSchema.safeParse(raw);
       if (parsed.success) this.running.get(parsed.data.requestId)?.abort(new Error(parsed.data.reason ?? 'Cancelled by the bridge.'));
     });
-    this.hub.on(ClientMethod.RunCompletion, async (raw: unknown) => {
+    this.hub.on(ServerToPlugin.RunCompletion, async (raw: unknown) => {
       const parsed = RequestCompletionSchema.safeParse(raw);
       if (!parsed.success) return errorData('', `Malformed RunCompletion request: ${parsed.error.message}`, ResponseErrorKind.BadRequest, 400);
       const { requestId, ...request } = parsed.data;
@@ -394,7 +425,7 @@ export class McpPlugin {
         return errorData(requestId, errorMessage(error), ResponseErrorKind.Internal, 500);
       }
     });
-    for (const [method, subscribed] of [[ClientMethod.RunSubscribeResource, true], [ClientMethod.RunUnsubscribeResource, false]] as const) {
+    for (const [method, subscribed] of [[ServerToPlugin.RunSubscribeResource, true], [ServerToPlugin.RunUnsubscribeResource, false]] as const) {
       this.hub.on(method, (raw: unknown) => {
         const parsed = RequestResourceSubscriptionSchema.safeParse(raw);
         if (!parsed.success) return errorData('', `Malformed ${method} request: ${parsed.error.message}`, ResponseErrorKind.BadRequest, 400);
@@ -402,11 +433,11 @@ export class McpPlugin {
         return successData(parsed.data.requestId);
       });
     }
-    this.hub.on(ClientMethod.ForceDisconnect, (reason: unknown) => {
+    this.hub.on(ServerToPlugin.ForceDisconnect, (reason: unknown) => {
       this.stop(typeof reason === 'string' && reason ? reason : 'The bridge disconnected this plugin.');
     });
     // Agent-session notifications carry nothing a TypeScript plugin acts on; registering them keeps the client quiet.
-    for (const method of [ClientMethod.OnInitialClientData, ClientMethod.OnMcpClientConnected, ClientMethod.OnMcpClientDisconnected]) this.hub.on(method, () => undefined);
+    for (const method of [ServerToPlugin.OnInitialClientData, ServerToPlugin.OnMcpClientConnected, ServerToPlugin.OnMcpClientDisconnected]) this.hub.on(method, () => undefined);
   }
 
   private contextFor(requestId: string, signal: AbortSignal): ToolContext {
@@ -424,9 +455,9 @@ export class McpPlugin {
     return {
       requestId,
       signal,
-      progress: (progress, total, message) => send(ServerMethod.NotifyToolProgress, { requestId, progress, total, message }),
+      progress: (progress, total, message) => send(PluginToServer.NotifyToolProgress, { requestId, progress, total, message }),
       log: (level: PluginLogLevel, message: string, options = {}) =>
-        send(ServerMethod.NotifyLog, { requestId, level, message, ...(this.extended ? { logger: options.logger, data: options.data } : {}) }),
+        send(PluginToServer.NotifyLog, { requestId, level, message, ...(this.extended ? { logger: options.logger, data: options.data } : {}) }),
       elicit: (message, requestedSchema, options) => elicit(channel, requestId, signal, message, requestedSchema, options?.signal),
       sample: (params, options) => sample(channel, requestId, signal, params, options?.signal),
     };

@@ -4,7 +4,7 @@
  * every plugin as agents come and go (one operator, so no account scoping: every plugin hears), and the
  * answers to `GetMcpClientData` / `GetMcpServerData`.
  */
-import { ClientMethod, ServerMethod } from '../../../plugins/sdk/src/protocol.js';
+import { ServerToPlugin, PluginToServer } from '../../../plugins/sdk/wire/index.js';
 import type { HubServer } from '../signalr/index.js';
 import type { AgentPresence, McpServerData } from './agent-presence.js';
 
@@ -13,11 +13,11 @@ export function attachPresence(hub: HubServer, presence: AgentPresence, server: 
     for (const connection of hub.connections()) connection.send(method, args);
   };
   const disposers = [
-    hub.on(ServerMethod.GetMcpClientData, () => presence.clients()),
-    hub.on(ServerMethod.GetMcpServerData, () => presence.serverData(server)),
-    hub.events.on('connected', (connection) => connection.send(ClientMethod.OnInitialClientData, [presence.clients()])),
-    presence.events.on('connected', ({ agent, all }) => broadcast(ClientMethod.OnMcpClientConnected, [agent, all])),
-    presence.events.on('disconnected', ({ agent, remaining }) => broadcast(ClientMethod.OnMcpClientDisconnected, [agent, remaining])),
+    hub.on(PluginToServer.GetMcpClientData, () => presence.clients()),
+    hub.on(PluginToServer.GetMcpServerData, () => presence.serverData(server)),
+    hub.events.on('connected', (connection) => connection.send(ServerToPlugin.OnInitialClientData, [presence.clients()])),
+    presence.events.on('connected', ({ agent, all }) => broadcast(ServerToPlugin.OnMcpClientConnected, [agent, all])),
+    presence.events.on('disconnected', ({ agent, remaining }) => broadcast(ServerToPlugin.OnMcpClientDisconnected, [agent, remaining])),
   ];
   return () => disposers.forEach((off) => off());
 }

@@ -4,13 +4,7 @@
  * `machine_name`; empty fields left out). Pure: validation and the grouping key only.
  */
 import { z } from 'zod';
-import { HubQuery } from '../../../plugins/sdk/src/protocol.js';
-
-/** Query keys the shared protocol table does not name yet (McpPlugin `Consts.MCP.Server.HubQuery`). */
-export const ProjectQuery = {
-  projectPathHash: 'project_path_hash',
-  projectPathHashLegacy: 'project_path_hash_legacy',
-} as const;
+import { HubQuery } from '../../../plugins/sdk/wire/index.js';
 
 export interface ProjectIdentity {
   instanceId?: string;
@@ -38,8 +32,8 @@ const FIELDS = [
   ['instanceId', HubQuery.instanceId, name],
   ['engine', HubQuery.engine, name],
   ['projectName', HubQuery.projectName, name],
-  ['projectPathHash', ProjectQuery.projectPathHash, hash],
-  ['projectPathHashLegacy', ProjectQuery.projectPathHashLegacy, hash],
+  ['projectPathHash', HubQuery.projectPathHash, hash],
+  ['projectPathHashLegacy', HubQuery.projectPathHashLegacy, hash],
   ['machineName', HubQuery.machineName, name],
 ] as const;
 

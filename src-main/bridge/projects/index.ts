@@ -7,6 +7,6 @@
  *   projects.resolve({ sessionId, pin })   -> resolved project (+ advisory note) | noMatchPinned | empty
  *   new ProjectSelectionTools(projects)    -> ToolSource: list_engine_instances, select_engine_instance
  */
-export { ProjectRegistry, type InstanceView, type Project, type ProjectResolution } from './project-registry.js';
+export { ProjectRegistry, type InstanceView, type PinnedProject, type Project, type ProjectResolution, type ProjectRoutingControl } from './project-registry.js';
 export { ProjectSelectionTools, LIST_INSTANCES, SELECT_INSTANCE } from './selection-tools.js';
-export { projectIdentityOf, projectKeyOf, projectLabel, pinFor, ProjectQuery, type ProjectIdentity, type IdentityParse } from './identity.js';
+export { projectIdentityOf, projectKeyOf, projectLabel, pinFor, type ProjectIdentity, type IdentityParse } from './identity.js';

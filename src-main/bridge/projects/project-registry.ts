@@ -8,12 +8,12 @@
  * falls through), then the session's selection, then the only project, then the most recently active
  * one with an advisory note.
  */
-import type { RequestVersionHandshake, ResponseListResource, ResponseListTool, ResponsePrompt, ResponseResourceTemplate } from '../../../plugins/sdk/src/protocol.js';
+import type { RequestVersionHandshake, ResponseListResource, ResponseListTool, ResponsePrompt, ResponseResourceTemplate } from '../../../plugins/sdk/wire/index.js';
 import type { PluginProjectView, PluginView, ProjectRouting } from '../../contracts/index.js';
 import { pinMatches, TypedEmitter } from '../../shared/index.js';
 import { type AgentScope } from '../../contracts/index.js';
-import { evaluateHandshake, PluginRegistry, type DuplicateToolDiagnostic, type HandshakeOutcome, type ListDegradedDiagnostic, type PluginConnectionInfo, type RegistryEvents } from '../plugins/index.js';
-import type { AwaitedPlugin, PluginRecord } from '../plugins/index.js';
+import { evaluateHandshake, PluginRegistry, type DuplicateToolDiagnostic, type HandshakeOutcome, type ListDegradedDiagnostic, type PluginConnectionInfo, type RegistryEvents } from '../registry/index.js';
+import type { AwaitedPlugin, PluginRecord } from '../registry/index.js';
 import { pinFor, projectIdentityOf, projectKeyOf, projectLabel, type ProjectIdentity } from './identity.js';
 
 export interface Project {
@@ -47,11 +47,33 @@ export interface InstanceView {
   lastActiveAt: number;
 }
 
+/** A live project agents can pin: multi-project routing, and a path hash to pin by. */
+export interface PinnedProject {
+  key: string;
+  label: string;
+  pin: string;
+  projectName?: string;
+}
+
+/** Project routing as the console, the path gate and the agents view see it: the bridge's public face of its projects. */
+export interface ProjectRoutingControl {
+  readonly mode: ProjectRouting;
+  /** Forgets every plugin; the caller closes their connections so they reconnect into the new grouping. */
+  setMode(mode: ProjectRouting): void;
+  pinnedProjects(): PinnedProject[];
+  /** The project key an agent session's calls go to right now; undefined in single routing or when none resolves. */
+  routeOf(scope: AgentScope): string | undefined;
+  /** The agent session ended: its selection goes with it. */
+  forgetSession(sessionId: string): void;
+  /** Projects, their pins or a session's selection changed. */
+  onChanged(listener: () => void): () => void;
+}
+
 const SINGLE_KEY = 'single';
 const MAX_SELECTIONS = 10_000;
 const MAX_REMEMBERED_PROJECTS = 256;
 
-export class ProjectRegistry {
+export class ProjectRegistry implements ProjectRoutingControl {
   readonly events = new TypedEmitter<RegistryEvents & { projectsChanged: undefined; modeChanged: ProjectRouting }>();
   private readonly projects = new Map<string, Project>();
   private readonly byConnection = new Map<string, Project>();
@@ -191,6 +213,13 @@ export class ProjectRegistry {
     return [...out.values()];
   }
 
+  /** Calls waiting on any project's registry for a plugin to be ready (each project's own relay excluded). */
+  waitingCalls(): number {
+    let waiting = 0;
+    for (const project of this.projects.values()) waiting += project.registry.events.listenerCount('ready') - 1;
+    return waiting;
+  }
+
   /** Projects that have a live or awaited plugin, most recently active first. */
   liveProjects(): Project[] {
     const now = this.now();
@@ -246,10 +275,28 @@ export class ProjectRegistry {
     return sessionId === undefined ? undefined : this.selections.get(sessionId);
   }
 
-  /** The agent session ended: its selection goes with it. */
   forgetSession(sessionId: string): void {
     this.selections.delete(sessionId);
     this.advised.delete(sessionId);
+  }
+
+  pinnedProjects(): PinnedProject[] {
+    if (this.currentMode === 'single') return [];
+    return this.liveProjects().flatMap((project) => {
+      const pin = this.pinOf(project);
+      const name = project.identity.projectName;
+      return pin ? [{ key: project.key, label: projectLabel(project.identity), pin, ...(name ? { projectName: name } : {}) }] : [];
+    });
+  }
+
+  routeOf(scope: AgentScope): string | undefined {
+    if (this.currentMode === 'single') return undefined;
+    const routed = this.resolveQuietly(scope);
+    return routed.kind === 'resolved' ? routed.project.key : undefined;
+  }
+
+  onChanged(listener: () => void): () => void {
+    return this.events.on('projectsChanged', () => listener());
   }
 
   instances(): InstanceView[] {

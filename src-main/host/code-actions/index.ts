@@ -32,8 +32,8 @@ export interface CodeActions {
 
 export function createCodeActions(host: Host, options: CodeActionOptions): CodeActions {
   const service = new CodeActionService({
-    registry: host.internal.registry,
-    transactions: host.internal.transactions,
+    workspaces: host.extensions.workspaces,
+    transactions: host.extensions.transactions,
     references: {
       ...(options.referenceLifetimeMs !== undefined ? { lifetimeMs: options.referenceLifetimeMs } : {}),
       ...(options.referenceCapacity !== undefined ? { capacity: options.referenceCapacity } : {}),
@@ -44,7 +44,7 @@ export function createCodeActions(host: Host, options: CodeActionOptions): CodeA
   const tools = codeActionTools(service, modePolicy(options.mode).mutations);
   return {
     tools,
-    toolSource: host.internal.tools.createToolSource('code-actions', tools, options.toolOutputSchema),
+    toolSource: host.extensions.createToolSource('code-actions', tools, options.toolOutputSchema),
     status: () => service.status(),
   };
 }

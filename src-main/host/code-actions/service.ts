@@ -22,8 +22,8 @@ import { actionExpired, ReferenceStore, type ReferenceStoreOptions } from './ref
 export type LanguageServiceOf = (workspace: Workspace, snapshot: Snapshot) => ts.LanguageService;
 
 export interface CodeActionServiceDeps {
-  registry: WorkspaceRegistry;
-  transactions: TransactionService;
+  workspaces: Pick<WorkspaceRegistry, 'resolve'>;
+  transactions: Pick<TransactionService, 'transactionOf' | 'stage'>;
   references?: ReferenceStoreOptions;
   /** Which language service reads a snapshot; the workspace's own unless a caller composes another. */
   languageService?: LanguageServiceOf;
@@ -118,7 +118,7 @@ export class CodeActionService {
   }
 
   list(request: ListRequest): { snapshot: SnapshotIdentity; actions: { items: ListedAction[]; hasMore: boolean } } {
-    const workspace = this.deps.registry.resolve(request.workspace);
+    const workspace = this.deps.workspaces.resolve(request.workspace);
     assertSnapshot(workspace, request.expectedSnapshot);
     const snapshot = workspace.snapshot();
     const path = normaliseRelativePath(request.path);
@@ -217,7 +217,7 @@ export class CodeActionService {
         details: { actionId, referenceSnapshot: { ...reference.snapshot }, expected: { ...expected } },
       });
     }
-    const workspace = this.deps.registry.resolve(selector ?? reference.snapshot.workspaceId);
+    const workspace = this.deps.workspaces.resolve(selector ?? reference.snapshot.workspaceId);
     if (workspace.workspaceId !== reference.snapshot.workspaceId) throw actionExpired(actionId);
     assertSnapshot(workspace, expected);
     return { workspace, descriptor: reference.value };

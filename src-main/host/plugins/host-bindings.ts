@@ -16,10 +16,10 @@ export interface HostPluginBindings {
 }
 
 export function hostPluginBindings(host: Host): HostPluginBindings {
-  const { registry, transactions, assertSnapshot } = host.internal;
+  const { workspaces, transactions, assertSnapshot } = host.extensions;
   return {
     async createContext(request) {
-      const workspace = registry.resolve(request.workspace ?? request.expectedSnapshot?.workspaceId);
+      const workspace = workspaces.resolve(request.workspace ?? request.expectedSnapshot?.workspaceId);
       if (request.expectedSnapshot) assertSnapshot(workspace, request.expectedSnapshot);
       const snapshot = workspace.snapshot();
       const view = createSnapshotView(workspace.identity(), snapshot);
@@ -30,7 +30,7 @@ export function hostPluginBindings(host: Host): HostPluginBindings {
       };
     },
     async stage(request) {
-      const workspace = registry.resolve(request.workspace ?? request.expectedSnapshot.workspaceId);
+      const workspace = workspaces.resolve(request.workspace ?? request.expectedSnapshot.workspaceId);
       const snapshot = workspace.snapshot();
       const changes = request.changes.map((change): HostCandidateChange => {
         if (change.kind === 'delete') return { kind: 'delete', path: change.path };

@@ -1,7 +1,7 @@
 /** document-read, diagnostics, find-symbols, find-references: read-only views of the effective snapshot. */
 import { z } from 'zod';
 import { JunctionError, next } from '../../contracts/index.js';
-import type { HostCore } from '../core.js';
+import type { HostCore } from './host-core.js';
 import { diagnostics, findReferences, findSymbols, readDocument, assertSnapshot } from '../operations/index.js';
 import { defineTool, type HostTool } from './define-tool.js';
 import { bounded, diagnosticView, effectiveLimit, expectedSnapshot, limit, location, position, range, snapshotIdentity, workspaceSelector } from './schemas.js';

@@ -1,6 +1,6 @@
 /** server-status and recovery-status: what the host is and how its parts are doing. */
 import { z } from 'zod';
-import type { HostCore } from '../core.js';
+import type { HostCore } from './host-core.js';
 import { defineTool, type HostTool } from './define-tool.js';
 import { recoveryView } from './schemas.js';
 import { errorMessage } from '../../shared/index.js';
@@ -34,10 +34,10 @@ export function statusTools(core: HostCore): HostTool[] {
         const recovery = core.journal.status();
         const workspaces = core.registry.list();
         const base = {
-          mode: core.policy.mode,
+          mode: core.modeRules.mode,
           toolOutputSchema: core.outputSchema,
-          mutations: core.policy.mutations,
-          commitRequires: core.policy.commitRequires,
+          mutations: core.modeRules.mutations,
+          commitRequires: core.modeRules.commitRequires,
           components: {
             workspaces: workspaces.length,
             activeTransactions: workspaces.filter((w) => core.transactions.transactionOf(w.workspaceId)).length,

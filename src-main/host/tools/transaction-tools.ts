@@ -1,7 +1,7 @@
 /** The transaction tools; published only in modes that allow mutation, shaped by the mode's commit rule. */
 import { z } from 'zod';
 import type { ApprovalRequesterView, CallContext } from '../../contracts/index.js';
-import type { HostCore } from '../core.js';
+import type { HostCore } from './host-core.js';
 import { assertSnapshot } from '../operations/index.js';
 import type { CandidateChange } from '../transactions/index.js';
 import { defineTool, type HostTool } from './define-tool.js';
@@ -20,7 +20,7 @@ const change = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('rename'), path: z.string().min(1), newPath: z.string().min(1) }),
 ]);
 
-const COMMIT_RULE: Record<HostCore['policy']['commitRequires'], string> = {
+const COMMIT_RULE: Record<HostCore['modeRules']['commitRequires'], string> = {
   nothing: 'Commits without review.',
   preview: 'The exact current revision must have been previewed with transaction-preview.',
   receipt: 'Requires the receipt that transaction-review returned for the exact current revision; a receipt is single-use.',
@@ -32,8 +32,8 @@ function requesterOf(ctx: CallContext): ApprovalRequesterView {
 }
 
 export function transactionTools(core: HostCore): HostTool[] {
-  const { policy, registry, transactions } = core;
-  const needsReceipt = policy.commitRequires === 'receipt';
+  const { modeRules, registry, transactions } = core;
+  const needsReceipt = modeRules.commitRequires === 'receipt';
   const tools: HostTool[] = [
     defineTool({
       name: 'transaction-start',
@@ -51,7 +51,7 @@ export function transactionTools(core: HostCore): HostTool[] {
     defineTool({
       name: 'stage-edits',
       title: 'Stage edits',
-      description: `Stages changes as the next revision of the active transaction. Changes apply in order; paths are workspace-relative.${policy.compilerValidation ? ' Rejected with ValidationFailed when the result adds compiler errors.' : ''}`,
+      description: `Stages changes as the next revision of the active transaction. Changes apply in order; paths are workspace-relative.${modeRules.compilerValidation ? ' Rejected with ValidationFailed when the result adds compiler errors.' : ''}`,
       readOnly: false,
       input: z.object({ workspace: workspaceSelector, expectedSnapshot, summary: z.string().min(1).max(500), changes: z.array(change).min(1).max(1000) }),
       output: z.object({ snapshot: snapshotIdentity, transactionId: z.string(), revision: revisionView }),
@@ -75,7 +75,7 @@ export function transactionTools(core: HostCore): HostTool[] {
     defineTool({
       name: 'transaction-commit',
       title: 'Commit transaction',
-      description: `Writes the transaction atomically through the recovery journal; fails with ConflictOnDisk, writing nothing, if a file changed on disk since its snapshot. ${COMMIT_RULE[policy.commitRequires]}`,
+      description: `Writes the transaction atomically through the recovery journal; fails with ConflictOnDisk, writing nothing, if a file changed on disk since its snapshot. ${COMMIT_RULE[modeRules.commitRequires]}`,
       readOnly: false,
       destructive: true,
       input: needsReceipt

@@ -1,6 +1,6 @@
 /** workspace-open, workspace-status, workspace-reload. */
 import { z } from 'zod';
-import type { HostCore } from '../core.js';
+import type { HostCore } from './host-core.js';
 import type { Workspace } from '../workspace/index.js';
 import { defineTool, type HostTool } from './define-tool.js';
 import { bounded, effectiveLimit, limit, snapshotIdentity, transactionSummary, workspaceSelector } from './schemas.js';

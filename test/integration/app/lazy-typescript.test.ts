@@ -24,7 +24,7 @@ test('TypeScript stays unloaded until a tool needs the compiler, then loads and 
     await status.arrayBuffer();
     assert.equal(typescriptLoaded(), false, 'started and answered a call without TypeScript');
 
-    await junction.control.openWorkspace(dir, { trusted: true });
+    await junction.control.openWorkspace({ root: dir, trusted: true });
     const read = await fetch(`${junction.baseUrl}/api/tools/document-read`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: 'a.ts' }) });
     assert.equal(read.status, 200, await read.text());
     assert.equal(typescriptLoaded(), false, 'opened a workspace and read a document without TypeScript');

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createPlugin, type McpPlugin } from '../../../plugins/sdk/src/index.js';
+import { createPlugin, type McpPlugin } from '../../../plugins/sdk/index.js';
 import type { CallApprovalView, ControlEvent, PolicyDocument } from '../../../src-main/contracts/console.js';
 import { collectGarbage } from '../../reliability/scenarios/rss.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { createPlugin, type McpPlugin } from '../../../plugins/sdk/src/index.js';
+import { createPlugin, type McpPlugin } from '../../../plugins/sdk/index.js';
 import type { CallDetail, ControlResult, HistoryPage, ReplayResult } from '../../../src-main/contracts/index.js';
 import { runAuditCommand } from '../../../src-main/app/audit-cli.js';
 import { isJunctionError } from '../../../src-main/contracts/errors.js';

@@ -51,7 +51,7 @@ describe('audit trail: transaction events from a real approval-required workspac
     assert.equal(requester?.transport, 'mcp-http');
     assert.match(requester?.sessionId ?? '', /^[0-9a-f-]{36}$/, 'and its MCP session');
     assert.match(requester?.agent ?? '', /^test-agent\/1\.0\.0 /);
-    await junction.control.approve(approval.approvalId);
+    await junction.control.approve({ approvalId: approval.approvalId });
     const review = await reviewing;
     const commit = await call('transaction-commit', { expectedSnapshot: staged, receipt: review.receipt });
 

@@ -7,7 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
-import { bridgeFailure } from '../../../src-main/bridge/plugins/outcome.js';
+import { bridgeFailure } from '../../../src-main/bridge/calls/index.js';
 import { ANSWER_BY_KIND, ERROR_CODES, ERROR_KINDS, JunctionError, KIND_BY_CODE, errorOutcome, type ErrorCode, type ToolSource } from '../../../src-main/contracts/index.js';
 import { createToolSource, defineTool } from '../../../src-main/host/tools/index.js';
 import { startMcpStack } from '../../support/mcp-stack.js';

@@ -151,14 +151,10 @@ describe('autonomous-trusted: bad input is refused with a structured error and n
   test('concurrent commits: one wins, the other gets ConcurrentCommit', async () => {
     const snap = await startTx(f);
     const staged = await stage(f, snap, [{ kind: 'create', path: 'src/c.ts', content: 'export const c = 1;\n' }]);
-    const w = f.host.internal.registry.resolve(undefined);
-    const expected = staged.value.snapshot as never;
-    const results = await Promise.allSettled([f.host.internal.transactions.commit(w, expected, undefined), f.host.internal.transactions.commit(w, expected, undefined)]);
-    assert.equal(results[0].status, 'fulfilled');
-    assert.equal(results[1].status, 'rejected');
-    const error = (results[1] as PromiseRejectedResult).reason as { code: string; next: Next };
-    assert.equal(error.code, 'ConcurrentCommit');
-    assert.deepEqual(error.next, { kind: 'retryLater', tools: ['workspace-status'] });
+    const expectedSnapshot = staged.value.snapshot;
+    const [first, second] = await Promise.all([call(f.mcp, 'transaction-commit', { expectedSnapshot }), call(f.mcp, 'transaction-commit', { expectedSnapshot })]);
+    assert.equal(first.isError, false, JSON.stringify(first.value));
+    expectError(second, 'ConcurrentCommit', { kind: 'retryLater', tools: ['workspace-status'] });
     assert.equal(await readFile(join(f.root, 'src/c.ts'), 'utf8'), 'export const c = 1;\n');
   });
 });

@@ -62,15 +62,16 @@ describe('inspection-only mode and a blocked journal', () => {
     });
     try {
       await host.openWorkspace(root, { trusted: true });
-      const w = host.internal.registry.resolve(undefined);
-      host.internal.transactions.start(w, w.identity());
-      await host.internal.transactions.stage(w.workspaceId, w.identity(), [{ kind: 'create', path: 'src/x.ts', content: '' }], 'x');
+      const w = host.extensions.workspaces.resolve(undefined);
+      const context = { callId: 'blocked', agent: 'test', transport: 'http-api' as const, signal: new AbortController().signal };
+      const run = async (name: string, args: Record<string, unknown>) => (await host.toolSource.callTool(name, args, context)).result.structuredContent as Record<string, unknown>;
+      const started = await run('transaction-start', { expectedSnapshot: w.identity() });
+      const staged = await run('stage-edits', { expectedSnapshot: started.snapshot, summary: 'x', changes: [{ kind: 'create', path: 'src/x.ts', content: '' }] });
       blocked = true;
-      await assert.rejects(host.internal.transactions.commit(w, w.identity(), undefined), (e: { code: string; next: unknown }) => {
-        assert.equal(e.code, 'RecoveryPending');
-        assert.deepEqual(e.next, { kind: 'inspectStatus', tools: ['recovery-status'] });
-        return true;
-      });
+      const refused = await run('transaction-commit', { expectedSnapshot: staged.snapshot });
+      const error = refused.error as { code: string; next: unknown };
+      assert.equal(error.code, 'RecoveryPending');
+      assert.deepEqual(error.next, { kind: 'inspectStatus', tools: ['recovery-status'] });
     } finally {
       host.close();
       await journal.close();

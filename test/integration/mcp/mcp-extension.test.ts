@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { createConformancePlugin } from '../../../plugins/examples/conformance/plugin.js';
-import { AgentRequestError, createPlugin, type McpPlugin, type ToolContext } from '../../../plugins/sdk/src/index.js';
+import { AgentRequestError, createPlugin, type McpPlugin, type ToolContext } from '../../../plugins/sdk/index.js';
 import { CLI_SOURCE_FOR_TESTS } from '../../support/cli.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 
@@ -129,7 +129,7 @@ describe('MCP through the bridge: elicitation, sampling, logging, completion, su
     probe = probePlugin(endpoint);
     await Promise.all([fixture.connect(), probe.plugin.connect()]);
     await eventually(() => {
-      const names = new Set(junction.bridge.listTools().map((t) => t.name));
+      const names = new Set(junction.bridge.tools.listTools().map((t) => t.name));
       return names.has('test_elicitation') && names.has('probe-keep');
     }, 10_000, 'fixture and probe tools');
   });

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { createPlugin, type McpPlugin } from '../../../plugins/sdk/src/index.js';
+import { createPlugin, type McpPlugin } from '../../../plugins/sdk/index.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 import { runExample, sdkExampleClient } from '../../support/sdk-examples.js';
 

@@ -4,7 +4,7 @@
  * count executions per id and hold a call in flight while it injects a fault.
  */
 import { z } from 'zod';
-import { createPlugin, ToolUnavailableError, type McpPlugin, type PluginRole } from '../../../plugins/sdk/src/index.js';
+import { createPlugin, ToolUnavailableError, type McpPlugin, type PluginRole } from '../../../plugins/sdk/index.js';
 
 export interface ProbePluginOptions {
   endpoint: string;

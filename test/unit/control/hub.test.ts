@@ -99,12 +99,12 @@ describe('control hub calls', () => {
     world.startCall({ callId: 'big' });
     world.finishCall('big', {}, { blob: 'x'.repeat(200_000) }, { ok: true });
 
-    const small = await world.hub.callDetail('small');
+    const small = await world.hub.callDetail({ callId: 'small' });
     assert.deepEqual(small.arguments, { path: 'a.ts' });
     assert.deepEqual(small.result, { text: 'ok' });
     assert.equal(small.truncated, false);
 
-    const big = await world.hub.callDetail('big');
+    const big = await world.hub.callDetail({ callId: 'big' });
     assert.equal(big.truncated, true);
     assert.equal(typeof big.arguments, 'string');
     assert.ok(Buffer.byteLength(String(big.arguments)) <= 64 * 1024 + 3);

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CallView, MetricsView, PluginView } from '../../../src-main/contracts/index.js';
-import { CallMetrics, createControlHub, METRICS_WINDOW_SECONDS } from '../../../src-main/control/index.js';
+import { CONTROL_COMMAND_NAMES, type CallView, type MetricsView, type PluginView } from '../../../src-main/contracts/index.js';
+import { CallMetrics, createControlHub, METRICS_WINDOW_SECONDS, type ControlCommandHandlers } from '../../../src-main/control/index.js';
 import { createWorld, sampleRecovery } from '../../integration/control/support/world.js';
 
 const unused = (): never => {
@@ -109,11 +109,11 @@ describe('control hub metrics and plugin timelines', () => {
     const plugins = new Map<string, PluginView>();
     const hub = createControlHub({
       version: 'test',
-      providers: { plugins: () => [...plugins.values()], workspaces: () => [], approvals: () => [], recovery: () => sampleRecovery(), bridge: () => { throw new Error('unused'); } },
-      commands: {
-        approve: unused, deny: unused, openWorkspace: unused, rollback: unused, startBridge: unused, stopBridge: unused, recover: unused, replay: unused,
+      providers: {
+        plugins: () => [...plugins.values()], workspaces: () => [], approvals: () => [], recovery: () => sampleRecovery(), bridge: unused, tools: unused,
         pluginCatalogue: (id) => (plugins.has(id) ? { tools: [{ name: 'add-object', inputSchema: { type: 'object' }, source: 'bridge' }], prompts: [], resources: [] } : undefined),
       },
+      commands: Object.fromEntries(CONTROL_COMMAND_NAMES.map((name) => [name, unused])) as unknown as ControlCommandHandlers,
     });
     const connect = (view: PluginView) => {
       plugins.set(view.connectionId, view);
@@ -126,11 +126,10 @@ describe('control hub metrics and plugin timelines', () => {
     connect({ ...base, connectionId: 'c2', pluginVersion: '2.0.1', reconnects: 1 });
     hub.publish({ type: 'call.started', call: call('k1', { tool: 'add-object' }) });
     hub.publish({ type: 'call.finished', call: call('k1', { tool: 'add-object', status: 'error', durationMs: 4 }) });
-    const detail = await hub.pluginDetail('c2');
+    const detail = await hub.pluginDetail({ connectionId: 'c2' });
     assert.deepEqual(detail.timeline.map((e) => e.kind), ['connected', 'disconnected', 'reconnected']);
     assert.match(detail.timeline[2]!.detail, /plugin 2\.0\.1/);
     assert.deepEqual(detail.tools.map((t) => [t.name, t.stats.calls, t.stats.errors]), [['add-object', 1, 1]]);
-    await assert.rejects(hub.pluginDetail('c1'), /No plugin connection c1/);
-    await assert.rejects(hub.tools(), /does not offer a tool catalogue/);
+    await assert.rejects(hub.pluginDetail({ connectionId: 'c1' }), /No plugin connection c1/);
   });
 });

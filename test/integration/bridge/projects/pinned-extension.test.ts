@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { createPlugin, type McpPlugin } from '../../../../plugins/sdk/src/index.js';
+import { createPlugin, type McpPlugin } from '../../../../plugins/sdk/index.js';
 import { eventually, startTestJunction, type TestJunction } from '../../../support/junction-harness.js';
 
 const HASH_A = 'aabbccdd11223344556677889900aabbccddeeff00112233445566778899aabb';
@@ -60,7 +60,7 @@ describe('completion and subscriptions follow the project pin (project-routing=m
     b = projectPlugin(hubUrl, HASH_B, 'B');
     await Promise.all([a.plugin.connect(), b.plugin.connect()]);
     await eventually(
-      () => [PIN_A, PIN_B].every((pin) => junction.bridge.listPrompts({ pin }).prompts.some((p) => p.name === 'greet') && junction.bridge.listTools({ pin }).length === 1),
+      () => [PIN_A, PIN_B].every((pin) => junction.bridge.content.listPrompts({ pin }).prompts.some((p) => p.name === 'greet') && junction.bridge.tools.listTools({ pin }).length === 1),
       10_000,
       'both projects publish greet',
     );

@@ -2,7 +2,7 @@
  * A small in-memory Junction for console tests: state the providers read, commands that change it and
  * publish the matching events, and a record of the commands the console issued.
  */
-import { JunctionError } from '../../../../src-main/contracts/errors.js';
+import { JunctionError, type ErrorCode } from '../../../../src-main/contracts/errors.js';
 import { createControlHub, type ControlHub } from '../../../../src-main/control/index.js';
 import { type ApprovalView, type BridgeView, type CallView, type PluginView, type RecoveryView, type WorkspaceView } from '../../../../src-main/contracts/index.js';
 
@@ -70,6 +70,10 @@ export function sampleRecovery(): RecoveryView {
   };
 }
 
+function absent(code: ErrorCode, message: string): never {
+  throw new JunctionError(code, message);
+}
+
 export function createWorld(version = '0.1.0-test'): World {
   const commands: WorldCommand[] = [];
   const plugins = new Map<string, PluginView>();
@@ -99,21 +103,23 @@ export function createWorld(version = '0.1.0-test'): World {
       approvals: () => [...approvals.values()],
       recovery: () => recovery,
       bridge: () => bridge,
+      tools: () => [],
+      pluginCatalogue: () => undefined,
     },
     commands: {
-      async approve(approvalId) {
+      async approve({ approvalId }) {
         commands.push({ command: 'approve', args: [approvalId] });
         return decide(approvalId, 'approved');
       },
-      async deny(approvalId, reason) {
+      async deny({ approvalId, reason }) {
         commands.push({ command: 'deny', args: [approvalId, reason] });
         return decide(approvalId, 'denied', reason);
       },
-      async openWorkspace(root, options) {
-        commands.push({ command: 'openWorkspace', args: [root, options] });
+      async openWorkspace({ root, trusted }) {
+        commands.push({ command: 'openWorkspace', args: [root, { trusted }] });
         throw new JunctionError('WorkspaceNotFound', `No workspace at ${root}.`);
       },
-      async rollback(workspaceId, toRevision) {
+      async rollback({ workspaceId, toRevision }) {
         commands.push({ command: 'rollback', args: [workspaceId, toRevision] });
         const ws = workspaces.get(workspaceId);
         if (!ws?.transaction) throw new JunctionError('WorkspaceNotFound', `No workspace ${workspaceId}.`);
@@ -137,10 +143,19 @@ export function createWorld(version = '0.1.0-test'): World {
         commands.push({ command: 'recover', args: [] });
         return recovery;
       },
-      async replay(callId) {
+      async replay({ callId }) {
         commands.push({ command: 'replay', args: [callId] });
         throw new JunctionError('ReplayRefused', 'This test world records no calls to replay.');
       },
+      // What this world has no room for answers as a Junction without it would: nothing to act on.
+      setProjectRouting: () => absent('ActionUnsupported', 'This test world has no project routing.'),
+      runTool: () => absent('ToolNotFound', 'This test world has no tools.'),
+      settings: () => absent('ActionUnsupported', 'This test world has no settings.'),
+      updateSetting: () => absent('ActionUnsupported', 'This test world has no settings.'),
+      answerElicitation: () => absent('ActionUnsupported', 'This test world has no console elicitation queue.'),
+      setElicitationAnswerer: () => absent('ActionUnsupported', 'This test world has no console elicitation queue.'),
+      decideCall: () => absent('ApprovalNotFound', 'This test world holds no calls for approval.'),
+      savePolicy: () => absent('PolicyInvalid', 'This test world has no approval policy to edit.'),
     },
   });
 

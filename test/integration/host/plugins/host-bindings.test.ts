@@ -30,7 +30,7 @@ describe('plugin tools bound to a real host', () => {
   let host: Host;
   let harness: McpHarness;
   const call = async (name: string, args: Record<string, unknown>) => (await harness.client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent?: Structured };
-  const identity = () => host.internal.registry.resolve(undefined).identity();
+  const identity = () => host.extensions.workspaces.resolve(undefined).identity();
 
   before(async () => {
     root = await mkdtemp(join(tmpdir(), 'junction-plugin-host-'));
@@ -75,7 +75,7 @@ describe('plugin tools bound to a real host', () => {
     const staged = await call('add-file-header', { ...args, expectedSnapshot: identity() });
     assert.equal(staged.isError, undefined, JSON.stringify(staged.structuredContent));
     assert.equal(identity().transactionRevision, 1);
-    assert.ok(host.internal.registry.resolve(undefined).snapshot().get('src/shapes.ts')!.text.startsWith('// Shapes.\nexport interface Shape'));
+    assert.ok(host.extensions.workspaces.resolve(undefined).snapshot().get('src/shapes.ts')!.text.startsWith('// Shapes.\nexport interface Shape'));
     const stale = await call('add-file-header', { path: 'src/more.ts', header: 'x', expectedSnapshot: { ...identity(), transactionRevision: 0 } });
     assert.equal(stale.structuredContent!.error!.code, 'SnapshotMismatch');
   });

@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MCP_PLUGIN_VERSION } from '../../../../plugins/sdk/src/protocol.js';
+import { MCP_PLUGIN_VERSION } from '../../../../plugins/sdk/wire/index.js';
 import { pinFor, projectIdentityOf, ProjectRegistry } from '../../../../src-main/bridge/projects/index.js';
 import { splitPinnedPath } from '../../../../src-main/shared/project-pin.js';
-import { tool } from '../plugins/fixtures.js';
+import { tool } from '../registry/fixtures.js';
 
 describe('project pins in paths', () => {
   test('absent, valid (lower-cased) and malformed are three different answers', () => {

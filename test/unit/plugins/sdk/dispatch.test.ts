@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { jsonSchemaOf, publishedBy, type ToolContext, type ToolDefinition } from '../../../../plugins/sdk/src/definitions.js';
 import { runPrompt, runTool } from '../../../../plugins/sdk/src/dispatch.js';
-import { AgentRequestError, ToolUnavailableError } from '../../../../plugins/sdk/src/index.js';
-import { ResponseErrorKind, ResponseStatus } from '../../../../plugins/sdk/src/protocol.js';
+import { AgentRequestError, ToolUnavailableError } from '../../../../plugins/sdk/index.js';
+import { ResponseErrorKind, ResponseStatus } from '../../../../plugins/sdk/wire/index.js';
 
 const noAgent = () => Promise.reject(new AgentRequestError('CapabilityUnavailable', 'no agent in this unit test'));
 const ctx: ToolContext = { requestId: 'r', signal: new AbortController().signal, progress: () => undefined, log: () => undefined, elicit: noAgent, sample: noAgent };

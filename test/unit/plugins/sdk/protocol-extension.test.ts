@@ -7,7 +7,7 @@ import {
   RequestVersionHandshakeSchema,
   ResponseElicitationDataSchema,
   toDotNetWire,
-} from '../../../../plugins/sdk/src/protocol.js';
+} from '../../../../plugins/sdk/wire/index.js';
 
 describe('MCP extension 1 on the wire', () => {
   test('server → plugin payloads in McpPlugin.Server writing decode like the rest of the wire; author keys stay as written', () => {

@@ -13,7 +13,7 @@ import {
   matchesUriTemplate,
   successData,
   toDotNetWire,
-} from '../../../../plugins/sdk/src/protocol.js';
+} from '../../../../plugins/sdk/wire/index.js';
 
 test('enums are accepted as numbers or names and come out as numbers', () => {
   const byName = ResponseCallToolSchema.parse({ status: 'Success', errorKind: 'unavailable' });

@@ -48,7 +48,7 @@ export async function startCodeActionHost(options: Partial<Omit<CodeActionOption
   await host.openWorkspace(root, { trusted: true });
   const codeActions = createCodeActions(host, { ...options, mode, toolOutputSchema: 'publish' });
   const harness = await connectInMemory([host.toolSource, codeActions.toolSource]);
-  const workspace = () => host.internal.registry.resolve(undefined);
+  const workspace = () => host.extensions.workspaces.resolve(undefined);
   return {
     root,
     host,

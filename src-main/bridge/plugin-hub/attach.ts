@@ -1,0 +1,74 @@
+/**
+ * The thin adapter between the SignalR hub and the bridge: hub methods and connection events in,
+ * server-to-plugin invocations out. It builds the project registry, the hub's PluginPort and the
+ * PluginBridge on them; every decision lives in the registry, the call guard and the source.
+ */
+import { z } from 'zod';
+import { DEFAULT_TIMEOUT_MS, MCP_PLUGIN_VERSION } from '../../../plugins/sdk/wire/index.js';
+import { JunctionError } from '../../contracts/index.js';
+import { TypedEmitter } from '../../shared/index.js';
+import type { GuardSettings } from '../calls/index.js';
+import { ProjectRegistry } from '../projects/index.js';
+import type { HubConnection, HubServer } from '../signalr/index.js';
+import { createPluginBridge, ResourceSubscriptions, type BridgeEvents, type PluginBridge } from '../source/index.js';
+import { CatalogueRefresh } from './catalogue-refresh.js';
+import { attachExtensionMethods } from './extension-methods.js';
+import { HubPluginPort } from './hub-plugin-port.js';
+import { attachMcpPluginMethods } from './mcp-plugin-methods.js';
+import { attachOperatorNotices } from './operator-notices.js';
+import { hubWire } from './payloads.js';
+
+const optionsSchema = z.object({
+  /** Whole-call deadline for 8.14+ plugins and the invoke timeout for older ones. */
+  pluginTimeoutMs: z.number().int().positive().default(DEFAULT_TIMEOUT_MS),
+  /** How long a departed plugin is awaited back (routing waits for it; notExecuted calls are re-sent within it). */
+  pluginReconnectWaitSeconds: z.number().min(0).default(10),
+  /** How often a `notExecuted` call is re-sent while its plugin stays connected. */
+  resendIntervalMs: z.number().int().positive().default(2_000),
+  serverVersion: z.string().default(MCP_PLUGIN_VERSION),
+  /** `single`: one editor and one runtime in all (newest wins); `multi`: one of each per project. */
+  projectRouting: z.enum(['single', 'multi']).default('single'),
+});
+
+export type AttachPluginHubOptions = z.input<typeof optionsSchema> & { now?: () => number };
+
+/**
+ * Wires the McpPlugin hub methods (and MCP extension 1) and connection events of `hub` to a new
+ * project registry and returns the bridge. `bridge.dispose()` unregisters everything it registered.
+ */
+export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions = {}): PluginBridge {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) throw new JunctionError('ConfigInvalid', `Invalid plugin bridge options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const config = parsed.data;
+  const now = options.now ?? Date.now;
+  const waitMs = config.pluginReconnectWaitSeconds * 1000;
+  const projects = new ProjectRegistry(config.serverVersion, config.projectRouting, now);
+  const events = new TypedEmitter<BridgeEvents>();
+  /** Told once per malformed plugin payload or failed list, so the operator sees what an agent got an error for. */
+  const warn = (connectionId: string, message: string) => events.emit('log', { connectionId, origin: 'bridge', level: 'warning', message });
+  const port = new HubPluginPort(now, warn);
+  const settings: GuardSettings = { timeoutMs: config.pluginTimeoutMs, reconnectWaitMs: waitMs, resendIntervalMs: config.resendIntervalMs, now };
+  const context = { projects, port, settings };
+  const subscriptions = new ResourceSubscriptions(context, events);
+  const refresh = new CatalogueRefresh(projects, port, () => settings.timeoutMs, warn);
+  const wire = hubWire(warn);
+
+  const connected = (connection: HubConnection) => {
+    port.connections.set(connection.id, connection);
+    projects.connect({ connectionId: connection.id, query: connection.query, headers: connection.headers, connectedAt: connection.connectedAt });
+  };
+  const disposers = [
+    ...attachMcpPluginMethods(hub, projects, port, refresh, wire),
+    ...attachExtensionMethods(hub, port.calls, { subscriptions, events }, wire),
+    ...attachOperatorNotices(hub, projects, events, wire, now),
+    hub.events.on('connected', connected),
+    hub.events.on('disconnected', ({ connection }) => {
+      port.dropConnection(connection.id);
+      refresh.forget(connection.id);
+      projects.disconnect(connection.id, now(), waitMs);
+    }),
+  ];
+  // Connections the hub accepted before the bridge attached are registered as if they had just connected.
+  for (const connection of hub.connections()) connected(connection);
+  return createPluginBridge({ context, events, subscriptions, disposers });
+}

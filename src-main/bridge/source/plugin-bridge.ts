@@ -1,0 +1,126 @@
+/**
+ * The bridge's public face, assembled from its parts: the tools for the catalogue, the selection
+ * tools, the prompts and resources (with completion, subscriptions and log lines) for the MCP room,
+ * the system tools for `/api/system-tools`, project routing for the console, and the plugin views.
+ */
+import type { CompleteRequest, CompleteResult, GetPromptResult, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, Prompt, ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentScope, PluginView, ResourceSubscription, ResourceUpdate, ToolDescriptor, ToolSource } from '../../contracts/index.js';
+import { TypedEmitter } from '../../shared/index.js';
+import { ProjectSelectionTools, type ProjectRoutingControl } from '../projects/index.js';
+import type { DuplicateToolDiagnostic, ListDegradedDiagnostic } from '../registry/index.js';
+import { complete } from './completion.js';
+import { AwaitedExpiry, relayRegistryEvents, type BridgeEvents } from './events.js';
+import { promptDescriptor, resourceDescriptor, toolDescriptor } from './mcp-shapes.js';
+import type { AgentLogEntry, SourceContext } from './plugin-port.js';
+import { getPrompt, listPrompts } from './prompts.js';
+import { listResources, listResourceTemplates, readResource } from './resources.js';
+import { ResourceSubscriptions } from './subscriptions.js';
+import { BridgeSystemTools } from './system-tools.js';
+import { BridgeTools } from './tools.js';
+
+/** Prompts, resources, completion, subscriptions and plugin log lines, in the MCP SDK's shapes (the MCP room's ContentSource). */
+export interface BridgeContent {
+  listPrompts(scope?: AgentScope): ListPromptsResult;
+  /** Throws JunctionError `PromptNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
+  getPrompt(name: string, args?: Record<string, string>, scope?: AgentScope): Promise<GetPromptResult>;
+  listResources(scope?: AgentScope): ListResourcesResult;
+  listResourceTemplates(scope?: AgentScope): ListResourceTemplatesResult;
+  /** Throws JunctionError `ResourceNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
+  readResource(uri: string, scope?: AgentScope): Promise<ReadResourceResult>;
+  onPromptsChanged(listener: () => void): () => void;
+  onResourcesChanged(listener: () => void): () => void;
+  complete(params: CompleteRequest['params'], scope?: AgentScope): Promise<CompleteResult['completion']>;
+  subscribe(uri: string, scope?: AgentScope): Promise<ResourceSubscription>;
+  onResourceUpdated(listener: (update: ResourceUpdate) => void): () => void;
+  onLog(listener: (entry: AgentLogEntry) => void): () => void;
+}
+
+export interface PluginBridge {
+  /** The bridged plugins' tools (source id `bridge`). */
+  readonly tools: BridgeTools;
+  /** `list_engine_instances` and `select_engine_instance`, published with project-routing=multi; listed before `tools` so no plugin shadows them. */
+  readonly selectionTools: ToolSource;
+  readonly content: BridgeContent;
+  readonly systemTools: BridgeSystemTools;
+  readonly projects: ProjectRoutingControl;
+  readonly events: TypedEmitter<BridgeEvents>;
+  /** Connected and awaited plugins for the console. */
+  pluginViews(): PluginView[];
+  diagnostics(): DuplicateToolDiagnostic[];
+  /** Plugins whose prompts or resources list failed and currently contribute none. */
+  degradedLists(): ListDegradedDiagnostic[];
+  /** What one connection publishes (enabled or not), in MCP shapes, for the console's plugin view. */
+  pluginCatalogue(connectionId: string): { tools: ToolDescriptor[]; prompts: Prompt[]; resources: Resource[] } | undefined;
+  /** Changes the whole-call deadline for later tool, prompt and resource calls (the operator's runtime setting). */
+  setCallTimeout(timeoutMs: number): void;
+  /** What the MCP extension holds right now, for leak checks: calls, pending agent requests, subscribed URIs. */
+  extensionCounts(): { calls: number; nested: number; subscribedResources: number };
+  /** Calls waiting for a plugin to connect or publish its tools, for leak checks. */
+  waitingCalls(): number;
+  /** Stops listening to the registry and the hub and clears timers. */
+  dispose(): void;
+}
+
+export interface PluginBridgeParts {
+  context: SourceContext;
+  events: TypedEmitter<BridgeEvents>;
+  subscriptions: ResourceSubscriptions;
+  /** Unregisters what the hub adapter registered. */
+  disposers: ReadonlyArray<() => void>;
+}
+
+export function createPluginBridge({ context, events, subscriptions, disposers }: PluginBridgeParts): PluginBridge {
+  const { projects, port, settings } = context;
+  const expiry = new AwaitedExpiry(projects, settings.now);
+  const tools = new BridgeTools(context);
+  const offRegistry = [
+    ...relayRegistryEvents(projects, events),
+    projects.events.on('pluginUpdated', (view) => {
+      if (view.state === 'awaited') expiry.schedule();
+      else subscriptions.resubscribe(view.connectionId);
+    }),
+    projects.events.on('pluginConnected', (view) => subscriptions.resubscribe(view.connectionId)),
+  ];
+  const content: BridgeContent = {
+    listPrompts: (scope) => listPrompts(context, scope),
+    getPrompt: (name, args = {}, scope) => getPrompt(context, name, args, scope),
+    listResources: (scope) => listResources(context, scope),
+    listResourceTemplates: (scope) => listResourceTemplates(context, scope),
+    readResource: (uri, scope) => readResource(context, uri, scope),
+    onPromptsChanged: (listener) => events.on('promptsChanged', () => listener()),
+    onResourcesChanged: (listener) => events.on('resourcesChanged', () => listener()),
+    complete: (params, scope) => complete(context, params, scope),
+    subscribe: (uri, scope) => subscriptions.subscribe(uri, scope),
+    onResourceUpdated: (listener) => events.on('resourceUpdated', listener),
+    onLog: (listener) => events.on('agentLog', listener),
+  };
+  return {
+    tools,
+    selectionTools: new ProjectSelectionTools(projects),
+    content,
+    systemTools: new BridgeSystemTools(context, tools),
+    projects,
+    events,
+    pluginViews: () => projects.views(settings.now()),
+    diagnostics: () => projects.diagnostics(),
+    degradedLists: () => projects.degradedLists(),
+    pluginCatalogue(connectionId) {
+      const record = projects.get(connectionId);
+      if (!record) return undefined;
+      return {
+        tools: record.catalogue.tools.map(toolDescriptor),
+        prompts: record.catalogue.prompts.map(promptDescriptor),
+        resources: record.catalogue.resources.map(resourceDescriptor),
+      };
+    },
+    setCallTimeout(timeoutMs) {
+      settings.timeoutMs = timeoutMs;
+    },
+    extensionCounts: () => ({ ...port.activeCounts(), subscribedResources: subscriptions.count() }),
+    waitingCalls: () => projects.waitingCalls(),
+    dispose() {
+      for (const off of [...offRegistry, ...disposers]) off();
+      expiry.dispose();
+    },
+  };
+}

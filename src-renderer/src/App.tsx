@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useConsole } from './store/store.js';
 import { waitingForOperator } from './store/reducer.js';
 import { parseRoute, routeHash, useUi } from './store/ui.js';
@@ -145,9 +145,7 @@ export function App() {
           </p>
         </nav>
         <main id="view-panel" role="tabpanel" aria-labelledby={`tab-${current.id}`} tabIndex={-1}>
-          <Suspense fallback={<p className="muted">Loading {current.label}…</p>}>
-            <Current />
-          </Suspense>
+          <Current />
         </main>
       </div>
       <CommandPalette />

@@ -74,8 +74,10 @@ export const useConsole = create<ConsoleState>()((set, get) => ({
     let queued: ControlWireFrame[] = [];
     let scheduled = false;
     let lastFlush = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const flush = (): void => {
       scheduled = false;
+      clearTimeout(timer);
       lastFlush = performance.now();
       const frames = queued;
       queued = [];
@@ -83,9 +85,15 @@ export const useConsole = create<ConsoleState>()((set, get) => ({
     };
     return channel.onFrame((frame) => {
       queued.push(frame);
+      // A snapshot is applied in the task that brought it: its first part holds a few screens of calls,
+      // so the table is drawn before the rest of the log (queued right behind it) is even parsed.
+      if (frame.type === 'snapshot') {
+        flush();
+        return;
+      }
       if (scheduled) return;
       scheduled = true;
-      setTimeout(flush, Math.max(0, lastFlush + MIN_APPLY_INTERVAL_MS - performance.now()));
+      timer = setTimeout(flush, Math.max(0, lastFlush + MIN_APPLY_INTERVAL_MS - performance.now()));
     });
   },
   async run(command, args, success, subject) {

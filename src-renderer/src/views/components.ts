@@ -1,22 +1,33 @@
 /**
- * Each view's component, loaded on first use (one chunk per view, so the first render stays small). The
- * record is keyed by the registry's ids: a view listed there without a component here does not compile.
- * It sits above the views (only App imports it), so no view depends back on it.
+ * Each view's component, keyed by the registry's ids: a view listed there without a component here does
+ * not compile. It sits above the views (only App imports it), so no view depends back on it.
+ *
+ * The views are in the main bundle, not loaded on first use: a lazily loaded view put a second request
+ * and compile between the snapshot's arrival and the first rows (a waterfall that cost bench:console's
+ * first render more than the whole bundle's parse).
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 import type { ViewId } from './registry.js';
+import { AgentsView } from './AgentsView.js';
+import { ApprovalsView } from './ApprovalsView.js';
+import { BridgeView } from './BridgeView.js';
+import { CallsView } from './CallsView.js';
+import { PluginsView } from './PluginsView.js';
+import { PolicyView } from './PolicyView.js';
+import { RecoveryView } from './RecoveryView.js';
+import { RunToolView } from './RunToolView.js';
+import { SettingsView } from './SettingsView.js';
+import { TransactionsView } from './TransactionsView.js';
 
-const load = (importer: () => Promise<ComponentType>): LazyExoticComponent<ComponentType> => lazy(async () => ({ default: await importer() }));
-
-export const VIEW_COMPONENTS: Record<ViewId, LazyExoticComponent<ComponentType>> = {
-  plugins: load(async () => (await import('./PluginsView.js')).PluginsView),
-  agents: load(async () => (await import('./AgentsView.js')).AgentsView),
-  calls: load(async () => (await import('./CallsView.js')).CallsView),
-  run: load(async () => (await import('./RunToolView.js')).RunToolView),
-  transactions: load(async () => (await import('./TransactionsView.js')).TransactionsView),
-  approvals: load(async () => (await import('./ApprovalsView.js')).ApprovalsView),
-  recovery: load(async () => (await import('./RecoveryView.js')).RecoveryView),
-  bridge: load(async () => (await import('./BridgeView.js')).BridgeView),
-  policy: load(async () => (await import('./PolicyView.js')).PolicyView),
-  settings: load(async () => (await import('./SettingsView.js')).SettingsView),
+export const VIEW_COMPONENTS: Record<ViewId, ComponentType> = {
+  plugins: PluginsView,
+  agents: AgentsView,
+  calls: CallsView,
+  run: RunToolView,
+  transactions: TransactionsView,
+  approvals: ApprovalsView,
+  recovery: RecoveryView,
+  bridge: BridgeView,
+  policy: PolicyView,
+  settings: SettingsView,
 };

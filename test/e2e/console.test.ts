@@ -21,13 +21,13 @@ const PROBES = {
   plugins: 'Unity Editor',
   agents: 'No agent is connected',
   calls: 'prepare-fix-all',
-  run: 'does not offer a tool catalogue',
+  run: 'No tool matches.',
   transactions: 'fix type error',
   approvals: 'Nothing is waiting',
   recovery: 'RecoveryVersionUnsupported',
   bridge: 'Claude Desktop',
   policy: 'reports no approval policy',
-  settings: 'does not offer its settings',
+  settings: 'This test world has no settings.',
 } satisfies Record<ViewId, string>;
 const VIEWS = REGISTRY.map((v) => ({ tab: v.label, heading: v.heading, probe: PROBES[v.id] }));
 
@@ -168,7 +168,7 @@ describe('console in Chromium', { skip: chromiumAvailable() ? false : 'chromium 
     const { page, errors } = await openConsole(context, h);
     await page.getByRole('tab', { name: 'Live calls' }).click();
     for (let i = 0; i < 10_000; i++) h.world.startCall({ callId: `bulk-${i}`, tool: i % 2 ? 'diagnostics' : 'document-read' });
-    await page.getByTestId('call-count').filter({ hasText: '10000 of 10000 calls' }).waitFor();
+    await page.getByTestId('call-count').filter({ hasText: '10,000 shown · 10,000 in the live log' }).waitFor();
     const rendered = await page.locator('.calls-window [role="row"]').count();
     assert.ok(rendered > 0 && rendered < 100, `rendered ${rendered} rows`);
     // The oldest calls (the seeded ones) were evicted: the console keeps the last 10,000.

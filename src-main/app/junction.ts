@@ -248,6 +248,7 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
         return view;
       },
       answerElicitation: ({ elicitationId, ...answer }) => elicitations.answer(elicitationId, answer),
+      answerSampling: ({ samplingId, ...answer }) => elicitations.answerSampling(samplingId, answer),
       // Through the setting, so Settings and Live calls agree whichever way it was switched.
       setElicitationAnswerer: ({ answerer }) => {
         runtimeSettings.update('elicitation-answerer', answerer);
@@ -344,6 +345,8 @@ export async function startJunction(options: JunctionOptions): Promise<Junction>
     elicitations.events.on('pending', (elicitation) => control.publish({ type: 'elicitation.pending', elicitation })),
     elicitations.events.on('resolved', (elicitationId) => control.publish({ type: 'elicitation.resolved', elicitationId })),
     elicitations.events.on('answerer', (answerer) => control.publish({ type: 'elicitation.answerer', answerer })),
+    elicitations.events.on('samplingPending', (sampling) => control.publish({ type: 'sampling.pending', sampling })),
+    elicitations.events.on('samplingResolved', (samplingId) => control.publish({ type: 'sampling.resolved', samplingId })),
   ];
 
   const idleHeap = new IdleHeap(IDLE_HEAP);

@@ -137,6 +137,33 @@ export interface PendingElicitationView {
 export interface ElicitationsView {
   answerer: ElicitationAnswerer;
   pending: PendingElicitationView[];
+  /** Sampling requests waiting for the operator (answerer `console` answers those too). */
+  sampling: PendingSamplingView[];
+}
+
+/** A tool's `sampling/createMessage` waiting for the operator to reply as the model (answerer `console`). */
+export interface PendingSamplingView {
+  samplingId: string;
+  callId: string;
+  tool: string;
+  agent: string;
+  /** The MCP sampling messages, as the tool sent them. */
+  messages: Array<{ role: string; content: unknown }>;
+  systemPrompt?: string;
+  maxTokens: number;
+  temperature?: number;
+  stopSequences?: string[];
+  modelPreferences?: Record<string, unknown>;
+  includeContext?: string;
+  createdAt: number;
+}
+
+/** The operator's reply to a sampling request: text as the model (`accept`) or a refusal. */
+export interface SamplingAnswerInput {
+  action: 'accept' | 'decline';
+  text?: string;
+  /** The model name the tool is told; `operator` when absent. */
+  model?: string;
 }
 
 export interface ElicitationAnswerInput {
@@ -573,6 +600,8 @@ export type ControlEvent =
   | { type: 'elicitation.pending'; elicitation: PendingElicitationView }
   | { type: 'elicitation.resolved'; elicitationId: string }
   | { type: 'elicitation.answerer'; answerer: ElicitationAnswerer }
+  | { type: 'sampling.pending'; sampling: PendingSamplingView }
+  | { type: 'sampling.resolved'; samplingId: string }
   | { type: 'workspace.updated'; workspace: WorkspaceView }
   | { type: 'approval.requested'; approval: ApprovalView }
   | { type: 'approval.decided'; approval: ApprovalView }

@@ -9,6 +9,7 @@ import { MetricsHeader } from './components/MetricsHeader.js';
 import { CommandPalette } from './components/CommandPalette.js';
 import { Notices } from './components/Notices.js';
 import { ElicitationBanner, ElicitationDialog } from './components/ElicitationDialog.js';
+import { SamplingDialog } from './components/SamplingDialog.js';
 
 const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform);
 
@@ -36,7 +37,7 @@ export function App() {
   const gaps = useConsole((s) => s.data.gaps);
   const pendingCommits = useConsole((s) => waitingForOperator(s.data).commits);
   const heldCalls = useConsole((s) => waitingForOperator(s.data).calls);
-  const answers = useConsole((s) => s.data.elicitations?.pending.length ?? 0);
+  const answers = useConsole((s) => (s.data.elicitations?.pending.length ?? 0) + (s.data.elicitations?.sampling.length ?? 0));
   const pending = pendingCommits + heldCalls;
   const [theme, cycleTheme] = useTheme();
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
@@ -150,6 +151,7 @@ export function App() {
       </div>
       <CommandPalette />
       <ElicitationDialog />
+      <SamplingDialog />
     </div>
   );
 }

@@ -106,4 +106,28 @@ describe('elicitations answered in the console', { skip }, () => {
     await trace.getByText('Please review and update the form fields with defaults').waitFor();
     assert.deepEqual(errors, []);
   });
+
+  test('a sampling request for the console: the banner, then a dialog with the messages, the parameters and a trust warning; the reply reaches the tool as the model\'s', async () => {
+    await page.getByRole('tab', { name: 'Approvals' }).click();
+    const calling = agent.callTool({ name: 'test_sampling', arguments: { prompt: 'Name three colours' } }, undefined, { timeout: 60_000 });
+    const banner = page.getByTestId('elicitation-banner');
+    await banner.getByText('test_sampling asks you for a model reply').waitFor();
+    assert.match(await page.title(), /^\(1\) answer waiting · Junction$/);
+    await banner.getByRole('button', { name: 'Answer now' }).click();
+    const dialog = page.getByRole('dialog', { name: 'test_sampling asks for a model reply' });
+    await dialog.getByRole('list', { name: 'Messages the tool sent' }).getByText('Name three colours').waitFor();
+    await dialog.getByTestId('sampling-parameters').getByText('100').waitFor();
+    await dialog.getByTestId('sampling-warning').getByText(/You answer as the model/).waitFor();
+    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: `${SCREENSHOTS}sampling-dialog-${size.width}x${size.height}.png` });
+      assert.deepEqual(await seriousViolations(page), [], `axe at ${size.width}`);
+    }
+    await dialog.getByLabel('Reply (as the model)').fill('Red, green and blue.');
+    await dialog.getByRole('button', { name: 'Send reply' }).click();
+    const result = await calling;
+    assert.equal((result.content as Array<{ text: string }>)[0]?.text, 'LLM response: Red, green and blue.');
+    await banner.waitFor({ state: 'detached' });
+    assert.deepEqual(errors, []);
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * Elicitations the operator answers (answerer `console`) as a real prompt: a banner on every view with
  * how long the question has waited (or how long is left), the tab title, and a modal dialog with the form
- * the requested schema describes.
+ * the requested schema describes. The banner lists sampling requests too (their dialog: SamplingDialog).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PendingElicitationView } from '../store/types.js';
@@ -11,27 +11,40 @@ import { answerProblems, elicitationFields, initialAnswer, type AnswerValue, typ
 import { formatSpan } from '../lib/format.js';
 import { useNow } from '../lib/use-now.js';
 
-function Waiting({ elicitation }: { elicitation: PendingElicitationView }) {
+/** How long a request has waited, or how long it has left when it has a deadline. */
+export function Waiting({ item }: { item: { createdAt: number; expiresAt?: number } }) {
   const now = useNow();
   return (
     <span role="timer" aria-live="off" data-testid="elicitation-countdown">
-      {elicitation.expiresAt !== undefined ? `${formatSpan(elicitation.expiresAt - now)} left` : `waiting ${formatSpan(now - elicitation.createdAt)}`}
+      {item.expiresAt !== undefined ? `${formatSpan(item.expiresAt - now)} left` : `waiting ${formatSpan(now - item.createdAt)}`}
     </span>
   );
 }
 
+/** Elicitations and sampling requests waiting for the operator, oldest first, as the banner lists them. */
+function usePrompts(): Array<{ id: string; tool: string; what: string; createdAt: number; expiresAt?: number }> {
+  const elicitations = useConsole((s) => s.data.elicitations);
+  return useMemo(
+    () =>
+      [
+        ...(elicitations?.pending ?? []).map((e) => ({ id: e.elicitationId, tool: e.tool, what: 'asks you a question', createdAt: e.createdAt, ...(e.expiresAt !== undefined ? { expiresAt: e.expiresAt } : {}) })),
+        ...(elicitations?.sampling ?? []).map((p) => ({ id: p.samplingId, tool: p.tool, what: 'asks you for a model reply', createdAt: p.createdAt })),
+      ].sort((a, b) => a.createdAt - b.createdAt),
+    [elicitations],
+  );
+}
+
 export function ElicitationBanner() {
-  const pending = useConsole((s) => s.data.elicitations?.pending);
+  const prompts = usePrompts();
   const answer = useUi((s) => s.answer);
-  const first = pending?.[0];
-  if (!pending || !first) return null;
+  const first = prompts[0];
+  if (!first) return null;
   return (
     <div className="banner" role="alert" data-testid="elicitation-banner">
       <span>
-        {pending.length === 1 ? `${first.tool} asks you a question` : `${pending.length} questions from tools wait for your answer`} ·{' '}
-        <Waiting elicitation={first} />
+        {prompts.length === 1 ? `${first.tool} ${first.what}` : `${prompts.length} requests from tools wait for your answer`} · <Waiting item={first} />
       </span>
-      <button type="button" className="primary" onClick={() => answer(first.elicitationId)}>
+      <button type="button" className="primary" onClick={() => answer(first.id)}>
         Answer now
       </button>
     </div>
@@ -155,7 +168,7 @@ function Form({ elicitation, close }: { elicitation: PendingElicitationView; clo
     >
       <h2 id="elicitation-title">{elicitation.tool} asks</h2>
       <p className="muted">
-        for agent {elicitation.agent} · <Waiting elicitation={elicitation} /> · the answer goes to the tool, not to the agent
+        for agent {elicitation.agent} · <Waiting item={elicitation} /> · the answer goes to the tool, not to the agent
       </p>
       <p className="elicitation-message">{elicitation.message}</p>
       <div className="form-grid">
@@ -204,6 +217,7 @@ export function ElicitationDialog() {
   const answering = useUi((s) => s.answering);
   const answer = useUi((s) => s.answer);
   const elicitation = useConsole((s) => s.data.elicitations?.pending.find((e) => e.elicitationId === answering));
+  const known = useConsole((s) => answering === undefined || [...(s.data.elicitations?.pending ?? []).map((e) => e.elicitationId), ...(s.data.elicitations?.sampling ?? []).map((p) => p.samplingId)].includes(answering));
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const el = dialog.current;
@@ -212,8 +226,9 @@ export function ElicitationDialog() {
     if (!elicitation && el.open) el.close();
   }, [elicitation]);
   useEffect(() => {
-    if (answering && !elicitation) answer(undefined);
-  }, [answering, elicitation, answer]);
+    // A request answered elsewhere or withdrawn closes its dialog.
+    if (!known) answer(undefined);
+  }, [known, answer]);
   return (
     <dialog ref={dialog} className="modal" aria-labelledby="elicitation-title" onClose={() => answer(undefined)} data-testid="elicitation-dialog">
       {elicitation && <Form key={elicitation.elicitationId} elicitation={elicitation} close={() => answer(undefined)} />}

@@ -66,7 +66,7 @@ const FIELDS = {
   bridge: field<BridgeView | undefined>(undefined, (s) => s.bridge),
   /** The server's last-minute call statistics (the renderer never recomputes them from history). */
   metrics: field<MetricsView | undefined>(undefined, (s) => s.metrics),
-  /** Who answers elicitations and those waiting for the operator; undefined when the server has no queue. */
+  /** Who answers elicitations, and the elicitations and sampling requests waiting for the operator; undefined when the server has no queue. */
   elicitations: field<ElicitationsView | undefined>(undefined, (s) => s.elicitations),
   /** Connected agents (sessions and direct API callers). */
   agents: field<AgentView[]>([], (s) => s.agents),
@@ -217,7 +217,13 @@ function applyEvent(d: Draft, event: ControlEvent): void {
       if (data.elicitations) data.elicitations = { ...data.elicitations, pending: data.elicitations.pending.filter((e) => e.elicitationId !== event.elicitationId) };
       return;
     case 'elicitation.answerer':
-      data.elicitations = { pending: data.elicitations?.pending ?? [], answerer: event.answerer };
+      data.elicitations = { pending: data.elicitations?.pending ?? [], sampling: data.elicitations?.sampling ?? [], answerer: event.answerer };
+      return;
+    case 'sampling.pending':
+      if (data.elicitations) data.elicitations = { ...data.elicitations, sampling: upsertBy(data.elicitations.sampling, event.sampling, (p) => p.samplingId) };
+      return;
+    case 'sampling.resolved':
+      if (data.elicitations) data.elicitations = { ...data.elicitations, sampling: data.elicitations.sampling.filter((p) => p.samplingId !== event.samplingId) };
       return;
     case 'workspace.updated':
       data.workspaces = upsertBy(data.workspaces, event.workspace, (w) => w.workspaceId);

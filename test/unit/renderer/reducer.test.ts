@@ -37,7 +37,7 @@ describe('console reducer', () => {
     const nested = { callId: 'x', nestedId: 'n1', kind: 'elicitation' as const, status: 'pending' as const, startedAt: 1, summary: 'Name?' };
     const pending = { elicitationId: 'e1', callId: 'x', tool: 't', agent: 'a', message: 'Name?', requestedSchema: { type: 'object' }, createdAt: 1 };
     const data = applyFrames(EMPTY_DATA, [
-      snapshot(0, { elicitations: { answerer: 'agent', pending: [] } }),
+      snapshot(0, { elicitations: { answerer: 'agent', pending: [], sampling: [] } }),
       ev(1, { type: 'call.started', call: call('x') }),
       ev(2, { type: 'call.nested', nested }),
       ev(3, { type: 'elicitation.answerer', answerer: 'console' }),

@@ -17,7 +17,7 @@ import type { McpPlugin } from '../../plugins/sdk/index.js';
 import { CONSOLE_BUNDLE_DIR } from '../../src-main/app/paths.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
 import { chromiumAvailable, launchChromium, openLiveConsole } from './support/chromium.js';
-import { seriousViolations } from './support/console-checks.js';
+import { shootSizes } from './support/console-checks.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
@@ -72,21 +72,14 @@ describe('elicitations answered in the console', { skip }, () => {
     await banner.getByText('test_elicitation_sep1034_defaults asks you a question').waitFor();
     await banner.getByTestId('elicitation-countdown').getByText(/^waiting \d+s$/).waitFor();
     assert.match(await page.title(), /^\(1\) answer waiting · Junction$/);
-    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
-      await page.setViewportSize(size);
-      await page.screenshot({ path: `${SCREENSHOTS}elicitation-banner-${size.width}x${size.height}.png` });
-    }
+    assert.deepEqual(await shootSizes(page, `${SCREENSHOTS}elicitation-banner`), []);
     await banner.getByRole('button', { name: 'Answer now' }).click();
     const dialog = page.getByRole('dialog', { name: 'test_elicitation_sep1034_defaults asks' });
     const form = dialog.getByRole('form', { name: 'Elicitation from test_elicitation_sep1034_defaults' });
     await form.waitFor();
     assert.equal(await form.getByLabel('name').inputValue(), 'John Doe', 'defaults from the schema fill the form');
     assert.equal(await form.getByLabel('age').getAttribute('type'), 'number');
-    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
-      await page.setViewportSize(size);
-      await page.screenshot({ path: `${SCREENSHOTS}elicitation-dialog-${size.width}x${size.height}.png` });
-      assert.deepEqual(await seriousViolations(page), [], `axe at ${size.width}`);
-    }
+    assert.deepEqual(await shootSizes(page, `${SCREENSHOTS}elicitation-dialog`), []);
     await form.getByLabel('name').fill('Ada');
     await form.getByRole('button', { name: 'Accept' }).click();
     const result = await calling;
@@ -118,11 +111,7 @@ describe('elicitations answered in the console', { skip }, () => {
     await dialog.getByRole('list', { name: 'Messages the tool sent' }).getByText('Name three colours').waitFor();
     await dialog.getByTestId('sampling-parameters').getByText('100').waitFor();
     await dialog.getByTestId('sampling-warning').getByText(/You answer as the model/).waitFor();
-    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
-      await page.setViewportSize(size);
-      await page.screenshot({ path: `${SCREENSHOTS}sampling-dialog-${size.width}x${size.height}.png` });
-      assert.deepEqual(await seriousViolations(page), [], `axe at ${size.width}`);
-    }
+    assert.deepEqual(await shootSizes(page, `${SCREENSHOTS}sampling-dialog`), []);
     await dialog.getByLabel('Reply (as the model)').fill('Red, green and blue.');
     await dialog.getByRole('button', { name: 'Send reply' }).click();
     const result = await calling;

@@ -3,13 +3,14 @@
  * how long the question has waited (or how long is left), the tab title, and a modal dialog with the form
  * the requested schema describes. The banner lists sampling requests too (their dialog: SamplingDialog).
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { PendingElicitationView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { useUi } from '../store/ui.js';
 import { answerProblems, elicitationFields, initialAnswer, type AnswerValue, type ElicitationField } from '../lib/elicitation-form.js';
 import { formatSpan } from '../lib/format.js';
 import { useNow } from '../lib/use-now.js';
+import { PromptDialog } from './PromptDialog.js';
 
 /** How long a request has waited, or how long it has left when it has a deadline. */
 export function Waiting({ item }: { item: { createdAt: number; expiresAt?: number } }) {
@@ -218,20 +219,13 @@ export function ElicitationDialog() {
   const answer = useUi((s) => s.answer);
   const elicitation = useConsole((s) => s.data.elicitations?.pending.find((e) => e.elicitationId === answering));
   const known = useConsole((s) => answering === undefined || [...(s.data.elicitations?.pending ?? []).map((e) => e.elicitationId), ...(s.data.elicitations?.sampling ?? []).map((p) => p.samplingId)].includes(answering));
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const el = dialog.current;
-    if (!el) return;
-    if (elicitation && !el.open) el.showModal();
-    if (!elicitation && el.open) el.close();
-  }, [elicitation]);
   useEffect(() => {
     // A request answered elsewhere or withdrawn closes its dialog.
     if (!known) answer(undefined);
   }, [known, answer]);
   return (
-    <dialog ref={dialog} className="modal" aria-labelledby="elicitation-title" onClose={() => answer(undefined)} data-testid="elicitation-dialog">
+    <PromptDialog open={Boolean(elicitation)} labelledBy="elicitation-title" testId="elicitation-dialog" onClose={() => answer(undefined)}>
       {elicitation && <Form key={elicitation.elicitationId} elicitation={elicitation} close={() => answer(undefined)} />}
-    </dialog>
+    </PromptDialog>
   );
 }

@@ -3,13 +3,14 @@
  * messages the tool sent, the parameters it asked for, a warning about whom the text is trusted by, and
  * the operator's reply written as the model.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { PendingSamplingView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { useUi } from '../store/ui.js';
 import { samplingMessages, samplingParameters } from '../lib/sampling.js';
 import { JsonTree } from './JsonTree.js';
 import { Waiting } from './ElicitationDialog.js';
+import { PromptDialog } from './PromptDialog.js';
 
 function Form({ sampling, close }: { sampling: PendingSamplingView; close: () => void }) {
   const run = useConsole((s) => s.run);
@@ -98,16 +99,9 @@ export function SamplingDialog() {
   const answering = useUi((s) => s.answering);
   const answer = useUi((s) => s.answer);
   const sampling = useConsole((s) => s.data.elicitations?.sampling.find((p) => p.samplingId === answering));
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const el = dialog.current;
-    if (!el) return;
-    if (sampling && !el.open) el.showModal();
-    if (!sampling && el.open) el.close();
-  }, [sampling]);
   return (
-    <dialog ref={dialog} className="modal" aria-labelledby="sampling-title" onClose={() => answer(undefined)} data-testid="sampling-dialog">
+    <PromptDialog open={Boolean(sampling)} labelledBy="sampling-title" testId="sampling-dialog" onClose={() => answer(undefined)}>
       {sampling && <Form key={sampling.samplingId} sampling={sampling} close={() => answer(undefined)} />}
-    </dialog>
+    </PromptDialog>
   );
 }

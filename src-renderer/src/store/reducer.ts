@@ -182,6 +182,11 @@ function depart(d: Draft, event: Extract<ControlEvent, { type: 'plugin.disconnec
   else notice(d, 'error', 'Plugin gone', reason ?? 'its connection ended', plugin);
 }
 
+/** Changes the console's queue of elicitations and sampling requests, when the server has one. */
+function withQueue(data: ConsoleData, change: (queue: ElicitationsView) => ElicitationsView): void {
+  if (data.elicitations) data.elicitations = change(data.elicitations);
+}
+
 function applyEvent(d: Draft, event: ControlEvent): void {
   const data = d.data;
   switch (event.type) {
@@ -211,19 +216,19 @@ function applyEvent(d: Draft, event: ControlEvent): void {
       return;
     }
     case 'elicitation.pending':
-      if (data.elicitations) data.elicitations = { ...data.elicitations, pending: upsertBy(data.elicitations.pending, event.elicitation, (e) => e.elicitationId) };
+      withQueue(data, (q) => ({ ...q, pending: upsertBy(q.pending, event.elicitation, (e) => e.elicitationId) }));
       return;
     case 'elicitation.resolved':
-      if (data.elicitations) data.elicitations = { ...data.elicitations, pending: data.elicitations.pending.filter((e) => e.elicitationId !== event.elicitationId) };
+      withQueue(data, (q) => ({ ...q, pending: q.pending.filter((e) => e.elicitationId !== event.elicitationId) }));
       return;
     case 'elicitation.answerer':
       data.elicitations = { pending: data.elicitations?.pending ?? [], sampling: data.elicitations?.sampling ?? [], answerer: event.answerer };
       return;
     case 'sampling.pending':
-      if (data.elicitations) data.elicitations = { ...data.elicitations, sampling: upsertBy(data.elicitations.sampling, event.sampling, (p) => p.samplingId) };
+      withQueue(data, (q) => ({ ...q, sampling: upsertBy(q.sampling, event.sampling, (p) => p.samplingId) }));
       return;
     case 'sampling.resolved':
-      if (data.elicitations) data.elicitations = { ...data.elicitations, sampling: data.elicitations.sampling.filter((p) => p.samplingId !== event.samplingId) };
+      withQueue(data, (q) => ({ ...q, sampling: q.sampling.filter((p) => p.samplingId !== event.samplingId) }));
       return;
     case 'workspace.updated':
       data.workspaces = upsertBy(data.workspaces, event.workspace, (w) => w.workspaceId);

@@ -46,3 +46,20 @@ export async function coveredByNotices(page: Page, selector = '#view-panel'): Pr
     return out;
   }, selector);
 }
+
+/** The two window sizes the console is checked at (issue 24). */
+export const CHECKED_SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 700 },
+] as const;
+
+/** A screenshot at each checked size (`<path>-<w>x<h>.png`) and axe-core's serious findings at each, one line each. */
+export async function shootSizes(page: Page, path: string): Promise<string[]> {
+  const findings: string[] = [];
+  for (const size of CHECKED_SIZES) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: `${path}-${size.width}x${size.height}.png` });
+    for (const v of await seriousViolations(page)) findings.push(`${size.width}x${size.height}: ${v}`);
+  }
+  return findings;
+}

@@ -6,6 +6,9 @@
  * 1024×700; axe-core's serious findings on each are collected for the test to assert on.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,16 +17,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startScenePlugin, type RunningScenePlugin } from '../../../plugins/examples/scene/plugin.js';
-import { DEMO_WORKSPACE_DIR } from '../../../src-main/app/paths.js';
+import { CONSOLE_BUNDLE_DIR, DEMO_WORKSPACE_DIR } from '../../../src-main/app/paths.js';
 import type { PolicyDocument } from '../../../src-main/contracts/console.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
-import { launchChromium, openLiveConsole } from './chromium.js';
-import { seriousViolations } from './console-checks.js';
+import { chromiumAvailable, launchChromium, openLiveConsole } from './chromium.js';
+import { CHECKED_SIZES, shootSizes } from './console-checks.js';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
 const SCENE_MAIN = fileURLToPath(new URL('../../../plugins/examples/scene/main.ts', import.meta.url));
-export const WIDE = { width: 1440, height: 900 };
-export const NARROW = { width: 1024, height: 700 };
+export const [WIDE, NARROW] = CHECKED_SIZES;
 export const APPROVAL_TIMEOUT_S = 8;
 export const RECONNECT_WAIT_S = 6;
 
@@ -121,12 +123,7 @@ export async function startDayStack(): Promise<DayStack> {
     },
     metric: async (testId) => (await page.getByTestId(testId).locator('.stat-value').innerText()).trim(),
     async shoot(name) {
-      for (const size of [WIDE, NARROW]) {
-        await page.setViewportSize(size);
-        await page.waitForTimeout(120);
-        await page.screenshot({ path: `${SCREENSHOTS}day-${name}-${size.width}x${size.height}.png`, fullPage: true });
-        for (const v of await seriousViolations(page)) axe.push(`${name} ${size.width}x${size.height}: ${v}`);
-      }
+      for (const finding of await shootSizes(page, `${SCREENSHOTS}day-${name}`)) axe.push(`${name} ${finding}`);
       await page.setViewportSize(WIDE);
     },
     async stop() {
@@ -138,4 +135,28 @@ export async function startDayStack(): Promise<DayStack> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+const ready = chromiumAvailable() && existsSync(join(CONSOLE_BUNDLE_DIR, 'index.html'));
+
+/**
+ * A suite on its own day stack: started before its tests, stopped after them, and closed by a test that
+ * no state it shot had console errors or serious axe findings. `day()` is the stack inside the tests.
+ */
+export function describeDay(name: string, tests: (day: () => DayStack) => void): void {
+  describe(name, { skip: ready ? false : 'needs /usr/bin/chromium and the built console (npm run build:renderer)' }, () => {
+    let stack: DayStack | undefined;
+    const day = (): DayStack => stack ?? assert.fail('the day stack did not start');
+    before(async () => {
+      stack = await startDayStack();
+    });
+    after(async () => {
+      await stack?.stop();
+    });
+    tests(day);
+    test('no console errors and no serious axe findings in any state shot', () => {
+      assert.deepEqual(day().axe, []);
+      assert.deepEqual(day().errors, []);
+    });
+  });
 }

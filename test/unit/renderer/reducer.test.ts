@@ -48,7 +48,7 @@ describe('console reducer', () => {
     ]);
     assert.deepEqual(data.calls.get('x')?.nested, [{ ...nested, status: 'ok', outcome: 'accept', durationMs: 5 }]);
     assert.equal(data.calls.get('x')?.status, 'ok');
-    assert.deepEqual(data.elicitations, { answerer: 'console', pending: [] });
+    assert.deepEqual(data.elicitations, { answerer: 'console', pending: [], sampling: [] });
   });
 
   test('a batch applies exactly like the single events it stands for', () => {

@@ -46,7 +46,7 @@ const SERVER_WARMUP_MS = QUICK ? 600 : 2000;
 const SETTLE_MS = QUICK ? 1500 : 5000;
 /**
  * When idle RSS is read: Junction collects what start-up left once it has been quiet for 10 s
- * (src-main/app/idle-heap.ts), so a read at SETTLE_MS still holds start-up garbage. That earlier read
+ * (src-main/app/runtime/idle-heap.ts), so a read at SETTLE_MS still holds start-up garbage. That earlier read
  * is printed too.
  */
 const IDLE_MS = QUICK ? 4000 : 15_000;

@@ -46,18 +46,18 @@ function foreignOriginOnBridgeRoute(req: IncomingMessage, port: number): string 
 export function createAccessGate(options: AccessOptions): RequestGate {
   return async (req: IncomingMessage) => {
     const origin = checkOrigin(req, { port: options.port(), bindHost: options.bindHost });
-    if (!origin.ok) return { ok: false, status: origin.status, error: { code: origin.code, message: origin.message } };
+    if (!origin.ok) return { ok: false, error: { code: origin.code, message: origin.message } };
     const rawPath = requestPath(req);
     const path = agentRoute(req, rawPath);
     if (path === undefined && !HUB_PATH.test(rawPath)) return { ok: true };
     const foreign = foreignOriginOnBridgeRoute(req, options.port());
-    if (foreign) return { ok: false, status: 403, error: { code: 'Forbidden', message: `Browser origin ${foreign} may not call agent endpoints or the plugin hub.` } };
+    if (foreign) return { ok: false, error: { code: 'Forbidden', message: `Browser origin ${foreign} may not call agent endpoints or the plugin hub.` } };
     // Plugins authenticate at the hub itself.
     if (path === undefined) return { ok: true };
     const continuingSession = path === '/mcp' && req.headers['mcp-session-id'] !== undefined;
     const verdict = await (continuingSession ? options.tokenOnly : options.full).authenticate(req, 'agent');
     if (verdict.ok) return { ok: true };
-    return { ok: false, status: verdict.status, error: { code: verdict.code, message: verdict.message } };
+    return { ok: false, error: { code: verdict.code, message: verdict.message } };
   };
 }
 

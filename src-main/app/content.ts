@@ -3,8 +3,9 @@
  * bridged plugins', which report each use to the analytics webhooks.
  */
 import type { AnalyticsWebhooks } from '../bridge/webhooks/index.js';
-import type { ContentSource } from '../mcp/index.js';
-import type { HostContent } from './host-content.js';
+import type { Host } from '../host/index.js';
+import type { Catalogue, ContentSource } from '../mcp/index.js';
+import { HostContent } from './host-content.js';
 
 async function timed<T>(work: () => Promise<T>, report: (status: 'success' | 'error', durationMs: number) => void): Promise<T> {
   const started = Date.now();
@@ -18,7 +19,7 @@ async function timed<T>(work: () => Promise<T>, report: (status: 'success' | 'er
   }
 }
 
-export function bridgeContentSource(bridge: ContentSource, analytics: AnalyticsWebhooks): ContentSource {
+function bridgeContentSource(bridge: ContentSource, analytics: AnalyticsWebhooks): ContentSource {
   if (!analytics.enabled) return bridge;
   return {
     listPrompts: (scope) => bridge.listPrompts(scope),
@@ -38,7 +39,7 @@ export function bridgeContentSource(bridge: ContentSource, analytics: AnalyticsW
 }
 
 /** The host's names win: a plugin prompt or template the host also publishes is hidden rather than shadowing it. */
-export function withHostContent(host: HostContent, plugins: ContentSource): ContentSource {
+function withHostContent(host: HostContent, plugins: ContentSource): ContentSource {
   const isHostTemplate = (uri: string) => host.resourceTemplates().some((t) => t.uriTemplate === uri);
   return {
     async listPrompts(scope) {
@@ -61,5 +62,21 @@ export function withHostContent(host: HostContent, plugins: ContentSource): Cont
     onLog: (l) => plugins.onLog(l),
     getPrompt: async (name, args, scope) => (host.ownsPrompt(name) ? host.getPrompt(name, args, scope) : plugins.getPrompt(name, args, scope)),
     readResource: async (uri, scope) => (host.ownsResource(uri) ? host.readResource(uri) : plugins.readResource(uri, scope)),
+  };
+}
+
+/**
+ * What agents see besides tools: the host's content ahead of the bridged plugins'. Subscribers of a
+ * workspace file hear when its text changes, until the MCP part that holds this is disposed.
+ */
+export function agentContent(parts: { host: Host; plugins: ContentSource; analytics: AnalyticsWebhooks }): (catalogue: Catalogue) => { source: ContentSource; dispose(): void } {
+  return (catalogue) => {
+    const { host } = parts;
+    const hostContent = new HostContent({
+      workspaces: { list: () => host.extensions.workspaces.list(), resolve: (selector) => host.extensions.workspaces.resolve(selector) },
+      tools: (scope) => catalogue.listTools(scope),
+    });
+    const off = host.events.on('workspace.updated', () => hostContent.workspaceChanged());
+    return { source: withHostContent(hostContent, bridgeContentSource(parts.plugins, parts.analytics)), dispose: off };
   };
 }

@@ -2,8 +2,8 @@
 import { runElectron } from '../electron/main.js';
 import { createLogger } from '../shared/index.js';
 import { loadConfig } from './config/index.js';
-import { startDemo } from './demo.js';
-import { limitOldGenerationGrowth } from './heap-growth.js';
+import { startDemo } from './cli/demo.js';
+import { limitOldGenerationGrowth } from './runtime/heap-growth.js';
 import { startJunction } from './junction.js';
 import { CONSOLE_BUNDLE_DIR } from './paths.js';
 

@@ -1,7 +1,6 @@
-/** Call observers the composition root attaches to the dispatcher (the console's live view, analytics), and how API callers are named. */
+/** The console's live view of calls, a dispatcher observer, and how direct API callers are named. */
 import type { IncomingMessage } from 'node:http';
 import { redactCallJson, type RedactionRules } from '../audit/index.js';
-import type { AnalyticsWebhooks } from '../bridge/webhooks/index.js';
 import type { ControlHub } from '../control/index.js';
 import type { CallObserver } from '../mcp/index.js';
 
@@ -20,25 +19,6 @@ export function consoleCallObserver(control: ControlHub, rules: RedactionRules):
     },
     nested(nested) {
       control.publish({ type: 'call.nested', nested });
-    },
-  };
-}
-
-export function analyticsCallObserver(webhooks: AnalyticsWebhooks): CallObserver {
-  return {
-    started() {},
-    progress() {},
-    finished(call) {
-      webhooks.emit('tool', 'tool.call.completed', {
-        toolName: call.tool,
-        target: call.target,
-        transport: call.transport,
-        requestSizeBytes: call.requestBytes,
-        responseSizeBytes: call.responseBytes ?? 0,
-        status: call.status === 'ok' ? 'success' : 'error',
-        ...(call.errorCode ? { errorCode: call.errorCode } : {}),
-        durationMs: call.durationMs ?? 0,
-      });
     },
   };
 }

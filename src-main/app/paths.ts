@@ -23,7 +23,19 @@ export const EXAMPLE_IN_PROCESS_PLUGINS_DIR = join(PROJECT_ROOT, ...(RUNNING_BUI
 const CLI_BUILT = join(PROJECT_ROOT, 'dist', 'src-main', 'app', 'cli.js');
 const CLI_SOURCE = join(PROJECT_ROOT, 'src-main', 'app', 'cli.ts');
 
-/** How another process (an agent's launcher) runs this Junction's CLI: the build when present, else the source through tsx. */
+/**
+ * How another process (an agent's launcher: Claude Desktop, an editor) runs this Junction's CLI: the build
+ * when present, else the source with tsx named by its absolute URL (a launcher's working directory is
+ * not this repository, where a bare `tsx` would resolve).
+ */
 export function cliInvocation(): string[] {
-  return existsSync(CLI_BUILT) ? [CLI_BUILT] : ['--import', 'tsx', CLI_SOURCE];
+  return existsSync(CLI_BUILT) ? [CLI_BUILT] : ['--import', import.meta.resolve('tsx'), CLI_SOURCE];
+}
+
+/**
+ * The Node such a launcher starts it with: this one by its absolute path, since a launcher started from
+ * a desktop often has no Node on its PATH; under Electron, whose binary is not Node, `node`.
+ */
+export function nodeCommand(): string {
+  return process.versions.electron ? 'node' : process.execPath;
 }

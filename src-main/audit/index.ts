@@ -5,3 +5,4 @@ export { exportAudit, parseInstant, type ExportFormat, type ExportOptions } from
 export { compileRedaction, redactCall, redactCallJson, redactValue, DEFAULT_REDACTION, REDACTED, type RedactionRules } from './redact.js';
 export type * from './records.js';
 export { AuditTrail, auditDbPath, type AuditTrailOptions } from './trail.js';
+export { mountAudit, type AuditMountContext, type MountedAudit } from './mount.js';

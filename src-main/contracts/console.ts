@@ -72,6 +72,22 @@ export interface ProjectEndpointView {
   snippet: string;
   /** Claude Desktop (stdio through `junction connect project-pin=…`) configuration for this project. */
   stdioSnippet?: string;
+  /** Every client's setup for this project's pinned route, as BridgeView.snippets has them unpinned. */
+  snippets?: ClientSnippetView[];
+}
+
+/** One MCP client's configuration for Junction, exactly as that client reads it. */
+export interface ClientSnippetView {
+  /** Unique within its list: the client, and the file or command form and transport when it has several. */
+  client: string;
+  format: 'json' | 'shell';
+  text: string;
+  /** How the client reaches Junction with it. */
+  transport?: 'stdio' | 'streamable-http' | 'http-api';
+  /** Where it goes: the file it belongs in, or where to run it. */
+  target?: string;
+  /** The client's own documentation of this format. */
+  docs?: string;
 }
 
 export type CallStatus = 'running' | 'ok' | 'error';
@@ -542,7 +558,7 @@ export interface BridgeView {
   apiUrl: string;
   transports: Array<'streamable-http' | 'stdio'>;
   /** Exact configuration snippets operators paste into MCP clients. */
-  snippets: Array<{ client: string; format: 'json' | 'shell'; text: string }>;
+  snippets: ClientSnippetView[];
   /** `single`: one editor and one runtime in all; `multi`: one of each per project, agents choose the project. */
   projectRouting?: ProjectRouting;
   /** Pinned endpoints per live project with a path hash (multi-project routing only). */

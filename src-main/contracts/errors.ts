@@ -76,6 +76,7 @@ export const ERROR_CODES = [
   'invalid_project_pin',
   'ProjectNotConnected',
   'InvalidProjectMetadata',
+  'ProjectPinAmbiguous',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -153,6 +154,7 @@ export const KIND_BY_CODE: Readonly<Record<ErrorCode, ErrorKind>> = {
   invalid_project_pin: 'binding',
   ProjectNotConnected: 'notFound',
   InvalidProjectMetadata: 'binding',
+  ProjectPinAmbiguous: 'conflict',
 };
 
 /** A structured error with its kind, as a tool outcome carries it. */

@@ -3,7 +3,7 @@
  * keeps recent calls, answers the console commands it holds the state for and forwards the others to
  * injected handlers. No I/O; transports adapt it.
  */
-import { CONTROL_COMMAND_NAMES, JunctionError, type ControlCommandHandlers as TableHandlers, type ControlCommandName } from '../contracts/index.js';
+import { CONTROL_COMMAND_NAMES, JunctionError, next, type ControlCommandHandlers as TableHandlers, type ControlCommandName } from '../contracts/index.js';
 import type {
   AgentView,
   ApprovalView,
@@ -28,6 +28,7 @@ import type {
   RecoveryView,
   SequencedEvent,
   ToolCatalogueEntry,
+  ToolDescriptor,
   WorkspaceView,
 } from '../contracts/index.js';
 import { CallLog, DEFAULT_CALL_LOG_LIMITS, type CallLogLimits } from './call-log.js';
@@ -55,6 +56,18 @@ export interface ControlProviders {
 
 export type ToolEntryWithoutStats = Omit<ToolCatalogueEntry, 'stats'>;
 
+/** A published tool as the console lists it; `source` names who publishes it. */
+export function toolEntryOf(descriptor: ToolDescriptor, source: string): ToolEntryWithoutStats {
+  return {
+    name: descriptor.name,
+    ...(descriptor.title ? { title: descriptor.title } : {}),
+    ...(descriptor.description ? { description: descriptor.description } : {}),
+    inputSchema: descriptor.inputSchema,
+    ...(descriptor.annotations ? { annotations: descriptor.annotations } : {}),
+    source,
+  };
+}
+
 /** What one plugin connection publishes, as the composition root reads it from the bridge. */
 export type PluginCatalogueView = Omit<PluginDetailView, 'plugin' | 'timeline' | 'tools'> & { tools: ToolEntryWithoutStats[] };
 
@@ -79,15 +92,24 @@ const AUDIT_OFF = 'The audit trail is off (audit=false)';
 
 export interface ControlHubOptions {
   version: string;
-  providers: ControlProviders;
-  commands: ControlCommandHandlers;
   limits?: Partial<CallLogLimits>;
   now?: () => number;
+}
+
+/** What the rest of Junction gives the hub once every part is mounted: the state it shows and the commands it forwards. */
+export interface ControlServing {
+  providers: ControlProviders;
+  commands: ControlCommandHandlers;
 }
 
 export type SnapshotFrame = Extract<ControlFrame, { type: 'snapshot' }>;
 
 export interface ControlHub extends ControlApi {
+  /**
+   * Starts answering the console. Events may be published before (parts publish as they mount); a
+   * snapshot or a command before it is refused with `Starting`.
+   */
+  serve(serving: ControlServing): void;
   /** Sequences an event, updates the call log and delivers it; returns its sequence number. */
   publish(event: ControlEvent): number;
   /** Keeps a bounded copy of a finished call's (already redacted) arguments and result for the console's detail view. */
@@ -106,8 +128,12 @@ export interface ControlHub extends ControlApi {
   execute(command: unknown, args: unknown): Promise<ControlResult<unknown>>;
 }
 
+function notServing(): JunctionError {
+  return new JunctionError('Starting', 'Junction is starting; the console is served once every part is up.', { next: next('retryLater') });
+}
+
 export function createControlHub(options: ControlHubOptions): ControlHub {
-  const { providers, commands, version } = options;
+  const { version } = options;
   const now = options.now ?? Date.now;
   const limits: CallLogLimits = { ...DEFAULT_CALL_LOG_LIMITS, ...options.limits };
   const calls = new CallLog(limits);
@@ -119,6 +145,12 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
   const pending: SequencedEvent[] = [];
   let delivering = false;
   let seq = 0;
+  let serving: { providers: ControlProviders; handlers: TableHandlers } | undefined;
+
+  function served(): { providers: ControlProviders; handlers: TableHandlers } {
+    if (!serving) throw notServing();
+    return serving;
+  }
 
   function applyToCalls(event: ControlEvent): void {
     if (event.type === 'call.started' || event.type === 'call.finished') {
@@ -192,6 +224,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
   }
 
   function snapshot(): ControlSnapshot {
+    const { providers } = served();
     return {
       version,
       plugins: providers.plugins(),
@@ -216,6 +249,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
   const own: TableHandlers<HubCommand> = {
     snapshot,
     callDetail({ callId }) {
+      const { providers } = served();
       const recent = calls.detail(callId);
       // A finished call's recorded detail carries what redaction replaced; a running one exists only in memory.
       const recorded = recent?.call.status === 'running' ? undefined : providers.history?.detail(callId);
@@ -224,15 +258,18 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       return detail;
     },
     history(query) {
+      const { providers } = served();
       if (!providers.history) return { calls: [], available: false, reason: `${AUDIT_OFF}; only calls kept in memory are shown.` };
       return providers.history.query(query);
     },
     transactionHistory({ limit }) {
+      const { providers } = served();
       if (!providers.history) return { transactions: [], available: false, reason: `${AUDIT_OFF}, so ended transactions are not kept.` };
       return providers.history.transactions(limit);
     },
-    tools: () => providers.tools().map(withStats),
+    tools: () => served().providers.tools().map(withStats),
     pluginDetail({ connectionId }) {
+      const { providers } = served();
       const plugin = providers.plugins().find((p) => p.connectionId === connectionId);
       const catalogue = plugin ? providers.pluginCatalogue(connectionId) : undefined;
       if (!plugin || !catalogue) throw new JunctionError('ResourceNotFound', `No plugin connection ${connectionId}.`);
@@ -240,9 +277,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       return { plugin, ...catalogue, tools: catalogue.tools.map(withStats), timeline: [...(timelines.get(key) ?? [])] };
     },
   };
-  // Completeness is checked here: a command of the table that neither the hub nor `commands` answers does not compile.
-  const handlers: TableHandlers = { ...commands, ...own };
-  const api = Object.fromEntries(CONTROL_COMMAND_NAMES.map((name) => [name, (args?: unknown) => invokeCommand(handlers, name, args)])) as Omit<ControlApi, 'subscribe'>;
+  const api = Object.fromEntries(CONTROL_COMMAND_NAMES.map((name) => [name, async (args?: unknown) => invokeCommand(served().handlers, name, args)])) as Omit<ControlApi, 'subscribe'>;
 
   const hub: ControlHub = {
     get lastSeq() {
@@ -282,8 +317,14 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
     subscribe(listener) {
       return subscribeSequenced(({ event }) => listener(event));
     },
-    execute(command, args) {
-      return dispatchCommand(handlers, command, args);
+    serve({ providers, commands }) {
+      // Completeness is checked here: a command of the table that neither the hub nor `commands` answers does not compile.
+      const handlers: TableHandlers = { ...commands, ...own };
+      serving = { providers, handlers };
+    },
+    async execute(command, args) {
+      if (!serving) return { ok: false, error: notServing().toStructured() };
+      return dispatchCommand(serving.handlers, command, args);
     },
     ...api,
   };

@@ -7,3 +7,4 @@ export { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from '
 export { createDirectToolApi, type DirectApiOptions } from './direct-http.js';
 export { createSystemToolApi, type SystemToolApiOptions, type SystemToolProvider } from './system-tools-http.js';
 export { proxyStdioToHttp, refuseStdio, serveStdio, type StdioProxy, type StdioStreams } from './stdio.js';
+export { mountMcp, type McpMountContext, type MountedMcp } from './mount.js';

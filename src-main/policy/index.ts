@@ -6,3 +6,4 @@ export { loadPolicyFile, policyFilePersistence } from './policy-file.js';
 export { PolicyStore, type PolicyListener, type PolicyPersistence, type PolicyStoreOptions } from './policy-store.js';
 export { MAX_REGEX_INPUT, regexSafetyProblem } from './regex-safety.js';
 export { formatPolicy, parsePolicyDocument, parsePolicyText } from './rules.js';
+export { mountPolicy, type MountedPolicy, type PolicyMountContext } from './mount.js';

@@ -6,3 +6,4 @@ export type { StaleLock } from './state-dir/lock.js';
 export { CURRENT_FORMAT_VERSION, SUPPORTED_FORMAT_VERSIONS, probeFormatVersion } from './persisted/index.js';
 export { sha256 } from './checksum.js';
 export { replaceDurably } from './durable-fs.js';
+export { mountRecovery, type MountedRecovery, type RecoveryMountContext } from './mount.js';

@@ -10,3 +10,4 @@ export * from './http-request.js';
 export * from './schema-text-cache.js';
 export * from './time-ordered-id.js';
 export * from './error-message.js';
+export * from './http-route.js';

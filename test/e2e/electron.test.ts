@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { _electron } from 'playwright-core';
-import { findElectronBinary } from '../../src-main/app/electron-binary.js';
+import { findElectronBinary } from '../../src-main/app/cli/electron-binary.js';
 import { buildElectronEntry } from './support/build-electron.js';
 import { buildRenderer } from './support/build-renderer.js';
 

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import type { Browser, Page } from 'playwright-core';
 import { loadConfig } from '../../src-main/app/config/index.js';
-import { startDemo, type RunningDemo } from '../../src-main/app/demo.js';
+import { startDemo, type RunningDemo } from '../../src-main/app/cli/demo.js';
 import { startJunction, type Junction } from '../../src-main/app/junction.js';
 import { createLogger } from '../../src-main/shared/log.js';
 import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';

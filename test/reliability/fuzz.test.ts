@@ -1,29 +1,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AttackTally } from './scenarios/attacks.js';
+import { assertClean } from './scenarios/attacks.js';
 import { withAgent } from './scenarios/agent.js';
-import { fuzzAccess, fuzzApi, fuzzHostTools, fuzzHub, fuzzMcp } from './scenarios/fuzz.js';
+import { fuzzAccess, fuzzApi, fuzzHub, fuzzMcp } from './scenarios/fuzz.js';
 import { ACCESS_TOKEN, startFuzzStage, type FuzzStage } from './scenarios/fuzz-stage.js';
-import { sampleRss, type RssSampler } from './scenarios/rss.js';
 
 const RUNS = 40;
-const RSS_GROWTH_LIMIT_MB = 150;
-
-function assertClean(tallies: AttackTally[]): void {
-  for (const t of tallies) {
-    assert.ok(t.tried > 0, `${t.category}: nothing was tried`);
-    assert.deepEqual(t.violations, [], `${t.category}: ${t.violations.length} violations`);
-    assert.equal(t.refused + t.accepted, t.tried, `${t.category}: every input was refused or accepted`);
-  }
-}
-
 describe('fuzz: hostile input never crashes Junction nor earns an unstructured failure', () => {
   let stage: FuzzStage;
-  let rss: RssSampler;
   before(async () => {
     stage = await startFuzzStage();
-    // Sampled once the stage is up: TypeScript loads when its workspace opens, and that is start-up, not growth under fuzzing.
-    rss = sampleRss();
   });
   after(async () => {
     await stage.stop();
@@ -46,18 +32,10 @@ describe('fuzz: hostile input never crashes Junction nor earns an unstructured f
     const names = await withAgent(stage.junction.baseUrl, async (agent) => (await agent.listTools()).tools.map((t) => t.name));
     assertClean(await fuzzApi(stage.junction.port, RUNS * 2, names));
   });
-
-  test('every host tool with random and schema-shaped arguments: a result or a structured error', async () => {
-    const tallies = await withAgent(stage.junction.baseUrl, (agent) => fuzzHostTools(agent, 5, stage.isHostTool));
-    assertClean(tallies);
-    assert.ok(await stage.stillHealthy());
-    const grown = rss.stop();
-    assert.ok(grown.endMb - grown.startMb < RSS_GROWTH_LIMIT_MB, `RSS grew from ${grown.startMb} MB to ${grown.endMb} MB`);
-  });
 });
 
 test('fuzz: wrong tokens and foreign Host/Origin headers are refused with structured 401/403', async () => {
-  const guarded = await startFuzzStage(ACCESS_TOKEN);
+  const guarded = await startFuzzStage({ token: ACCESS_TOKEN });
   try {
     assertClean(await fuzzAccess(guarded.junction.port, ACCESS_TOKEN, 20));
     assert.ok(await guarded.stillHealthy(), 'the right token still gets through');

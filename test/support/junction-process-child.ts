@@ -4,7 +4,7 @@
  * Answers the parent's requests over the IPC channel: its memory after a full collection, a heap
  * snapshot (for finding what grows), and stop.
  */
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { z } from 'zod';
 import { collectGarbage } from '../reliability/scenarios/rss.js';
 import { startTestJunction } from './junction-harness.js';
@@ -17,6 +17,13 @@ const Request = z.discriminatedUnion('op', [
 ]);
 
 const send = (reply: ChildReply) => process.send?.(reply);
+
+/** Bytes of V8's code spaces: compiled functions and regular expressions, which grow as new paths run and are flushed by V8, not retained data. */
+function codeSpaceUsed(): number {
+  return getHeapSpaceStatistics()
+    .filter((space) => space.space_name.startsWith('code_'))
+    .reduce((sum, space) => sum + space.space_used_size, 0);
+}
 
 /** Weak callbacks run after the first pass, so a second one leaves only what is retained. */
 function fullCollection(): void {
@@ -33,7 +40,7 @@ process.on('message', (raw: unknown) => {
     case 'memory': {
       fullCollection();
       const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
-      send({ id: request.id, memory: { rss, heapUsed, external, arrayBuffers } });
+      send({ id: request.id, memory: { rss, heapUsed, external, arrayBuffers, codeUsed: codeSpaceUsed() } });
       return;
     }
     case 'heap-snapshot':

@@ -14,6 +14,8 @@ export interface ProcessMemory {
   heapUsed: number;
   external: number;
   arrayBuffers: number;
+  /** The part of `heapUsed` in V8's code spaces (compiled functions and regular expressions). */
+  codeUsed: number;
 }
 
 /** What the child sends: an answer to request `id`, or (id 0) that it is listening. */
@@ -25,7 +27,7 @@ export type ChildReply =
 
 const Reply = z.object({
   id: z.number(),
-  memory: z.object({ rss: z.number(), heapUsed: z.number(), external: z.number(), arrayBuffers: z.number() }).optional(),
+  memory: z.object({ rss: z.number(), heapUsed: z.number(), external: z.number(), arrayBuffers: z.number(), codeUsed: z.number() }).optional(),
   path: z.string().optional(),
   ready: z.object({ port: z.number(), baseUrl: z.string() }).optional(),
 });

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { AgentRequestError } from './errors.js';
+import { AgentRequestError, errorMessage } from './errors.js';
 import {
   ExtensionErrorCode,
   ResponseElicitationDataSchema,
@@ -41,7 +41,14 @@ async function request<S extends typeof ResponseElicitationDataSchema | typeof R
   const onAbort = () => channel.send(PluginToServer.CancelAgentRequest, { requestId, nestedId, reason: callSignal.aborted ? 'The tool call was cancelled.' : 'The tool withdrew the request.' });
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const raw = await channel.invoke(method, { requestId, [nestedKey]: nestedId, ...payload });
+    let raw: unknown;
+    try {
+      raw = await channel.invoke(method, { requestId, [nestedKey]: nestedId, ...payload });
+    } catch (error) {
+      // The hub itself refused or lost the invocation: still an AgentRequestError, never a bare Error for the tool to parse.
+      if (error instanceof AgentRequestError) throw error;
+      throw new AgentRequestError(ExtensionErrorCode.AgentRequestFailed, `The bridge did not take the request: ${errorMessage(error)}`);
+    }
     const parsed = schema.safeParse(raw);
     if (!parsed.success) throw new AgentRequestError(ExtensionErrorCode.AgentRequestFailed, `The bridge answered malformed data: ${parsed.error.message}`);
     const envelope = parsed.data;

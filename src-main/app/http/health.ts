@@ -3,9 +3,8 @@
  * probes it to find a running instance); `/readyz` says start-up finished, i.e. recovery ran and every
  * configured workspace is open, so a supervisor or a script does not send work to a half-started server.
  */
-import { next, type StructuredError } from '../../contracts/index.js';
-import { requestPath } from '../../shared/index.js';
-import type { RouteHandler } from './server.js';
+import { httpStatusOf, next, type StructuredError } from '../../contracts/index.js';
+import { requestPath, type RouteHandler } from '../../shared/index.js';
 
 export interface StartupProgress {
   /** Configured workspaces opened so far, of `total`. */
@@ -45,7 +44,7 @@ export function healthRoutes(options: HealthOptions): RouteHandler {
           message: `Junction is starting: ${workspaces.opened} of ${workspaces.total} configured workspaces open; retry shortly.`,
           next: next('retryLater'),
         };
-        reply(res, 503, { ready: false, workspaces, error });
+        reply(res, httpStatusOf(error), { ready: false, workspaces, error });
       }
       return true;
     },

@@ -2,51 +2,35 @@
  * One node:http server for everything on the port (hub, /mcp, /api, console). Each room contributes a
  * handler that claims the requests it owns; the first to claim wins and nothing else sees the request.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { StructuredError } from '../../contracts/index.js';
+import { JunctionError, type StructuredError } from '../../contracts/index.js';
+import { refuseUpgrade, requestPath, sendError, type RouteHandler } from '../../shared/index.js';
 
-export interface RouteHandler {
-  handleRequest?(req: IncomingMessage, res: ServerResponse): boolean;
-  handleUpgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
-}
-
-/** Runs before routing; a refusal is answered with its status and structured error. */
-export type RequestGate = (req: IncomingMessage) => Promise<{ ok: true } | { ok: false; status: number; error: StructuredError }>;
-
-export function sendJsonError(res: ServerResponse, status: number, error: StructuredError): void {
-  if (res.headersSent) return;
-  const body = JSON.stringify({ error });
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
-function refuseUpgrade(socket: Duplex, status: number, error: StructuredError) {
-  const body = JSON.stringify({ error });
-  socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Refused'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-}
+/** Runs before routing; a refusal is answered with its structured error, at the status its code's kind has. */
+export type RequestGate = (req: IncomingMessage) => Promise<{ ok: true } | { ok: false; error: StructuredError }>;
 
 export function createHttpServer(routes: readonly RouteHandler[], gate?: RequestGate): Server {
   const server = createServer((req, res) => {
     const route = () => {
       for (const r of routes) if (r.handleRequest?.(req, res)) return;
-      sendJsonError(res, 404, { code: 'ToolNotFound', message: `Nothing is served at ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}.` });
+      sendError(res, { code: 'ToolNotFound', message: `Nothing is served at ${req.method} ${requestPath(req)}.` });
     };
     if (!gate) return route();
     gate(req).then(
-      (verdict) => (verdict.ok ? route() : sendJsonError(res, verdict.status, verdict.error)),
-      (error: unknown) => sendJsonError(res, 500, { code: 'InternalError', message: (error as Error).message }),
+      (verdict) => (verdict.ok ? route() : sendError(res, verdict.error)),
+      (error: unknown) => sendError(res, { code: 'InternalError', message: (error as Error).message }),
     );
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const route = () => {
       for (const r of routes) if (r.handleUpgrade?.(req, socket, head)) return;
-      refuseUpgrade(socket, 404, { code: 'ToolNotFound', message: 'No WebSocket endpoint at this path.' });
+      refuseUpgrade(socket, { code: 'ToolNotFound', message: 'No WebSocket endpoint at this path.' });
     };
     if (!gate) return route();
     gate(req).then(
-      (verdict) => (verdict.ok ? route() : refuseUpgrade(socket, verdict.status, verdict.error)),
+      (verdict) => (verdict.ok ? route() : refuseUpgrade(socket, verdict.error)),
       () => socket.destroy(),
     );
   });
@@ -78,4 +62,37 @@ export function closeServer(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeAllConnections();
   });
+}
+
+/**
+ * Stops listening (the port is free at once) and closes every plain HTTP connection. Upgraded sockets
+ * (the plugin hub's, the console's) belong to the parts that accepted them, which are disposed after
+ * this one and close them; waiting here for the server's last connection would wait on them.
+ */
+function stopServing(server: Server): void {
+  server.close();
+  server.closeAllConnections();
+}
+
+export interface MountedHttp {
+  readonly server: Server;
+  /** The port bound (the one asked for, or the one the system picked for port 0). */
+  readonly port: number;
+  dispose(): void;
+}
+
+/** The one server on its port, listening; a port in use is a configuration problem the person starting Junction can fix. */
+export async function mountHttp(options: { routes: readonly RouteHandler[]; gate: RequestGate; port: number; host: string }): Promise<MountedHttp> {
+  const server = createHttpServer(options.routes, options.gate);
+  try {
+    const { port } = await listen(server, options.port, options.host);
+    return { server, port, dispose: () => stopServing(server) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new JunctionError(
+      'ConfigInvalid',
+      code === 'EADDRINUSE' ? `port: ${options.port} on ${options.host} is already in use; pass --port N (0 picks a free one).` : `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
 }

@@ -10,16 +10,17 @@ import type { RequestCallTool } from '../../../plugins/sdk/wire/index.js';
 import { onAbort } from '../../shared/index.js';
 import type { CallContext, ToolOutcome } from '../../contracts/index.js';
 import { validateArguments } from './arguments.js';
+import { CallDeadline } from './call-deadline.js';
 import { cancelledOutcome, InvokeFailure, invokeFailureOutcome, notFoundOutcome, timeoutOutcome } from './failures.js';
 import { bridgeFailure, isNotExecuted, outcomeFromReply, pluginReloadingOutcome, type PluginReply } from './outcome.js';
 import { routeTool, type PluginRegistry } from '../registry/index.js';
 
 export interface ToolInvoker {
-  /** Runs the call on one connection; rejects with InvokeFailure when no reply arrives. */
+  /** Runs the call on one connection within what is left of `deadline`; rejects with InvokeFailure when no reply arrives. */
   invokeTool(
     connectionId: string,
     request: RequestCallTool,
-    options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress']; agentRequests?: CallContext['agentRequests'] },
+    options: { deadline: CallDeadline; signal: AbortSignal; onProgress?: CallContext['progress']; agentRequests?: CallContext['agentRequests'] },
   ): Promise<PluginReply>;
 }
 
@@ -61,7 +62,7 @@ export async function guardedCall(
   ctx: CallContext,
 ): Promise<ToolOutcome> {
   const started = settings.now();
-  const deadline = started + settings.timeoutMs;
+  const deadline = new CallDeadline(settings.timeoutMs, settings.now);
   let windowEnd: number | undefined;
   let validated = false;
 
@@ -71,8 +72,9 @@ export async function guardedCall(
     const decision = routeTool(tool, registry.active(), registry.awaited(now), now);
     if (decision.kind === 'notFound') return notFoundOutcome(tool);
     if (decision.kind === 'wait') {
-      if (now >= deadline) return timeoutOutcome(tool, settings.timeoutMs, `the ${decision.role} plugin that serves it was not back or ready in time`);
-      await waitForPlugin(registry, Math.min(decision.until, deadline) - now, ctx.signal);
+      const left = deadline.remaining();
+      if (left <= 0) return timeoutOutcome(tool, settings.timeoutMs, `the ${decision.role} plugin that serves it was not back or ready in time`);
+      await waitForPlugin(registry, Math.min(decision.until - now, left), ctx.signal);
       continue;
     }
 
@@ -89,18 +91,17 @@ export async function guardedCall(
       validated = true;
     }
 
-    const remaining = deadline - now;
-    if (remaining <= 0) return timeoutOutcome(tool, settings.timeoutMs, 'before the plugin was reached');
+    if (deadline.remaining() <= 0) return timeoutOutcome(tool, settings.timeoutMs, 'before the plugin was reached');
     let reply: PluginReply;
     try {
       reply = await invoker.invokeTool(
         record.connectionId,
         { requestId: randomUUID(), name: tool, arguments: args },
-        { timeoutMs: remaining, signal: ctx.signal, ...(ctx.progress ? { onProgress: ctx.progress } : {}), ...(ctx.agentRequests ? { agentRequests: ctx.agentRequests } : {}) },
+        { deadline, signal: ctx.signal, ...(ctx.progress ? { onProgress: ctx.progress } : {}), ...(ctx.agentRequests ? { agentRequests: ctx.agentRequests } : {}) },
       );
     } catch (error) {
       if (!(error instanceof InvokeFailure)) throw error;
-      if (error.reason === 'notSent' && settings.now() < deadline) {
+      if (error.reason === 'notSent' && deadline.remaining() > 0) {
         // The hub has not reported the close yet; give the registry a moment to learn it, then route again.
         await waitForPlugin(registry, NOT_SENT_PAUSE_MS, ctx.signal);
         continue;
@@ -114,7 +115,7 @@ export async function guardedCall(
     }
 
     const after = settings.now();
-    windowEnd ??= Math.min(after + settings.reconnectWaitMs, deadline);
+    windowEnd ??= Math.min(after + settings.reconnectWaitMs, after + deadline.remaining());
     if (after >= windowEnd) return pluginReloadingOutcome(tool, reply, after - started);
     await waitForPlugin(registry, Math.min(settings.resendIntervalMs, windowEnd - after), ctx.signal);
     if (settings.now() >= windowEnd) return pluginReloadingOutcome(tool, reply, settings.now() - started);

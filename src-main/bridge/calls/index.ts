@@ -8,6 +8,7 @@
  *   errorCodeOfKind(kind, notFound)                            -> ErrorCode for a plugin's ErrorKind
  */
 export { guardedCall, type GuardSettings, type ToolInvoker } from './call-guard.js';
+export { CallDeadline } from './call-deadline.js';
 export { InvokeFailure, invokeFailureOutcome, type InvokeFailureReason } from './failures.js';
 export { bridgeFailure, errorCodeOfKind, errorCodeOfReply, outcomeFromReply, replyFromEnvelope, isNotExecuted, type PluginReply } from './outcome.js';
 export { issuesText, parseCallReply } from './call-reply.js';

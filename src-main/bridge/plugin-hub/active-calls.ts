@@ -1,5 +1,13 @@
-/** The plugin calls in flight on the hub, keyed by the bridge's requestId, with the agent requests each has pending. */
+/**
+ * The plugin calls in flight on the hub, keyed by the bridge's requestId, with the agent requests
+ * (elicitation, sampling) each has pending. A pending agent request holds its call's whole-call
+ * deadline (a human's wait is not the plugin's slowness) and is bounded per call and per connection:
+ * every pending one occupies one of the connection's parallel hub invocations, so past half of them
+ * the plugin is refused with TooManyRequests while its other hub methods (completions, progress,
+ * logs) still have room.
+ */
 import type { AgentRequests } from '../../contracts/index.js';
+import type { CallDeadline } from '../calls/index.js';
 
 /** Nested requests one call may have pending at once; more are refused with TooManyRequests. */
 export const MAX_PENDING_PER_CALL = 8;
@@ -7,16 +15,27 @@ export const MAX_PENDING_PER_CALL = 8;
 export interface ActiveCall {
   connectionId: string;
   agentRequests: AgentRequests | undefined;
+  deadline: CallDeadline;
   /** Pending elicitation/sampling requests by the plugin's nested id. */
   nested: Map<string, AbortController>;
 }
 
+export type NestedStart = { ok: true; controller: AbortController; end: () => void } | { ok: false; message: string };
+
 /** The plugin calls in flight, keyed by the bridge's requestId, with their pending nested requests. */
 export class ActiveCalls {
   private readonly calls = new Map<string, ActiveCall>();
+  private readonly pendingByConnection = new Map<string, number>();
 
-  begin(requestId: string, connectionId: string, agentRequests: AgentRequests | undefined): void {
-    this.calls.set(requestId, { connectionId, agentRequests, nested: new Map() });
+  constructor(
+    /** Nested requests one connection may have pending across its calls. */
+    readonly maxPendingPerConnection: number,
+    /** How long one nested request may wait for its answer: the bound on how long it holds its call's deadline. */
+    readonly agentRequestTimeoutMs: number,
+  ) {}
+
+  begin(requestId: string, connectionId: string, agentRequests: AgentRequests | undefined, deadline: CallDeadline): void {
+    this.calls.set(requestId, { connectionId, agentRequests, deadline, nested: new Map() });
   }
 
   /** Ends the call and cancels what it still waits for (the agent hears notifications/cancelled). */
@@ -32,6 +51,35 @@ export class ActiveCalls {
     return call?.connectionId === connectionId ? call : undefined;
   }
 
+  /** Registers one pending agent request of `call` and holds its deadline until `end`; refused past the bounds or for a reused id. */
+  nest(call: ActiveCall, nestedId: string): NestedStart {
+    const onConnection = this.pendingByConnection.get(call.connectionId) ?? 0;
+    if (call.nested.size >= MAX_PENDING_PER_CALL || call.nested.has(nestedId)) {
+      return { ok: false, message: `A call may have at most ${MAX_PENDING_PER_CALL} pending agent requests, each with a distinct id.` };
+    }
+    if (onConnection >= this.maxPendingPerConnection) {
+      return { ok: false, message: `A plugin connection may have at most ${this.maxPendingPerConnection} pending agent requests across its calls.` };
+    }
+    const controller = new AbortController();
+    call.nested.set(nestedId, controller);
+    this.pendingByConnection.set(call.connectionId, onConnection + 1);
+    const release = call.deadline.hold();
+    let ended = false;
+    return {
+      ok: true,
+      controller,
+      end: () => {
+        if (ended) return;
+        ended = true;
+        release();
+        call.nested.delete(nestedId);
+        const left = (this.pendingByConnection.get(call.connectionId) ?? 1) - 1;
+        if (left > 0) this.pendingByConnection.set(call.connectionId, left);
+        else this.pendingByConnection.delete(call.connectionId);
+      },
+    };
+  }
+
   /** Calls in flight and nested requests pending, for leak checks. */
   counts(): { calls: number; nested: number } {
     let nested = 0;
@@ -39,4 +87,3 @@ export class ActiveCalls {
     return { calls: this.calls.size, nested };
   }
 }
-

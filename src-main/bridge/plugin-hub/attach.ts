@@ -3,6 +3,7 @@
  * server-to-plugin invocations out. It builds the project registry, the hub's PluginPort and the
  * PluginBridge on them; every decision lives in the registry, the call guard and the source.
  */
+import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import { DEFAULT_TIMEOUT_MS, MCP_PLUGIN_VERSION } from '../../../plugins/sdk/wire/index.js';
 import { JunctionError } from '../../contracts/index.js';
@@ -28,6 +29,11 @@ const optionsSchema = z.object({
   serverVersion: z.string().default(MCP_PLUGIN_VERSION),
   /** `single`: one editor and one runtime in all (newest wins); `multi`: one of each per project. */
   projectRouting: z.enum(['single', 'multi']).default('single'),
+  /**
+   * How long a plugin's elicitation or sampling request waits for the agent or the operator; while it
+   * waits its call's deadline stands still. The MCP SDK's own request timeout, so both answerers are bounded alike.
+   */
+  agentRequestTimeoutMs: z.number().int().positive().default(DEFAULT_REQUEST_TIMEOUT_MSEC),
 });
 
 export type AttachPluginHubOptions = z.input<typeof optionsSchema> & { now?: () => number };
@@ -46,7 +52,8 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
   const events = new TypedEmitter<BridgeEvents>();
   /** Told once per malformed plugin payload or failed list, so the operator sees what an agent got an error for. */
   const warn = (connectionId: string, message: string) => events.emit('log', { connectionId, origin: 'bridge', level: 'warning', message });
-  const port = new HubPluginPort(now, warn);
+  // Each pending agent request occupies one of the connection's parallel hub invocations; half stay free for its other methods.
+  const port = new HubPluginPort(now, warn, { maxPendingAgentRequestsPerConnection: Math.max(1, Math.floor(hub.maxParallelInvocations / 2)), agentRequestTimeoutMs: config.agentRequestTimeoutMs });
   const settings: GuardSettings = { timeoutMs: config.pluginTimeoutMs, reconnectWaitMs: waitMs, resendIntervalMs: config.resendIntervalMs, now };
   const context = { projects, port, settings };
   const subscriptions = new ResourceSubscriptions(context, events);

@@ -17,10 +17,10 @@ import {
   successData,
 } from '../../../plugins/sdk/wire/index.js';
 import { isJunctionError, type AgentRequests } from '../../contracts/index.js';
-import { errorMessage, type TypedEmitter } from '../../shared/index.js';
+import { callDeadlines, errorMessage, type TypedEmitter } from '../../shared/index.js';
 import type { HubConnection, HubServer } from '../signalr/index.js';
 import type { BridgeEvents, ResourceSubscriptions } from '../source/index.js';
-import { MAX_PENDING_PER_CALL, type ActiveCalls } from './active-calls.js';
+import type { ActiveCalls } from './active-calls.js';
 import type { HubWire } from './payloads.js';
 
 /** The envelope's ErrorKind for each extension code a failed agent request may carry back to the plugin. */
@@ -28,9 +28,14 @@ const ERROR_KIND_BY_EXTENSION_CODE: Partial<Record<ExtensionErrorCode, ResponseE
   CapabilityUnavailable: ResponseErrorKind.Unavailable,
   InvalidRequest: ResponseErrorKind.BadRequest,
   AgentRequestFailed: ResponseErrorKind.Conflict,
+  CallNotActive: ResponseErrorKind.NotFound,
+  TooManyRequests: ResponseErrorKind.Conflict,
 };
 
-/** Runs one nested request for the plugin and answers with a success or a coded error envelope. */
+/**
+ * Runs one nested request for the plugin and answers with a success or a coded error envelope. While
+ * it is pending its call's deadline stands still; it waits at most `calls.agentRequestTimeoutMs`.
+ */
 async function nestedRequest<T>(
   calls: ActiveCalls,
   connection: HubConnection,
@@ -41,21 +46,29 @@ async function nestedRequest<T>(
   const call = calls.get(requestId, connection.id);
   if (!call) return extensionError(requestId, ExtensionErrorCode.CallNotActive, `No running call '${requestId}' on this connection: requests to the agent are only possible while serving its call.`, ResponseErrorKind.NotFound);
   if (!call.agentRequests) return extensionError(requestId, ExtensionErrorCode.CapabilityUnavailable, 'This call did not come from an MCP agent session (it came over /api), so there is no agent to ask.', ResponseErrorKind.Unavailable);
-  if (call.nested.size >= MAX_PENDING_PER_CALL || call.nested.has(nestedId)) {
-    return extensionError(requestId, ExtensionErrorCode.TooManyRequests, `A call may have at most ${MAX_PENDING_PER_CALL} pending agent requests, each with a distinct id.`, ResponseErrorKind.Conflict);
-  }
-  const controller = new AbortController();
-  call.nested.set(nestedId, controller);
+  const nested = calls.nest(call, nestedId);
+  if (!nested.ok) return extensionError(requestId, ExtensionErrorCode.TooManyRequests, nested.message, ResponseErrorKind.Conflict);
+  const { controller } = nested;
+  const timeoutMs = calls.agentRequestTimeoutMs;
+  let timedOut = false;
+  const cancelTimeout = callDeadlines.after(timeoutMs, () => {
+    timedOut = true;
+    controller.abort(new Error(`No answer within ${timeoutMs} ms.`));
+  });
   try {
     return successData(requestId, await run(call.agentRequests, controller.signal));
   } catch (error) {
     if (controller.signal.aborted && !calls.get(requestId, connection.id)) {
       return extensionError(requestId, ExtensionErrorCode.CallNotActive, 'The tool call ended before the agent answered.', ResponseErrorKind.NotFound);
     }
+    if (timedOut) {
+      return extensionError(requestId, ExtensionErrorCode.AgentRequestFailed, `The agent (or the operator) did not answer within ${timeoutMs} ms.`, ResponseErrorKind.Timeout);
+    }
     const code = isJunctionError(error) && error.code in ERROR_KIND_BY_EXTENSION_CODE ? (error.code as ExtensionErrorCode) : ExtensionErrorCode.AgentRequestFailed;
     return extensionError(requestId, code, errorMessage(error), ERROR_KIND_BY_EXTENSION_CODE[code] ?? ResponseErrorKind.Conflict);
   } finally {
-    call.nested.delete(nestedId);
+    cancelTimeout();
+    nested.end();
   }
 }
 

@@ -19,8 +19,8 @@ import {
   type ResponseListTool,
 } from '../../../plugins/sdk/wire/index.js';
 import type { CallContext } from '../../contracts/index.js';
-import { callDeadlines, errorMessage, onAbort } from '../../shared/index.js';
-import { InvokeFailure, issuesText, parseCallReply, replyFromEnvelope, type PluginReply } from '../calls/index.js';
+import { errorMessage, onAbort } from '../../shared/index.js';
+import { CallDeadline, InvokeFailure, issuesText, parseCallReply, replyFromEnvelope, type PluginReply } from '../calls/index.js';
 import { HubInvocationError, type HubConnection } from '../signalr/index.js';
 import type { PluginPort } from '../source/index.js';
 import { ActiveCalls } from './active-calls.js';
@@ -41,7 +41,7 @@ export class HubPluginPort implements PluginPort {
   readonly connections = new Map<string, HubConnection>();
   readonly completions = new Map<string, PendingCompletion>();
   readonly progress = new Map<string, NonNullable<CallContext['progress']>>();
-  readonly calls = new ActiveCalls();
+  readonly calls: ActiveCalls;
   /** Calls in flight, and a completion that arrived before its `Processing` reply was read. */
   private readonly inFlight = new Map<string, ResponseCallTool | undefined>();
 
@@ -49,19 +49,22 @@ export class HubPluginPort implements PluginPort {
     private readonly now: () => number,
     /** Told once per malformed plugin payload, so the operator sees what the agent got an error for. */
     private readonly malformed: (connectionId: string, message: string) => void,
-  ) {}
+    limits: { maxPendingAgentRequestsPerConnection: number; agentRequestTimeoutMs: number },
+  ) {
+    this.calls = new ActiveCalls(limits.maxPendingAgentRequestsPerConnection, limits.agentRequestTimeoutMs);
+  }
 
   async invokeTool(
     connectionId: string,
     request: RequestCallTool,
-    options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress']; agentRequests?: CallContext['agentRequests'] },
+    options: { deadline: CallDeadline; signal: AbortSignal; onProgress?: CallContext['progress']; agentRequests?: CallContext['agentRequests'] },
   ): Promise<PluginReply> {
     return this.runTool(connectionId, ServerToPlugin.RunCallTool, request, options);
   }
 
   /** A system tool call (RunSystemTool): the same reply shapes and deadline as a tool call. */
   invokeSystemTool(connectionId: string, request: RequestCallTool, options: { timeoutMs: number; signal: AbortSignal }): Promise<PluginReply> {
-    return this.runTool(connectionId, ServerToPlugin.RunSystemTool, request, options);
+    return this.runTool(connectionId, ServerToPlugin.RunSystemTool, request, { deadline: new CallDeadline(options.timeoutMs, this.now), signal: options.signal });
   }
 
   async complete(connectionId: string, request: Omit<RequestCompletion, 'requestId'>, timeoutMs: number) {
@@ -131,31 +134,48 @@ export class HubPluginPort implements PluginPort {
     return connection;
   }
 
+  /**
+   * One RunCallTool or RunSystemTool, bounded by what is left of the call's deadline (which stands
+   * still while the call has agent requests pending) and by the caller's signal; a call given up on
+   * is cancelled on the plugin (CancelToolRequest).
+   */
   private async runTool(
     connectionId: string,
     method: string,
     request: RequestCallTool,
-    options: { timeoutMs: number; signal: AbortSignal; onProgress?: CallContext['progress']; agentRequests?: CallContext['agentRequests'] },
+    options: { deadline: CallDeadline; signal: AbortSignal; onProgress?: CallContext['progress']; agentRequests?: CallContext['agentRequests'] },
   ): Promise<PluginReply> {
     const connection = this.connection(connectionId);
-    const started = this.now();
     const { requestId } = request;
+    const { deadline } = options;
+    // One signal for both ends of the wait: the caller giving up, and the deadline running out.
+    const stop = new AbortController();
+    let timedOut = false;
+    const stopWatching = options.signal.aborted ? undefined : onAbort(options.signal, () => stop.abort());
+    if (options.signal.aborted) stop.abort();
+    const cancelExpiry = deadline.onExpiry(() => {
+      timedOut = true;
+      stop.abort();
+    });
     if (options.onProgress) this.progress.set(requestId, options.onProgress);
     this.inFlight.set(requestId, undefined);
-    this.calls.begin(requestId, connectionId, options.agentRequests);
+    this.calls.begin(requestId, connectionId, options.agentRequests, deadline);
     try {
-      const raw = await this.invoke(connection, method, [request], options.timeoutMs, options.signal);
+      const raw = await this.invoke(connection, method, [request], stop.signal);
       const reply = this.decodeCallReply(connectionId, method, raw);
       if (reply.status !== ResponseStatus.Processing) return reply;
-      const result = this.inFlight.get(requestId) ?? (await this.completion(connectionId, requestId, options.timeoutMs - (this.now() - started), options.signal));
+      const result = this.inFlight.get(requestId) ?? (await this.completion(connectionId, requestId, stop.signal));
       return replyFromEnvelope({ requestId, status: result.status, errorKind: result.errorKind, message: undefined, httpStatusCode: undefined, value: result });
     } catch (error) {
-      const failure = asInvokeFailure(error);
+      let failure = asInvokeFailure(error);
+      if (failure.reason === 'aborted' && timedOut) failure = new InvokeFailure('timeout', `The plugin did not finish '${request.name}' within ${deadline.budgetMs} ms.`);
       if ((failure.reason === 'timeout' || failure.reason === 'aborted') && !connection.closed) {
         connection.send(ServerToPlugin.CancelToolRequest, [toDotNetWire({ requestId, reason: failure.message })]);
       }
       throw failure;
     } finally {
+      cancelExpiry();
+      stopWatching?.();
       this.progress.delete(requestId);
       this.inFlight.delete(requestId);
       this.calls.end(requestId);
@@ -163,9 +183,10 @@ export class HubPluginPort implements PluginPort {
   }
 
   /** Every server-to-plugin payload goes out as McpPlugin.Server writes it (PascalCase, enum names). */
-  private async invoke(connection: HubConnection, method: string, args: unknown[], timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+  private async invoke(connection: HubConnection, method: string, args: unknown[], bound: number | AbortSignal): Promise<unknown> {
     try {
-      return await connection.invoke(method, args.map(toDotNetWire), { timeoutMs: Math.max(1, timeoutMs), ...(signal ? { signal } : {}) });
+      const options = typeof bound === 'number' ? { timeoutMs: Math.max(1, bound) } : { signal: bound };
+      return await connection.invoke(method, args.map(toDotNetWire), options);
     } catch (error) {
       throw asInvokeFailure(error);
     }
@@ -189,22 +210,17 @@ export class HubPluginPort implements PluginPort {
     }
   }
 
-  /** Waits for NotifyToolRequestCompleted of a call the plugin answered `Processing`. */
-  private completion(connectionId: string, requestId: string, timeoutMs: number, signal: AbortSignal): Promise<ResponseCallTool> {
+  /** Waits for NotifyToolRequestCompleted of a call the plugin answered `Processing`, until `signal` (the call's deadline or its caller) ends the wait. */
+  private completion(connectionId: string, requestId: string, signal: AbortSignal): Promise<ResponseCallTool> {
     return new Promise((resolve, reject) => {
       if (signal.aborted) {
         reject(new InvokeFailure('aborted', 'The call was cancelled.'));
         return;
       }
       const finish = () => {
-        cancelTimeout();
         stopWatching();
         this.completions.delete(requestId);
       };
-      const cancelTimeout = callDeadlines.after(Math.max(1, timeoutMs), () => {
-        finish();
-        reject(new InvokeFailure('timeout', 'The plugin did not report completion in time.'));
-      });
       const stopWatching = onAbort(signal, () => {
         finish();
         reject(new InvokeFailure('aborted', 'The call was cancelled.'));

@@ -26,9 +26,15 @@ export interface Project {
   readonly unsubscribe: Array<() => void>;
 }
 
+/**
+ * Where an agent session routes. A pin and a selection are strict: a pin that names no live project,
+ * or several, and a selection whose project left, never route to another project.
+ */
 export type ProjectResolution =
   | { kind: 'resolved'; project: Project; note?: string }
   | { kind: 'noMatchPinned'; pin: string; message: string }
+  | { kind: 'ambiguousPin'; pin: string; candidates: Array<{ label: string; pin: string | undefined }>; message: string }
+  | { kind: 'selectionGone'; projectKey: string; message: string }
   | { kind: 'empty'; message: string };
 
 /** One plugin connection as the selection tools list it. */
@@ -246,10 +252,18 @@ export class ProjectRegistry implements ProjectRoutingControl {
     }
     if (candidates.length === 0) return { kind: 'empty', message: 'No project is connected: open a project in its editor (its plugin connects to this bridge).' };
     const selected = scope?.sessionId === undefined ? undefined : this.selections.get(scope.sessionId);
-    const sticky = candidates.find((p) => p.key === selected);
-    if (sticky) return { kind: 'resolved', project: sticky };
+    if (selected !== undefined) {
+      const sticky = candidates.find((p) => p.key === selected);
+      if (sticky) return { kind: 'resolved', project: sticky };
+      // A selection the pin excludes yields to the pin; one whose project left is not silently replaced.
+      if (!live.some((p) => p.key === selected)) return { kind: 'selectionGone', projectKey: selected, message: this.selectionGoneMessage(selected, live) };
+    }
     const [first] = candidates;
     if (!first || candidates.length === 1) return first ? { kind: 'resolved', project: first } : { kind: 'empty', message: 'No project is connected.' };
+    if (pin !== undefined) {
+      const named = candidates.map((p) => ({ label: projectLabel(p.identity), pin: this.pinOf(p) }));
+      return { kind: 'ambiguousPin', pin, candidates: named, message: this.ambiguousMessage(pin, named) };
+    }
     // `candidates` keeps the most recently active project first.
     const note = `Routed to ${projectLabel(first.identity)}; use list_engine_instances / select_engine_instance to switch.`;
     const sessionId = scope?.sessionId;
@@ -409,6 +423,17 @@ export class ProjectRegistry implements ProjectRoutingControl {
     const others = live.length ? live.map((p) => projectLabel(p.identity)).join(', ') : '(none)';
     const which = known ? `project ${projectLabel(known)} (pin ${pin})` : `the project with pin ${pin}`;
     return `No live instance of ${which} is connected: open that project in its editor. A pin never routes to another project. Connected projects: ${others}.`;
+  }
+
+  private ambiguousMessage(pin: string, candidates: ReadonlyArray<{ label: string; pin: string | undefined }>): string {
+    const named = candidates.map((c) => (c.pin ? `${c.label} (pin ${c.pin})` : c.label)).join(', ');
+    return `The pin ${pin} matches ${candidates.length} connected projects: ${named}. Use the longer pin of the one you mean; a pin never picks among projects.`;
+  }
+
+  private selectionGoneMessage(projectKey: string, live: readonly Project[]): string {
+    const known = this.remembered.get(projectKey);
+    const others = live.length ? live.map((p) => projectLabel(p.identity)).join(', ') : '(none)';
+    return `The project this session selected, ${known ? projectLabel(known) : projectKey}, is not connected: open it in its editor, or select another with select_engine_instance. Calls never go to another project in its place. Connected projects: ${others}.`;
   }
 
   /** Map insertion order doubles as age: the oldest entry goes when the map is full. */

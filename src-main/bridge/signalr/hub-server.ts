@@ -34,6 +34,8 @@ export interface HubServerOptions {
 export interface HubServer {
   handleRequest(req: IncomingMessage, res: ServerResponse): boolean;
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Client invocations one connection may have running at once (more get a Completion error). */
+  readonly maxParallelInvocations: number;
   /** Registers a client-callable method (names match case-insensitively, as in SignalR). Returns an unregister function. */
   on(method: string, handler: HubMethodHandler): () => void;
   readonly events: TypedEmitter<HubServerEvents>;
@@ -182,6 +184,7 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
 
   return {
     events,
+    maxParallelInvocations: settings.maxParallelInvocations,
     handleRequest(req, res) {
       const pathname = pathnameOf(req);
       if (pathname === negotiatePath) {

@@ -3,8 +3,8 @@
  * tools, the prompts and resources (with completion, subscriptions and log lines) for the MCP room,
  * the system tools for `/api/system-tools`, project routing for the console, and the plugin views.
  */
-import type { CompleteRequest, CompleteResult, GetPromptResult, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, Prompt, ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentScope, PluginView, ResourceSubscription, ResourceUpdate, ToolDescriptor, ToolSource } from '../../contracts/index.js';
+import type { CompleteRequest, Prompt, Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentScope, PluginView, ResourceUpdate, ToolDescriptor, ToolSource } from '../../contracts/index.js';
 import { TypedEmitter } from '../../shared/index.js';
 import { ProjectSelectionTools, type ProjectRoutingControl } from '../projects/index.js';
 import type { DuplicateToolDiagnostic, ListDegradedDiagnostic } from '../registry/index.js';
@@ -17,23 +17,6 @@ import { listResources, listResourceTemplates, readResource } from './resources.
 import { ResourceSubscriptions } from './subscriptions.js';
 import { BridgeSystemTools } from './system-tools.js';
 import { BridgeTools } from './tools.js';
-
-/** Prompts, resources, completion, subscriptions and plugin log lines, in the MCP SDK's shapes (the MCP room's ContentSource). */
-export interface BridgeContent {
-  listPrompts(scope?: AgentScope): ListPromptsResult;
-  /** Throws JunctionError `PromptNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
-  getPrompt(name: string, args?: Record<string, string>, scope?: AgentScope): Promise<GetPromptResult>;
-  listResources(scope?: AgentScope): ListResourcesResult;
-  listResourceTemplates(scope?: AgentScope): ListResourceTemplatesResult;
-  /** Throws JunctionError `ResourceNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
-  readResource(uri: string, scope?: AgentScope): Promise<ReadResourceResult>;
-  onPromptsChanged(listener: () => void): () => void;
-  onResourcesChanged(listener: () => void): () => void;
-  complete(params: CompleteRequest['params'], scope?: AgentScope): Promise<CompleteResult['completion']>;
-  subscribe(uri: string, scope?: AgentScope): Promise<ResourceSubscription>;
-  onResourceUpdated(listener: (update: ResourceUpdate) => void): () => void;
-  onLog(listener: (entry: AgentLogEntry) => void): () => void;
-}
 
 export interface PluginBridge {
   /** The bridged plugins' tools (source id `bridge`). */
@@ -61,6 +44,27 @@ export interface PluginBridge {
   dispose(): void;
 }
 
+/**
+ * Prompts, resources, completion, subscriptions and plugin log lines for the agent's project, in the
+ * MCP SDK's shapes: what the MCP room's ContentSource asks for (mcp/content-source.ts documents each).
+ */
+function bridgeContent(context: SourceContext, events: TypedEmitter<BridgeEvents>, subscriptions: ResourceSubscriptions) {
+  return {
+    listPrompts: (scope?: AgentScope) => listPrompts(context, scope),
+    getPrompt: (name: string, args: Record<string, string> = {}, scope?: AgentScope) => getPrompt(context, name, args, scope),
+    listResources: (scope?: AgentScope) => listResources(context, scope),
+    listResourceTemplates: (scope?: AgentScope) => listResourceTemplates(context, scope),
+    readResource: (uri: string, scope?: AgentScope) => readResource(context, uri, scope),
+    onPromptsChanged: (listener: () => void) => events.on('promptsChanged', () => listener()),
+    onResourcesChanged: (listener: () => void) => events.on('resourcesChanged', () => listener()),
+    complete: (params: CompleteRequest['params'], scope?: AgentScope) => complete(context, params, scope),
+    subscribe: (uri: string, scope?: AgentScope) => subscriptions.subscribe(uri, scope),
+    onResourceUpdated: (listener: (update: ResourceUpdate) => void) => events.on('resourceUpdated', listener),
+    onLog: (listener: (entry: AgentLogEntry) => void) => events.on('agentLog', listener),
+  };
+}
+export type BridgeContent = ReturnType<typeof bridgeContent>;
+
 export interface PluginBridgeParts {
   context: SourceContext;
   events: TypedEmitter<BridgeEvents>;
@@ -81,19 +85,7 @@ export function createPluginBridge({ context, events, subscriptions, disposers }
     }),
     projects.events.on('pluginConnected', (view) => subscriptions.resubscribe(view.connectionId)),
   ];
-  const content: BridgeContent = {
-    listPrompts: (scope) => listPrompts(context, scope),
-    getPrompt: (name, args = {}, scope) => getPrompt(context, name, args, scope),
-    listResources: (scope) => listResources(context, scope),
-    listResourceTemplates: (scope) => listResourceTemplates(context, scope),
-    readResource: (uri, scope) => readResource(context, uri, scope),
-    onPromptsChanged: (listener) => events.on('promptsChanged', () => listener()),
-    onResourcesChanged: (listener) => events.on('resourcesChanged', () => listener()),
-    complete: (params, scope) => complete(context, params, scope),
-    subscribe: (uri, scope) => subscriptions.subscribe(uri, scope),
-    onResourceUpdated: (listener) => events.on('resourceUpdated', listener),
-    onLog: (listener) => events.on('agentLog', listener),
-  };
+  const content = bridgeContent(context, events, subscriptions);
   return {
     tools,
     selectionTools: new ProjectSelectionTools(projects),

@@ -6,7 +6,7 @@ import { enabledResources, enabledTemplates, type PluginRecord } from '../regist
 import { resourceDescriptor, resourceResult, resourceTemplateDescriptor } from './mcp-shapes.js';
 import { answerOf, askPlugin } from './plugin-answers.js';
 import type { SourceContext } from './plugin-port.js';
-import { firstBy, pluginsFor } from './scope.js';
+import { firstBy, pluginsFor, pluginsForRequest } from './scope.js';
 
 /** The plugin that serves `uri`: one listing it, else one whose template matches it. */
 export function resourceOwnerAmong(active: readonly PluginRecord[], uri: string): PluginRecord | undefined {
@@ -28,7 +28,7 @@ export function listResourceTemplates(context: SourceContext, scope?: AgentScope
 /** Throws JunctionError `ResourceNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
 export async function readResource(context: SourceContext, uri: string, scope?: AgentScope): Promise<ReadResourceResult> {
   const { port, settings } = context;
-  const owner = resourceOwnerAmong(pluginsFor(context.projects, scope), uri);
+  const owner = resourceOwnerAmong(pluginsForRequest(context.projects, scope), uri);
   if (!owner) throw new JunctionError('ResourceNotFound', `No connected plugin publishes the resource '${uri}'.`);
   const what = `resource '${uri}'`;
   const envelope = await askPlugin(() => port.readResource(owner.connectionId, uri, settings.timeoutMs), what, settings.timeoutMs);

@@ -1,6 +1,6 @@
 /** Which plugins an agent session sees: its project's (by pin, selection, the only one, the most recent), or every plugin in single routing. */
-import { errorOutcome, type AgentScope, type ToolOutcome } from '../../contracts/index.js';
-import type { ProjectRegistry, ProjectResolution } from '../projects/index.js';
+import { errorOutcome, JunctionError, type AgentScope, type ToolOutcome } from '../../contracts/index.js';
+import { resolutionError, type ProjectRegistry, type Unresolved } from '../projects/index.js';
 import type { PluginRecord } from '../registry/index.js';
 
 /** The live plugins of the scope's project (editor first, newest first); none when it resolves to no project. */
@@ -17,8 +17,31 @@ export function firstBy<T>(items: readonly T[], key: (item: T) => string): T[] {
   return [...byKey.values()];
 }
 
-/** Why a session's call has no project to go to, as a tool failure naming the project. */
-export function unresolvedOutcome(resolution: Exclude<ProjectResolution, { kind: 'resolved' }>): ToolOutcome {
-  if (resolution.kind === 'empty') return errorOutcome({ code: 'ProjectNotConnected', message: resolution.message });
-  return errorOutcome({ code: 'ProjectNotConnected', message: resolution.message, next: { kind: 'resolveTargetAgain', tools: ['list_engine_instances'] }, details: { pin: resolution.pin } });
+/** Why a session's call has no project to go to, as a tool failure naming the project (or the projects a pin could mean). */
+export function unresolvedOutcome(resolution: Unresolved): ToolOutcome {
+  return errorOutcome(resolutionError(resolution));
+}
+
+/** Whether the session asked for a project it cannot have (a pin, a selection), as opposed to there being none at all. */
+export function refusesFallThrough(resolution: Unresolved): boolean {
+  return resolution.kind !== 'empty';
+}
+
+/**
+ * The plugins of the scope's project for a request that names one thing (a prompt, a resource, a
+ * completion): a pin or selection that resolves to no single project throws its structured error
+ * instead of a misleading "not found".
+ */
+export function pluginsForRequest(projects: ProjectRegistry, scope: AgentScope | undefined): PluginRecord[] {
+  if (scope === undefined || projects.mode === 'single') return projects.active();
+  const resolution = projects.resolveQuietly(scope);
+  if (resolution.kind === 'resolved') return resolution.project.registry.active();
+  if (!refusesFallThrough(resolution)) return [];
+  throw unresolvedError(resolution);
+}
+
+/** The structured error of an unresolved session as a JunctionError, for requests that throw. */
+export function unresolvedError(resolution: Unresolved): JunctionError {
+  const error = resolutionError(resolution);
+  return new JunctionError(error.code, error.message, { ...(error.next ? { next: error.next } : {}), ...(error.details ? { details: error.details } : {}) });
 }

@@ -12,6 +12,7 @@ import type { BridgeEvents } from './events.js';
 import { askPlugin } from './plugin-answers.js';
 import type { SourceContext } from './plugin-port.js';
 import { resourceOwnerAmong } from './resources.js';
+import { refusesFallThrough, unresolvedError } from './scope.js';
 
 function topicOf(projectKey: string, uri: string): string {
   return `${projectKey}\n${uri}`;
@@ -28,10 +29,11 @@ export class ResourceSubscriptions {
     private readonly events: TypedEmitter<BridgeEvents>,
   ) {}
 
-  /** Counts one more subscribed session for the resource in the agent's project; the owner hears of the first. Throws `ResourceNotFound`. */
+  /** Counts one more subscribed session for the resource in the agent's project; the owner hears of the first. Throws `ResourceNotFound` (or the session's project error). */
   async subscribe(uri: string, scope?: AgentScope): Promise<ResourceSubscription> {
     const { projects, port, settings } = this.context;
     const resolution = projects.resolveQuietly(scope);
+    if (resolution.kind !== 'resolved' && refusesFallThrough(resolution)) throw unresolvedError(resolution);
     const project = resolution.kind === 'resolved' ? resolution.project : undefined;
     const owner = project && resourceOwnerAmong(project.registry.active(), uri);
     if (!project || !owner) throw new JunctionError('ResourceNotFound', `No connected plugin publishes the resource '${uri}'.`);

@@ -4,7 +4,7 @@ import { guardedCall } from '../calls/index.js';
 import { routeTool } from '../registry/index.js';
 import { toolDescriptor } from './mcp-shapes.js';
 import type { SourceContext } from './plugin-port.js';
-import { unresolvedOutcome } from './scope.js';
+import { refusesFallThrough, unresolvedOutcome } from './scope.js';
 
 export class BridgeTools implements ToolSource {
   readonly id = 'bridge';
@@ -19,12 +19,12 @@ export class BridgeTools implements ToolSource {
     return resolution.kind === 'resolved' ? resolution.project.registry.publishedTools().map(({ tool }) => toolDescriptor(tool)) : [];
   }
 
-  /** A pinned agent whose project is not connected hears which project, not just "unknown tool". */
+  /** A pinned or selecting agent whose project is not connected (or whose pin is ambiguous) hears which, not just "unknown tool". */
   explainMissing(_name: string, scope?: AgentScope): ToolOutcome | undefined {
     const { projects } = this.context;
-    if (scope?.pin === undefined || projects.mode === 'single') return undefined;
+    if (scope === undefined || projects.mode === 'single') return undefined;
     const resolution = projects.resolveQuietly(scope);
-    return resolution.kind === 'resolved' ? undefined : unresolvedOutcome(resolution);
+    return resolution.kind !== 'resolved' && refusesFallThrough(resolution) ? unresolvedOutcome(resolution) : undefined;
   }
 
   async callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> {

@@ -11,3 +11,4 @@ export {
 export { DEFAULT_HEADER_NAME, DEFAULT_TIMEOUT_MS } from './options.js';
 export { SIGNATURE_FIELD, signBody } from './signature.js';
 export type { WebhookLogger } from './logger.js';
+export { mountWebhooks, type MountedWebhooks, type WebhooksMountContext } from './mount.js';

@@ -4,9 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI_SOURCE_FOR_TESTS, isolatedEnv } from '../../support/cli.js';
+import { CLI_SOURCE_FOR_TESTS, isolatedEnv, stdioAgent } from '../../support/cli.js';
 
 test('a malformed or unknown setting stops the CLI at start, naming the key and its origin', () => {
   const result = spawnSync(process.execPath, [...CLI_SOURCE_FOR_TESTS, 'serve', 'port=eighty', '--colour', 'blue'], {
@@ -37,15 +35,8 @@ test('refuses to bind a non-loopback address without a token', () => {
 
 test('`junction connect` with no instance running starts one in-process and serves its catalogue on stdio', async () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'junction-connect-'));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    // Port 0 never answers a health probe, so connect must start its own instance.
-    args: [...CLI_SOURCE_FOR_TESTS, 'connect', 'port=0', `state-dir=${stateDir}`, 'log-level=error', 'console=false'],
-    env: isolatedEnv(),
-    stderr: 'pipe',
-  });
-  const agent = new Client({ name: 'stdio-agent', version: '1.0.0' });
-  await agent.connect(transport);
+  // Port 0 never answers a health probe, so connect must start its own instance.
+  const agent = await stdioAgent(['connect', 'port=0', `state-dir=${stateDir}`, 'log-level=error', 'console=false']);
   try {
     const { tools } = await agent.listTools();
     assert.ok(tools.some((t) => t.name === 'server-status'));

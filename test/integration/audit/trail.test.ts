@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { createPlugin, type McpPlugin } from '../../../plugins/sdk/index.js';
 import type { CallDetail, ControlResult, HistoryPage, ReplayResult } from '../../../src-main/contracts/index.js';
-import { runAuditCommand } from '../../../src-main/app/audit-cli.js';
+import { runAuditCommand } from '../../../src-main/app/cli/audit.js';
 import { isJunctionError } from '../../../src-main/contracts/errors.js';
 import { CLI_SOURCE_FOR_TESTS } from '../../support/cli.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { runAuditCommand } from '../../../src-main/app/audit-cli.js';
+import { runAuditCommand } from '../../../src-main/app/cli/audit.js';
 import { PROJECT_ROOT } from '../../../src-main/app/paths.js';
 import { AuditStore, AuditTrail, REDACTED, auditDbPath, compileRedaction, type AuditCallInput } from '../../../src-main/audit/index.js';
 import { SCHEMA_VERSION } from '../../../src-main/audit/schema.js';

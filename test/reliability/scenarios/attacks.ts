@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 /** Tallies of hostile or malformed inputs: how many were tried, refused, accepted, and what broke. */
 export interface AttackTally {
   category: string;
@@ -8,6 +9,15 @@ export interface AttackTally {
   accepted: number;
   /** Inputs that crashed, hung, or earned an unstructured failure; empty when all is well. */
   violations: string[];
+}
+
+/** Every category tried something, and every input was refused or accepted without a violation. */
+export function assertClean(tallies: AttackTally[]): void {
+  for (const t of tallies) {
+    assert.ok(t.tried > 0, `${t.category}: nothing was tried`);
+    assert.deepEqual(t.violations, [], `${t.category}: ${t.violations.length} violations`);
+    assert.equal(t.refused + t.accepted, t.tried, `${t.category}: every input was refused or accepted`);
+  }
 }
 
 export function tally(category: string): AttackTally {

@@ -1,36 +1,58 @@
 /**
  * The Junction the fuzzers attack: small frame and body limits (so oversize is cheap to reach), a
  * tiny trusted workspace (so host tools get past "no workspace"), and a healthy runtime plugin
- * whose calls must keep working throughout.
+ * whose calls must keep working throughout. With `ownProcess` Junction runs in a child process, so
+ * its memory can be measured apart from the test's agents and plugin.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestJunction, type TestJunction } from '../../support/junction-harness.js';
+import { startJunctionProcess, type ProcessMemory } from '../../support/junction-process.js';
+import { startTestJunction } from '../../support/junction-harness.js';
 import { withAgent } from './agent.js';
 import { callOutcome } from './outcome.js';
 import { createProbePlugin, type ProbePlugin } from './probe-plugin.js';
 import { FUZZ_MAX_BODY_BYTES, FUZZ_MAX_FRAME_BYTES, fuzzAccess, fuzzApi, fuzzHostTools, fuzzHub, fuzzMcp } from './fuzz.js';
 import type { AttackTally } from './attacks.js';
+import { fuzzPins } from './fuzz-pins.js';
 import { sampleRss, type RssSummary } from './rss.js';
 
 export interface FuzzStage {
-  junction: TestJunction;
+  junction: { baseUrl: string; port: number };
   healthy: ProbePlugin;
   /** A fresh agent gets a result from the healthy plugin. */
   stillHealthy(): Promise<boolean>;
   isHostTool(name: string): boolean;
+  /** Junction's memory after a full collection in its own process (a stage started with `ownProcess` only). */
+  memory?: () => Promise<ProcessMemory>;
   stop(): Promise<void>;
+}
+
+export interface FuzzStageOptions {
+  /** Junction runs in token mode and the healthy plugin and probe agents present this token. */
+  token?: string;
+  /** Junction runs in a child process of its own, and `memory` reads it. */
+  ownProcess?: boolean;
+  /** More Junction settings (`key=value`). */
+  settings?: string[];
 }
 
 const HEALTHY_PREFIX = 'healthy-';
 
-/** With `token`, Junction runs in token mode and the healthy plugin and probe agents present it. */
-export async function startFuzzStage(token?: string): Promise<FuzzStage> {
+export async function startFuzzStage(options: FuzzStageOptions = {}): Promise<FuzzStage> {
+  const { token } = options;
   const workspace = mkdtempSync(join(tmpdir(), 'junction-fuzz-ws-'));
   writeFileSync(join(workspace, 'index.ts'), 'export const answer: number = 42;\nexport function twice(x: number): number { return x * 2; }\n');
   writeFileSync(join(workspace, 'tsconfig.json'), '{"compilerOptions":{"strict":true,"noEmit":true}}\n');
-  const junction = await startTestJunction([`max-frame-bytes=${FUZZ_MAX_FRAME_BYTES}`, `max-body-bytes=${FUZZ_MAX_BODY_BYTES}`, `workspace=${workspace}`, 'plugin-timeout=2000', ...(token ? ['auth=token', `token=${token}`] : [])]);
+  const settings = [
+    ...(options.settings ?? []),
+    `max-frame-bytes=${FUZZ_MAX_FRAME_BYTES}`,
+    `max-body-bytes=${FUZZ_MAX_BODY_BYTES}`,
+    `workspace=${workspace}`,
+    'plugin-timeout=2000',
+    ...(token ? ['auth=token', `token=${token}`] : []),
+  ];
+  const junction = options.ownProcess ? await startJunctionProcess(settings) : await startTestJunction(settings);
   const healthy = createProbePlugin({ endpoint: `${junction.baseUrl}/hub/mcp-server`, role: 'runtime', name: 'healthy', prefix: HEALTHY_PREFIX, ...(token ? { token } : {}) });
   await healthy.plugin.connect();
   let probes = 0;
@@ -44,6 +66,7 @@ export async function startFuzzStage(token?: string): Promise<FuzzStage> {
         return outcome.kind === 'result' && healthy.executions.get(id) === 1;
       }, token),
     isHostTool: (name) => !name.startsWith(HEALTHY_PREFIX),
+    ...('memory' in junction ? { memory: () => junction.memory() } : {}),
     async stop() {
       await healthy.plugin.disconnect();
       await junction.stop();
@@ -76,12 +99,13 @@ export async function runAllFuzzers(runs: number): Promise<FuzzRun> {
   } finally {
     await stage.stop();
   }
-  const guarded = await startFuzzStage(ACCESS_TOKEN);
+  const guarded = await startFuzzStage({ token: ACCESS_TOKEN });
   try {
     tallies.push(...(await fuzzAccess(guarded.junction.port, ACCESS_TOKEN, Math.ceil(runs / 2))));
     healthyAfter &&= await guarded.stillHealthy();
   } finally {
     await guarded.stop();
   }
+  tallies.push(...(await fuzzPins(runs)));
   return { tallies, rss: rss.stop(), healthyAfter };
 }

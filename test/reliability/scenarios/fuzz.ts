@@ -228,11 +228,12 @@ export async function fuzzApi(port: number, runs: number, toolNames: string[]): 
 
 // ---------------------------------------------------------------- host tool arguments
 
-export async function fuzzHostTools(agent: Client, runsPerTool: number, isHostTool: (name: string) => boolean): Promise<AttackTally[]> {
+/** `round` picks fresh inputs: round r of a repeated run draws other seeds than round r - 1. */
+export async function fuzzHostTools(agent: Client, runsPerTool: number, isHostTool: (name: string) => boolean, round = 0): Promise<AttackTally[]> {
   const { tools } = await agent.listTools();
   const random = tally('host tools: random JSON arguments');
   const shaped = tally('host tools: schema-shaped mutations');
-  let salt = 100;
+  let salt = 100 + round * 10_000;
   for (const tool of tools.filter((t) => isHostTool(t.name))) {
     salt++;
     const inputs: [AttackTally, Record<string, unknown>][] = [

@@ -48,14 +48,23 @@ describe('console command table', () => {
     assert.equal(page.available, false);
   });
 
+  test('before the parts are mounted and served, a command or a snapshot is refused with Starting', async () => {
+    const hub = createControlHub({ version: 'test' });
+    hub.publishMetrics();
+    assert.equal(hub.lastSeq, 1, 'parts may publish while they mount');
+    const refused = await hub.execute('snapshot', {});
+    assert.equal(!refused.ok && refused.error.code, 'Starting');
+    assert.throws(() => hub.snapshotFrame(), (e: Error & { code?: string }) => e.code === 'Starting');
+    await assert.rejects(hub.tools(), (e: Error & { code?: string }) => e.code === 'Starting');
+  });
+
   test('a set of handlers without one of the table commands does not compile', () => {
     const providers = {} as ControlProviders;
     const complete = {} as ControlCommandHandlers;
     const { approve: _approve, ...withoutApprove } = complete;
     // Built, never run: the type check is the assertion.
     const build = () =>
-      createControlHub({
-        version: 'test',
+      createControlHub({ version: 'test' }).serve({
         providers,
         // @ts-expect-error approve has no handler
         commands: withoutApprove,

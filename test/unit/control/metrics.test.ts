@@ -107,8 +107,8 @@ describe('control hub metrics and plugin timelines', () => {
 
   test('a plugin detail carries its connection timeline across reconnects, with per-tool totals', async () => {
     const plugins = new Map<string, PluginView>();
-    const hub = createControlHub({
-      version: 'test',
+    const hub = createControlHub({ version: 'test' });
+    hub.serve({
       providers: {
         plugins: () => [...plugins.values()], workspaces: () => [], approvals: () => [], recovery: () => sampleRecovery(), bridge: unused, tools: unused,
         pluginCatalogue: (id) => (plugins.has(id) ? { tools: [{ name: 'add-object', inputSchema: { type: 'object' }, source: 'bridge' }], prompts: [], resources: [] } : undefined),

@@ -2,7 +2,7 @@
  * Builds the built-in catalogue for a mode exactly as agents see it (host tools and code actions through
  * the MCP room's catalogue) without opening anything: listTools never touches the journal.
  */
-import { builtInToolSources } from '../../../src-main/app/built-in-tools.js';
+import { builtInToolSources } from '../../../src-main/host/mount/index.js';
 import { createHost, type HostMode, type OutputSchemaPublication } from '../../../src-main/host/index.js';
 import type { HostJournal } from '../../../src-main/host/index.js';
 import { createCatalogue } from '../../../src-main/mcp/index.js';

@@ -95,8 +95,8 @@ export function createWorld(version = '0.1.0-test'): World {
     ],
   };
 
-  const hub: ControlHub = createControlHub({
-    version,
+  const hub: ControlHub = createControlHub({ version });
+  hub.serve({
     providers: {
       plugins: () => [...plugins.values()],
       workspaces: () => [...workspaces.values()],

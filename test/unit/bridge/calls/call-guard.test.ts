@@ -80,7 +80,7 @@ describe('call guard', () => {
     const registry = newRegistry();
     join(registry, { role: 'editor', tools: ['t'] });
     const invoker = new ScriptedInvoker(() => reloading);
-    const outcome = await guardedCall(registry, invoker, { ...settings, reconnectWaitMs: 100 }, 't', {}, ctx());
+    const outcome = await guardedCall(registry, invoker, { ...settings, reconnectWaitMs: 500 }, 't', {}, ctx());
     assert.equal(outcome.error?.kind, 'unavailable');
     assert.equal(code(outcome), 'PluginReloading');
     assert.ok(invoker.calls.length >= 2);

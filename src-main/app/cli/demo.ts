@@ -5,10 +5,10 @@
  */
 import { cp, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startScenePlugin, type RunningScenePlugin } from '../../plugins/examples/scene/plugin.js';
-import type { Logger } from '../shared/index.js';
-import type { Junction } from './junction.js';
-import { DEMO_WORKSPACE_DIR } from './paths.js';
+import { startScenePlugin, type RunningScenePlugin } from '../../../plugins/examples/scene/plugin.js';
+import type { Logger } from '../../shared/index.js';
+import type { Junction } from '../junction.js';
+import { DEMO_WORKSPACE_DIR } from '../paths.js';
 
 export interface RunningDemo {
   workspaceRoot: string;

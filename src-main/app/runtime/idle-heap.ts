@@ -19,7 +19,7 @@
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { CallObserver } from '../mcp/index.js';
+import type { CallObserver } from '../../mcp/index.js';
 
 export interface IdleHeapOptions {
   quietMs: number;

@@ -3,9 +3,9 @@
  * trail to stdout. It reads the same settings as serve (state-dir above all) and needs no running Junction.
  */
 import type { Writable } from 'node:stream';
-import { auditDbPath, exportAudit, parseInstant, type ExportFormat } from '../audit/index.js';
-import { JunctionError } from '../contracts/index.js';
-import { loadConfig, userStateDir } from './config/index.js';
+import { auditDbPath, exportAudit, parseInstant, type ExportFormat } from '../../audit/index.js';
+import { JunctionError } from '../../contracts/index.js';
+import { loadConfig, userStateDir } from '../config/index.js';
 
 type ExportFlag = 'since' | 'until' | 'format';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const FIXTURE = fileURLToPath(new URL('../../fixtures/heap/promoted-garbage.ts', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../../../fixtures/heap/promoted-garbage.ts', import.meta.url));
 /** Two with the limit, plus what V8 allocates while marking is under way. */
 const MAX_OLD_TO_LIVE = 3;
 

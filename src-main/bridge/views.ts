@@ -1,7 +1,8 @@
 /** What the console's Bridge view shows: endpoints and the exact snippets operators paste into MCP clients, and who uses which project. */
-import type { AgentPresence } from '../bridge/presence/index.js';
-import type { PinnedProject, ProjectRoutingControl } from '../bridge/projects/index.js';
+import type { AgentPresence } from './presence/index.js';
+import type { PinnedProject, ProjectRoutingControl } from './projects/index.js';
 import type { AgentView, BridgeView, ProjectEndpointView, ProjectRouting } from '../contracts/index.js';
+import { clientSnippets, type ClientSetupTarget, type ConnectCommand } from './client-setup.js';
 
 /** A server name MCP clients accept as a JSON key and a person recognises: `junction-<project>`. */
 function serverName(project: PinnedProject): string {
@@ -9,30 +10,47 @@ function serverName(project: PinnedProject): string {
   return `junction-${slug || project.pin}`;
 }
 
+/** Where agents on this machine reach a Junction bound to `host`: a wildcard bind is reached on loopback. */
+function clientHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '::1';
+  return host;
+}
+
 export function bridgeView(options: {
   running: boolean;
   host: string;
   port: number;
-  cliArgs: string[];
+  cli: ConnectCommand;
   token?: string | undefined;
   projectRouting?: ProjectRouting;
   projects?: readonly PinnedProject[];
 }): BridgeView {
-  const displayHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const base = `http://${displayHost}:${options.port}`;
-  const mcpUrl = `${base}/mcp`;
-  const connectArgs = [...options.cliArgs, 'connect', '--port', String(options.port)];
-  const headers = options.token ? { Authorization: `Bearer ${options.token}` } : undefined;
+  const host = clientHost(options.host);
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${options.port}`;
+  const endpoint = (name: string, prefix: string, pin?: string): ClientSetupTarget => ({
+    name,
+    host,
+    port: options.port,
+    mcpUrl: `${base}${prefix}/mcp`,
+    apiUrl: `${base}${prefix}/api/tools`,
+    token: options.token,
+    pin,
+    cli: options.cli,
+  });
   const projects: ProjectEndpointView[] = (options.projects ?? []).map((project) => {
-    const url = `${base}/p/${project.pin}/mcp`;
+    const target = endpoint(serverName(project), `/p/${project.pin}`, project.pin);
+    const snippets = clientSnippets(target);
+    const text = (client: string) => snippets.find((s) => s.client === client)?.text ?? '';
     return {
       key: project.key,
       label: project.label,
       pin: project.pin,
-      mcpUrl: url,
-      apiUrl: `${base}/p/${project.pin}/api/tools`,
-      snippet: JSON.stringify({ mcpServers: { [serverName(project)]: { type: 'http', url, ...(headers ? { headers } : {}) } } }, null, 2),
-      stdioSnippet: JSON.stringify({ mcpServers: { [serverName(project)]: { command: 'node', args: [...connectArgs, `project-pin=${project.pin}`] } } }, null, 2),
+      mcpUrl: target.mcpUrl,
+      apiUrl: target.apiUrl,
+      snippet: text('Claude Code: .mcp.json (streamable HTTP)'),
+      stdioSnippet: text('Claude Desktop (stdio)'),
+      snippets,
     };
   });
   return {
@@ -40,26 +58,10 @@ export function bridgeView(options: {
     host: options.host,
     port: options.port,
     hubUrl: `${base}/hub/mcp-server`,
-    mcpUrl,
+    mcpUrl: `${base}/mcp`,
     apiUrl: `${base}/api/tools`,
     transports: ['streamable-http', 'stdio'],
-    snippets: [
-      {
-        client: 'Claude Desktop (stdio)',
-        format: 'json',
-        text: JSON.stringify({ mcpServers: { junction: { command: 'node', args: connectArgs } } }, null, 2),
-      },
-      {
-        client: 'Any MCP client (streamable HTTP)',
-        format: 'json',
-        text: JSON.stringify({ mcpServers: { junction: { type: 'http', url: mcpUrl, ...(headers ? { headers } : {}) } } }, null, 2),
-      },
-      {
-        client: 'Shell (direct HTTP)',
-        format: 'shell',
-        text: `curl -s -X POST ${base}/api/tools/server-status -H 'content-type: application/json'${options.token ? ` -H 'Authorization: Bearer ${options.token}'` : ''} -d '{}'`,
-      },
-    ],
+    snippets: clientSnippets(endpoint('junction', '')),
     projectRouting: options.projectRouting ?? 'single',
     projects,
   };

@@ -2,13 +2,13 @@
  * stdio for agents: relay to a running Junction's /mcp when one answers on the configured port,
  * otherwise start one in-process and serve its catalogue on stdio. Only protocol goes to stdout.
  */
-import { redirectConsoleToStderr } from '../host/plugins/index.js';
-import { proxyStdioToHttp, refuseStdio, serveStdio } from '../mcp/index.js';
-import { loadOrCreateToken } from '../security/index.js';
-import { JunctionError, toStructuredError } from '../contracts/index.js';
-import { splitPinnedPath, createLogger } from '../shared/index.js';
-import { userStateDir, type Config } from './config/index.js';
-import { startJunction, type Junction } from './junction.js';
+import { redirectConsoleToStderr } from '../../host/plugins/index.js';
+import { proxyStdioToHttp, refuseStdio, serveStdio } from '../../mcp/index.js';
+import { loadOrCreateToken } from '../../security/index.js';
+import { JunctionError, toStructuredError } from '../../contracts/index.js';
+import { splitPinnedPath, createLogger } from '../../shared/index.js';
+import { userStateDir, type Config } from '../config/index.js';
+import { startJunction, type Junction } from '../junction.js';
 
 async function runningJunction(baseUrl: string): Promise<boolean> {
   try {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { IdleHeap } from '../../../src-main/app/idle-heap.js';
-import type { CallView } from '../../../src-main/contracts/index.js';
+import { IdleHeap } from '../../../../src-main/app/runtime/idle-heap.js';
+import type { CallView } from '../../../../src-main/contracts/index.js';
 
 const QUIET_MS = 20;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,107 @@
+/**
+ * The MCP room as a part of a running Junction: one catalogue over every tool source, one dispatcher
+ * every call passes (admission, the approval gate, the observers), and the agent routes: streamable
+ * HTTP `/mcp`, `POST /api/tools/{name}` and `/api/system-tools`. The console runs tools and answers
+ * elicitations through it.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { CallGate, ControlCommandHandlers, ControlEvent, ElicitationAnswerer, ElicitationsView, ToolSource } from '../contracts/index.js';
+import { timeOrderedId, type RouteHandler } from '../shared/index.js';
+import { createCatalogue, type Catalogue } from './catalogue.js';
+import { ConsoleElicitations } from './console-elicitations.js';
+import type { ContentSource } from './content-source.js';
+import { createDirectToolApi, type BodyReader } from './direct-http.js';
+import { createDispatcher, type Admission, type CallObserver, type Dispatcher } from './dispatcher.js';
+import { createMcpHttpHandler } from './http-transport.js';
+import { createMcpServerFactory, type McpServerFactory, type SessionObserver } from './server.js';
+import { createSystemToolApi, type SystemToolProvider } from './system-tools-http.js';
+
+export interface McpMountContext {
+  name: string;
+  version: string;
+  instructions: string;
+  /** In catalogue order: the first source publishing a name wins it. */
+  toolSources: readonly ToolSource[];
+  /** Prompts and resources, given the catalogue (the host's `use-tool` prompt completes its tool names); disposed with the MCP part. */
+  content(catalogue: Catalogue): { source: ContentSource; dispose(): void };
+  observers: readonly CallObserver[];
+  admission: Admission;
+  gate: CallGate;
+  elicitationAnswerer: ElicitationAnswerer;
+  /** Told when an agent session's server closes, so session-scoped approvals end with it. */
+  sessionClosed(session: string): void;
+  sessions: SessionObserver;
+  /** Told about every direct API call before it runs (API callers have no session). */
+  apiCaller(req: IncomingMessage): void;
+  systemTools: SystemToolProvider;
+  readBody: BodyReader;
+  idleTimeoutMs: number;
+  maxSessions: number;
+  /** The console's event stream. */
+  control: { publish(event: ControlEvent): unknown };
+}
+
+export interface MountedMcp {
+  catalogue: Catalogue;
+  dispatcher: Dispatcher;
+  factory: McpServerFactory;
+  /** `/mcp`, `/api/tools` and `/api/system-tools`, in that order. */
+  routes: RouteHandler[];
+  views: { elicitations(): ElicitationsView };
+  commands: ControlCommandHandlers<'runTool' | 'answerElicitation' | 'answerSampling' | 'setElicitationAnswerer'>;
+  status: { catalogue(): unknown };
+  dispose(): Promise<void>;
+}
+
+export function mountMcp(context: McpMountContext): MountedMcp {
+  const { control } = context;
+  const elicitations = new ConsoleElicitations(context.elicitationAnswerer);
+  const offs = [
+    elicitations.events.on('pending', (elicitation) => control.publish({ type: 'elicitation.pending', elicitation })),
+    elicitations.events.on('resolved', (elicitationId) => control.publish({ type: 'elicitation.resolved', elicitationId })),
+    elicitations.events.on('answerer', (answerer) => control.publish({ type: 'elicitation.answerer', answerer })),
+    elicitations.events.on('samplingPending', (sampling) => control.publish({ type: 'sampling.pending', sampling })),
+    elicitations.events.on('samplingResolved', (samplingId) => control.publish({ type: 'sampling.resolved', samplingId })),
+  ];
+  const catalogue = createCatalogue(context.toolSources);
+  const content = context.content(catalogue);
+  const dispatcher = createDispatcher(catalogue, context.observers, context.admission, context.gate, { elicitations });
+  const factory = createMcpServerFactory({
+    name: context.name,
+    version: context.version,
+    instructions: context.instructions,
+    catalogue,
+    dispatcher,
+    content: content.source,
+    sessionClosed: context.sessionClosed,
+    sessions: context.sessions,
+  });
+  const mcpHttp = createMcpHttpHandler({ factory, idleTimeoutMs: context.idleTimeoutMs, maxSessions: context.maxSessions, readBody: context.readBody });
+  const directApi = createDirectToolApi({ catalogue, dispatcher, readBody: context.readBody, onCaller: context.apiCaller });
+  const systemToolApi = createSystemToolApi({ provider: context.systemTools, readBody: context.readBody });
+  return {
+    catalogue,
+    dispatcher,
+    factory,
+    routes: [mcpHttp, directApi, systemToolApi],
+    views: { elicitations: () => elicitations.view() },
+    commands: {
+      async runTool({ name, args }) {
+        const callId = timeOrderedId();
+        const outcome = await dispatcher.call({ name, args, agent: 'console', transport: 'console', signal: new AbortController().signal, callId });
+        return { callId, result: outcome.result };
+      },
+      answerElicitation: ({ elicitationId, ...answer }) => elicitations.answer(elicitationId, answer),
+      answerSampling: ({ samplingId, ...answer }) => elicitations.answerSampling(samplingId, answer),
+      setElicitationAnswerer: ({ answerer }) => elicitations.setAnswerer(answerer),
+    },
+    status: { catalogue: () => ({ collisions: catalogue.collisions() }) },
+    async dispose() {
+      for (const off of offs) off();
+      await mcpHttp.close();
+      factory.close();
+      content.dispose();
+      catalogue.close();
+    },
+  };
+}

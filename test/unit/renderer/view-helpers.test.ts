@@ -10,6 +10,7 @@ import { answerProblems, elicitationFields, initialAnswer } from '../../../src-r
 import { callTrace, parseToolsCall } from '../../../src-renderer/src/lib/jsonrpc-trace.js';
 import { alwaysAllowRule, escapeGlob, ruleMatchers } from '../../../src-renderer/src/lib/policy-rules.js';
 import { exportHref } from '../../../src-renderer/src/lib/history-export.js';
+import { groupSnippets, snippetFacts } from '../../../src-renderer/src/lib/snippets.js';
 import { callUrl, parseRoute, routeHash } from '../../../src-renderer/src/store/ui.js';
 import { accessKeyOf, isViewId, VIEWS } from '../../../src-renderer/src/views/registry.js';
 import type { ConsoleNotice } from '../../../src-renderer/src/store/store.js';
@@ -181,5 +182,18 @@ describe('history export link', () => {
     assert.equal(exportHref({ status: 'all', text: '' }), '/audit/export?format=jsonl');
     assert.equal(exportHref({ status: 'refused', text: ' Crate ' }), '/audit/export?format=jsonl&status=error&refused=true&text=Crate');
     assert.equal(exportHref({ status: 'error', text: '' }, 'csv'), '/audit/export?format=csv&status=error&refused=false');
+  });
+});
+
+describe('client setup snippets', () => {
+  test('group by client, keep each form, say where it goes', () => {
+    const groups = groupSnippets([
+      { client: 'Claude Desktop (stdio)', format: 'json', text: '{}', transport: 'stdio', target: 'claude_desktop_config.json' },
+      { client: 'Claude Code: command (stdio)', format: 'shell', text: 'claude mcp add', transport: 'stdio', target: 'a terminal' },
+      { client: 'Claude Code: .mcp.json (streamable HTTP)', format: 'json', text: '{}', transport: 'streamable-http', target: '.mcp.json' },
+    ]);
+    assert.deepEqual(groups.map((g) => [g.client, g.snippets.map((s) => s.form)]), [['Claude Desktop', ['']], ['Claude Code', ['command', '.mcp.json']]]);
+    assert.equal(snippetFacts(groups[1]!.snippets[0]!), 'stdio · run in a terminal · shell');
+    assert.equal(snippetFacts(groups[0]!.snippets[0]!), 'stdio · goes in claude_desktop_config.json · json');
   });
 });

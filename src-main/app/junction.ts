@@ -213,6 +213,7 @@ async function mountAll(options: JunctionOptions, logger: Logger, step: Step, cl
     setters: {
       ...(logger.setLevel ? { 'log-level': (level: Config['log-level']) => logger.setLevel?.(level) } : {}),
       'plugin-timeout': (ms: number) => bridge.source.setCallTimeout(ms),
+      'elicitation-answerer': (answerer: Config['elicitation-answerer']) => mcp.commands.setElicitationAnswerer({ answerer }),
     },
   });
   control.serve({
@@ -231,6 +232,11 @@ async function mountAll(options: JunctionOptions, logger: Logger, step: Step, cl
       ...policy.commands,
       ...bridge.commands,
       ...mcp.commands,
+      // Through the setting, so Settings and Live calls agree whichever way it was switched.
+      setElicitationAnswerer: ({ answerer }) => {
+        settings.update('elicitation-answerer', answerer);
+        return mcp.views.elicitations();
+      },
       ...audit.commands(mcp.dispatcher),
       settings: () => settings.view(),
       updateSetting: ({ key, value }) => {

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { CallView } from '../contracts/index.js';
+import type { CallView, PolicyDecisionView } from '../contracts/index.js';
 import type { AuditEventKind, StoredCall, StoredEvent } from './records.js';
 import { assertSupported, migrate, SCHEMA_VERSION, type MigrationReport, type UpgradeListener } from './schema.js';
 import { errorMessage } from '../shared/index.js';
@@ -93,13 +93,16 @@ export function unsequencedCall(row: Omit<CallRow, 'seq'>): Omit<StoredCall, 'se
   if (row.response_bytes !== null) call.responseBytes = row.response_bytes;
   if (row.error_code !== null) call.errorCode = row.error_code;
   if (row.replay_of !== null) call.replayOf = row.replay_of;
+  const policy = row.policy === null ? null : parseJson(row.policy);
+  // History rows say who decided what, as live ones do.
+  if (policy !== null) call.policy = policy as PolicyDecisionView;
   return {
     call,
     arguments: parseJson(row.arguments),
     result: parseJson(row.result),
     redacted: row.redacted === null ? [] : (JSON.parse(row.redacted) as string[]),
     truncated: row.truncated === 1,
-    policy: row.policy === null ? null : parseJson(row.policy),
+    policy,
     decidedBy: row.decided_by,
     replayOf: row.replay_of,
   };

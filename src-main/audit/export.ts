@@ -14,6 +14,7 @@ import type { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { JunctionError } from '../contracts/index.js';
 import { CALL_COLUMNS, CALL_FIELDS, unsequencedCall, type CallRow, type EventRow } from './database.js';
+import type { StoredCall } from './records.js';
 import { loadSpill, spillPath, type SpilledCall, type SpilledEvent } from './spill.js';
 
 export type ExportFormat = 'jsonl' | 'csv';
@@ -39,12 +40,13 @@ type Line = Partial<Record<(typeof CSV_COLUMNS)[number], unknown>>;
 type UnsequencedCall = Omit<CallRow, 'seq'>;
 type UnsequencedEvent = Omit<EventRow, 'seq'>;
 
-function callLine(row: UnsequencedCall): Line {
-  const stored = unsequencedCall(row);
-  const line: Line = { type: 'call', at: new Date(row.started_at).toISOString(), ...stored.call, policy: stored.policy, decidedBy: stored.decidedBy, replayOf: stored.replayOf, redacted: stored.redacted, arguments: stored.arguments };
+function storedCallLine(stored: Omit<StoredCall, 'seq'>): Line {
+  const line: Line = { type: 'call', at: new Date(stored.call.startedAt).toISOString(), ...stored.call, policy: stored.policy, decidedBy: stored.decidedBy, replayOf: stored.replayOf, redacted: stored.redacted, arguments: stored.arguments };
   if (stored.result !== undefined) line.result = stored.result;
   return line;
 }
+
+const callLine = (row: UnsequencedCall): Line => storedCallLine(unsequencedCall(row));
 
 function eventLine(row: UnsequencedEvent): Line {
   return { type: 'event', at: new Date(row.at).toISOString(), kind: row.kind, workspaceId: row.workspace_id, transactionId: row.transaction_id, data: JSON.parse(row.data) };
@@ -156,16 +158,27 @@ export async function exportAudit(options: ExportOptions, out: Writable): Promis
       timed(rows<EventRow>('events', 'SELECT * FROM events WHERE at >= ? AND at < ? ORDER BY at, seq'), eventAt, eventLine),
       timed(spilledEvents, eventAt, eventLine),
     ]);
-    if (options.format === 'csv') await write(out, `${CSV_COLUMNS.join(',')}\n`);
-    let count = 0;
-    for (const line of lines) {
-      await write(out, format(line, options.format));
-      count++;
-    }
-    return count;
+    return await writeLines(lines, options.format, out);
   } finally {
     db?.close();
   }
+}
+
+async function writeLines(lines: Iterable<Line>, as: ExportFormat, out: Writable): Promise<number> {
+  if (as === 'csv') await write(out, `${CSV_COLUMNS.join(',')}\n`);
+  let count = 0;
+  for (const line of lines) {
+    await write(out, format(line, as));
+    count++;
+  }
+  return count;
+}
+
+/** Writes the given recorded calls in the order given, in the export's line format; resolves with their number. */
+export function exportCalls(calls: Iterable<StoredCall>, as: ExportFormat, out: Writable): Promise<number> {
+  return writeLines((function* () {
+    for (const stored of calls) yield storedCallLine(stored);
+  })(), as, out);
 }
 
 /** Parses `--since`/`--until` values: ISO 8601 dates or date-times. */

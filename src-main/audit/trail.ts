@@ -5,11 +5,11 @@
  */
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { exportAudit } from './export.js';
-import type { StoredEvent } from './records.js';
+import { exportAudit, exportCalls } from './export.js';
+import type { StoredCall, StoredEvent } from './records.js';
 import type { RedactionRules } from './redact.js';
 import { AuditStore } from './store.js';
-import type { AuditExportRequest, HistoryProvider } from '../control/index.js';
+import type { AuditExportFilter, AuditExportRequest, HistoryProvider } from '../control/index.js';
 import type { ApprovalView, CallDetail, HistoryAvailability, HistoryPage, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
 import type { CallObserver, Dispatcher } from '../mcp/index.js';
 import { JunctionError } from '../contracts/index.js';
@@ -28,6 +28,8 @@ export interface AuditTrailOptions {
 }
 
 const HISTORY_PAGE = 100;
+/** Calls read per history page while a filtered export streams. */
+const EXPORT_PAGE = 500;
 
 const objectOf = (value: unknown): Record<string, unknown> | undefined => (value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
 
@@ -162,10 +164,26 @@ export class AuditTrail {
     return { replayOf: callId, isError: outcome.result.isError === true, result: outcome.result };
   }
 
-  /** Streams the trail as the console's Export button downloads it; what is queued is written first. */
+  /**
+   * Streams the trail as the console's Export button downloads it; what is queued is written first. With
+   * the console's filter, the calls its history search finds (newest first, as it lists them) and no events.
+   */
   export(request: AuditExportRequest, out: Writable): Promise<number> {
     this.store.flush();
-    return exportAudit({ path: this.store.status().path, warn: (message) => this.logger.warn(`audit export: ${message}`), ...request }, out);
+    const { filter, ...rest } = request;
+    if (filter) return exportCalls(this.matching(filter, rest), request.format, out);
+    return exportAudit({ path: this.store.status().path, warn: (message) => this.logger.warn(`audit export: ${message}`), ...rest }, out);
+  }
+
+  /** The recorded calls a console filter matches, page by page through the history search. */
+  private *matching(filter: AuditExportFilter, window: { since?: number; until?: number }): Generator<StoredCall> {
+    const { refused, ...query } = filter;
+    let before: number | undefined;
+    do {
+      const page = this.store.queryCalls({ ...query, ...window, limit: EXPORT_PAGE, ...(before !== undefined ? { before } : {}) });
+      for (const stored of page.items) if (refused === undefined || (stored.call.policy?.decision === 'deny') === refused) yield stored;
+      before = page.nextBefore;
+    } while (before !== undefined);
   }
 
   close(): void {

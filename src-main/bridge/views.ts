@@ -78,6 +78,7 @@ export function agentViews(presence: AgentPresence, projects: Pick<ProjectRoutin
       ...(agent.client.version ? { clientVersion: agent.client.version } : {}),
       ...(agent.pin ? { pin: agent.pin } : {}),
       ...(projectKey === undefined ? {} : { projectKey }),
+      connectedAt: agent.connectedAt,
     };
   });
 }

@@ -27,6 +27,7 @@ import type {
   RecoveryView,
   ReplayResult,
   RunToolResult,
+  SamplingAnswerInput,
   SessionGrantView,
   SettingsView,
   ToolCatalogueEntry,
@@ -82,6 +83,14 @@ export const CONSOLE_COMMANDS = {
         content: z.record(z.string().max(256), z.union([z.string().max(65_536), z.number(), z.boolean(), z.array(z.string().max(4096)).max(256)])).optional(),
       })
       .strict() satisfies z.ZodType<{ elicitationId: string } & ElicitationAnswerInput>,
+    result: returns<ElicitationsView>(),
+  },
+  /** Replies to a pending sampling request as the model, or declines it (the tool's sample() then rejects). */
+  answerSampling: {
+    input: z
+      .object({ samplingId: id, action: z.enum(['accept', 'decline']), text: z.string().max(1_000_000).optional(), model: z.string().min(1).max(256).optional() })
+      .strict()
+      .refine((a) => a.action === 'decline' || (a.text !== undefined && a.text.trim() !== ''), { message: 'a reply needs its text', path: ['text'] }) satisfies z.ZodType<{ samplingId: string } & SamplingAnswerInput>,
     result: returns<ElicitationsView>(),
   },
   /** Who answers elicitations from now on: the calling agent, or the operator in the console. */

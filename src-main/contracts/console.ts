@@ -28,6 +28,10 @@ export interface PluginView {
   project?: PluginProjectView;
   /** What the operator should know about this plugin now, e.g. a prompts list that failed and is served empty. */
   warnings?: string[];
+  /** State `awaited`: when its connection was lost (epoch ms). */
+  disconnectedAt?: number;
+  /** State `awaited`: why the connection ended, when the bridge knows (`connection closed: …`). */
+  lostReason?: string;
 }
 
 export interface PluginProjectView {
@@ -52,6 +56,8 @@ export interface AgentView {
   pin?: string;
   /** The project key the agent's calls currently go to (multi-project routing), if any. */
   projectKey?: string;
+  /** When the session opened (MCP `initialized`) or the HTTP caller made its first call (epoch ms). */
+  connectedAt: number;
 }
 
 export type ProjectRouting = 'single' | 'multi';
@@ -109,6 +115,8 @@ export interface CallView {
   policy?: PolicyDecisionView;
   /** The recorded call this one replays. */
   replayOf?: string;
+  /** The MCP session the call came over (absent for direct HTTP and console calls): tells sessions of one client apart. */
+  sessionId?: string;
 }
 
 /** A request a tool made of the calling agent while serving a call (elicitation, sampling), for the call trace. */
@@ -138,11 +146,40 @@ export interface PendingElicitationView {
   /** The flat MCP form schema the answer must satisfy. */
   requestedSchema: Record<string, unknown>;
   createdAt: number;
+  /** When the request is withdrawn unanswered (its call's deadline), when there is one. */
+  expiresAt?: number;
 }
 
 export interface ElicitationsView {
   answerer: ElicitationAnswerer;
   pending: PendingElicitationView[];
+  /** Sampling requests waiting for the operator (answerer `console` answers those too). */
+  sampling: PendingSamplingView[];
+}
+
+/** A tool's `sampling/createMessage` waiting for the operator to reply as the model (answerer `console`). */
+export interface PendingSamplingView {
+  samplingId: string;
+  callId: string;
+  tool: string;
+  agent: string;
+  /** The MCP sampling messages, as the tool sent them. */
+  messages: Array<{ role: string; content: unknown }>;
+  systemPrompt?: string;
+  maxTokens: number;
+  temperature?: number;
+  stopSequences?: string[];
+  modelPreferences?: Record<string, unknown>;
+  includeContext?: string;
+  createdAt: number;
+}
+
+/** The operator's reply to a sampling request: text as the model (`accept`) or a refusal. */
+export interface SamplingAnswerInput {
+  action: 'accept' | 'decline';
+  text?: string;
+  /** The model name the tool is told; `operator` when absent. */
+  model?: string;
 }
 
 export interface ElicitationAnswerInput {
@@ -157,20 +194,31 @@ export interface ServedByView {
   pluginVersion?: string;
 }
 
-/** Last-minute call statistics, computed on the server from the call stream (one point per second). */
+/**
+ * Last-minute call statistics, computed on the server from the call stream (one point per second).
+ * Three outcomes are kept apart: a call waiting for the operator is `held` (not in flight), a call the
+ * policy or the operator refused is `refused` (it never ran: no error, no latency), and only a call that
+ * ran and failed is an error. Latency is execution time: the operator's wait is not in it.
+ */
 export interface MetricsView {
   at: number;
   windowSeconds: number;
   callsPerSecond: number;
-  /** Failed calls / finished calls over the window (0 when none finished). */
+  /** Failed calls / finished calls that ran over the window (0 when none ran). */
   errorRatio: number;
+  /** Calls refused over the window (the policy, the operator, the approval timeout). */
+  refused: number;
+  /** Execution time of the calls that ran (the wait for the operator left out). */
   p50Ms?: number;
   p99Ms?: number;
+  /** Calls running now; held ones are not among them. */
   inFlight: number;
+  /** Calls waiting for the operator now. */
+  held: number;
   /** Agents that finished a call in the window. */
   activeAgents: string[];
   /** Oldest second first; latency points are null for seconds without calls. */
-  series: { calls: number[]; errors: number[]; p50Ms: Array<number | null>; p99Ms: Array<number | null> };
+  series: { calls: number[]; errors: number[]; refused: number[]; p50Ms: Array<number | null>; p99Ms: Array<number | null> };
 }
 
 export interface ToolStatsView {
@@ -494,6 +542,8 @@ export interface PolicyDecisionView {
   askId?: string;
   /** The operator's reason for a denial. */
   operatorReason?: string;
+  /** How long the call waited for the operator (ms); present when it was held. */
+  heldMs?: number;
 }
 
 /** The complete arguments of one held call, fetched on demand. */
@@ -602,20 +652,21 @@ export interface ControlSnapshot {
   approvals: ApprovalView[];
   recovery: RecoveryView;
   bridge: BridgeView;
-  metrics?: MetricsView;
+  metrics: MetricsView;
   /** Absent when the composition has no elicitation queue (tests of other rooms). */
   elicitations?: ElicitationsView;
-  /** Pending and recently decided call approvals (absent from servers without an approval policy room). */
-  callApprovals?: CallApprovalView[];
+  /** Pending and recently decided call approvals (empty without an approval policy). */
+  callApprovals: CallApprovalView[];
   policy?: PolicyView;
-  /** Connected agents; absent from older cores. */
-  agents?: AgentView[];
+  /** Connected agents. */
+  agents: AgentView[];
 }
 
 export type ControlEvent =
   | { type: 'plugin.connected'; plugin: PluginView }
   | { type: 'plugin.updated'; plugin: PluginView }
-  | { type: 'plugin.disconnected'; connectionId: string }
+  /** `reason`: why it left (when the bridge knows); `replacedBy`: the connection that took its slot. */
+  | { type: 'plugin.disconnected'; connectionId: string; reason?: string; replacedBy?: string }
   | { type: 'call.started'; call: CallView }
   | { type: 'call.progress'; callId: string; progress: NonNullable<CallView['progress']> }
   | { type: 'call.finished'; call: CallView }
@@ -623,6 +674,8 @@ export type ControlEvent =
   | { type: 'elicitation.pending'; elicitation: PendingElicitationView }
   | { type: 'elicitation.resolved'; elicitationId: string }
   | { type: 'elicitation.answerer'; answerer: ElicitationAnswerer }
+  | { type: 'sampling.pending'; sampling: PendingSamplingView }
+  | { type: 'sampling.resolved'; samplingId: string }
   | { type: 'workspace.updated'; workspace: WorkspaceView }
   | { type: 'approval.requested'; approval: ApprovalView }
   | { type: 'approval.decided'; approval: ApprovalView }
@@ -684,13 +737,7 @@ export interface SnapshotCallsFrame {
 /** Any frame a channel may deliver: the single-event form stays valid beside batches, a whole snapshot beside a split one. */
 export type ControlWireFrame = ControlFrame | EventBatchFrame | SnapshotCallsFrame;
 
-/** WebSocket request `{ id, command, args }` and its reply `{ id, result }`. */
-export interface ControlRequestMessage {
-  id: number | string;
-  command: string;
-  args?: unknown;
-}
-
+/** The WebSocket reply `{ id, result }` to a request `{ id, command, args }`. */
 export interface ControlReplyMessage {
   id: number | string | null;
   result: ControlResult<unknown>;

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex, Writable } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
-import type { ControlReplyMessage } from '../contracts/index.js';
+import type { CallStatus, ControlReplyMessage } from '../contracts/index.js';
 import { loopbackHost, originAllowed, presentedToken, tokenCookie, tokensEqual } from './console-auth.js';
 import { DEFAULT_FRAME_SENDER_LIMITS, FrameSender, type FrameSenderLimits, type FrameSenderStats } from './frame-sender.js';
 import type { ControlHub } from './hub.js';
@@ -22,6 +22,17 @@ export interface AuditExportRequest {
   since?: number;
   /** Epoch ms, exclusive. */
   until?: number;
+  /**
+   * The console's current filter: only the calls it matches (no events), as the history search finds
+   * them; `refused` tells calls the policy or operator refused (true) from those that ran and failed (false).
+   */
+  filter?: AuditExportFilter;
+}
+
+export interface AuditExportFilter {
+  text?: string;
+  status?: CallStatus;
+  refused?: boolean;
 }
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
@@ -52,7 +63,16 @@ const requestSchema = z.object({
 });
 
 const epochMs = z.coerce.number().int().optional();
-const exportQuery = z.object({ format: z.enum(['jsonl', 'csv']).default('jsonl'), since: epochMs, until: epochMs }).strict();
+const exportQuery = z
+  .object({
+    format: z.enum(['jsonl', 'csv']).default('jsonl'),
+    since: epochMs,
+    until: epochMs,
+    text: z.string().max(256).optional(),
+    status: z.enum(['running', 'ok', 'error']).optional(),
+    refused: z.enum(['true', 'false']).optional(),
+  })
+  .strict();
 
 function requestUrl(req: IncomingMessage): URL {
   return new URL(req.url ?? '/', 'http://console.invalid');
@@ -121,17 +141,18 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
     }
     const parsed = exportQuery.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success) {
-      sendPage(res, 400, 'Bad export request', 'format is jsonl or csv; since and until are epoch milliseconds.', headers);
+      sendPage(res, 400, 'Bad export request', 'format is jsonl or csv; since and until are epoch milliseconds; text, status (running, ok, error) and refused (true, false) filter calls.', headers);
       return;
     }
-    const { format, since, until } = parsed.data;
+    const { format, since, until, text, status, refused } = parsed.data;
+    const filter: AuditExportFilter = { ...(text?.trim() ? { text: text.trim() } : {}), ...(status ? { status } : {}), ...(refused ? { refused: refused === 'true' } : {}) };
     res.writeHead(200, {
       ...headers,
       'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
       'Content-Disposition': `attachment; filename="junction-audit.${format}"`,
       'Cache-Control': 'no-store',
     });
-    await options.exportAudit({ format, ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) }, res);
+    await options.exportAudit({ format, ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}), ...(Object.keys(filter).length > 0 ? { filter } : {}) }, res);
     res.end();
   }
 

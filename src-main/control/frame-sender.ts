@@ -7,7 +7,7 @@
  */
 import type { ControlFrame } from '../contracts/index.js';
 import type { SnapshotFrame } from './hub.js';
-import { SNAPSHOT_CALLS_PER_PART, snapshotParts } from './snapshot-parts.js';
+import { SNAPSHOT_CALLS_PER_PART, SNAPSHOT_FIRST_CALLS, snapshotParts } from './snapshot-parts.js';
 
 export interface FrameSink {
   /** Writes one message; `done` runs once the bytes have left user space (or the write failed). */
@@ -26,11 +26,13 @@ export interface FrameSenderLimits {
    * event-loop turn, which already coalesces more the busier the hub is, at no added latency.
    */
   flushIntervalMs: number;
-  /** Calls a snapshot message carries; the rest of the log follows in `snapshotCalls` parts of this size. */
+  /** Calls a `snapshotCalls` part carries. */
   snapshotCallsPerMessage: number;
+  /** Calls the snapshot message itself carries (the newest); the rest of the log follows in parts. */
+  snapshotFirstCalls: number;
 }
 
-export const DEFAULT_FRAME_SENDER_LIMITS: FrameSenderLimits = { maxInFlight: 32, maxQueuedFrames: 4096, maxBatchChars: 64 * 1024, flushIntervalMs: 0, snapshotCallsPerMessage: SNAPSHOT_CALLS_PER_PART };
+export const DEFAULT_FRAME_SENDER_LIMITS: FrameSenderLimits = { maxInFlight: 32, maxQueuedFrames: 4096, maxBatchChars: 64 * 1024, flushIntervalMs: 0, snapshotCallsPerMessage: SNAPSHOT_CALLS_PER_PART, snapshotFirstCalls: SNAPSHOT_FIRST_CALLS };
 
 export interface FrameSenderStats {
   /** Messages written. */
@@ -104,7 +106,7 @@ export class FrameSender {
 
   /** Each part of a snapshot counts as one queued frame. */
   private enqueueSnapshot(frame: SnapshotFrame): void {
-    const parts = snapshotParts(frame, this.limits.snapshotCallsPerMessage);
+    const parts = snapshotParts(frame, this.limits.snapshotCallsPerMessage, this.limits.snapshotFirstCalls);
     for (const part of parts) this.queue.push({ message: JSON.stringify(part) });
     this.queuedFrames += parts.length;
   }

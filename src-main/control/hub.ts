@@ -158,6 +158,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       metrics.observe(event.call, now());
     } else if (event.type === 'call.progress') calls.progress(event.callId, event.progress);
     else if (event.type === 'call.nested') calls.nested(event.nested);
+    else if (event.type === 'callApproval.requested' || event.type === 'callApproval.decided') metrics.observeApproval(event.approval);
   }
 
   function note(key: string, entry: PluginTimelineEntry): void {
@@ -237,9 +238,9 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       bridge: providers.bridge(),
       metrics: metricsView(),
       ...(providers.elicitations ? { elicitations: providers.elicitations() } : {}),
-      ...(providers.callApprovals ? { callApprovals: providers.callApprovals() } : {}),
+      callApprovals: providers.callApprovals?.() ?? [],
       ...(providers.policy ? { policy: providers.policy() } : {}),
-      ...(providers.agents ? { agents: providers.agents() } : {}),
+      agents: providers.agents?.() ?? [],
     };
   }
 

@@ -8,13 +8,19 @@ import type { SnapshotFrame } from './hub.js';
 
 /** About 200 KB of JSON per message: a few milliseconds of JSON.parse in the page. */
 export const SNAPSHOT_CALLS_PER_PART = 1000;
+/**
+ * The snapshot message itself carries a few screens of the newest calls, so the table can be drawn
+ * before the rest of the log has even been parsed: the first render waits on one small message.
+ */
+export const SNAPSHOT_FIRST_CALLS = 200;
 
-export function snapshotParts(frame: SnapshotFrame, callsPerPart = SNAPSHOT_CALLS_PER_PART): ControlWireFrame[] {
+export function snapshotParts(frame: SnapshotFrame, callsPerPart = SNAPSHOT_CALLS_PER_PART, firstCalls = SNAPSHOT_FIRST_CALLS): ControlWireFrame[] {
   const calls = frame.snapshot.calls;
   const size = Math.max(1, callsPerPart);
-  if (calls.length <= size) return [frame];
-  const parts: ControlWireFrame[] = [{ ...frame, snapshot: { ...frame.snapshot, calls: calls.slice(-size) } }];
-  for (let end = calls.length - size; end > 0; end -= size) {
+  const first = Math.max(1, firstCalls);
+  if (calls.length <= first) return [frame];
+  const parts: ControlWireFrame[] = [{ ...frame, snapshot: { ...frame.snapshot, calls: calls.slice(-first) } }];
+  for (let end = calls.length - first; end > 0; end -= size) {
     const part: SnapshotCallsFrame = { type: 'snapshotCalls', seq: frame.seq, calls: calls.slice(Math.max(0, end - size), end) };
     parts.push(part);
   }

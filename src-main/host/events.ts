@@ -1,7 +1,5 @@
 /** Events the host emits for the console; each payload is exactly the matching ControlEvent. */
 import type { ControlEvent } from '../contracts/index.js';
-import type { TypedEmitter } from '../shared/index.js';
 
 export type HostEventType = 'workspace.updated' | 'approval.requested' | 'approval.decided';
 export type HostEvents = { [K in HostEventType]: Extract<ControlEvent, { type: K }> };
-export type HostEmitter = TypedEmitter<HostEvents>;

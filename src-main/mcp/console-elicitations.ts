@@ -1,31 +1,43 @@
 /**
- * Elicitations the operator answers in the console instead of the agent (setting `elicitation-answerer`,
- * switchable from the console). Pending ones are bounded, end with their call, and an answer must
- * satisfy the requested schema before it reaches the tool.
+ * Elicitations and sampling requests the operator answers in the console instead of the agent (setting
+ * `elicitation-answerer`, switchable from the console). Pending ones are bounded, end with their call,
+ * and an elicitation's answer must satisfy the requested schema before it reaches the tool.
  */
 import { randomUUID } from 'node:crypto';
-import { ElicitRequestFormParamsSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationAnswerer, ElicitationAnswerInput, ElicitationsView, PendingElicitationView, AgentRequests, ElicitationAnswer } from '../contracts/index.js';
+import { CreateMessageRequestParamsSchema, ElicitRequestFormParamsSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitationAnswerer, ElicitationAnswerInput, ElicitationsView, PendingElicitationView, PendingSamplingView, SamplingAnswerInput, AgentRequests, ElicitationAnswer } from '../contracts/index.js';
 import { JunctionError } from '../contracts/index.js';
 import { TypedEmitter } from '../shared/index.js';
 import { createSchemaValidator } from './schema-validator.js';
 
 export const DEFAULT_MAX_PENDING_ELICITATIONS = 64;
 
-interface Pending {
-  view: PendingElicitationView;
-  resolve: (answer: ElicitationAnswer) => void;
+/** A request waiting for the operator: its view, and how to settle the tool's promise. */
+interface Waiter<View, Answer> {
+  view: View;
+  resolve: (answer: Answer) => void;
+  reject: (error: JunctionError) => void;
 }
 
 export interface ConsoleElicitationEvents {
   pending: PendingElicitationView;
   resolved: string;
   answerer: ElicitationAnswerer;
+  samplingPending: PendingSamplingView;
+  samplingResolved: string;
+}
+
+type CallInfo = { callId: string; tool: string; agent: string };
+
+/** The reply a tool receives when the operator answers its sampling request as the model. */
+function samplingResult(answer: SamplingAnswerInput): Record<string, unknown> {
+  return { role: 'assistant', content: { type: 'text', text: answer.text ?? '' }, model: answer.model ?? 'operator', stopReason: 'endTurn' };
 }
 
 export class ConsoleElicitations {
   readonly events = new TypedEmitter<ConsoleElicitationEvents>();
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new Map<string, Waiter<PendingElicitationView, ElicitationAnswer>>();
+  private readonly sampling = new Map<string, Waiter<PendingSamplingView, Record<string, unknown>>>();
   private readonly validator = createSchemaValidator();
 
   constructor(
@@ -46,32 +58,35 @@ export class ConsoleElicitations {
   }
 
   view(): ElicitationsView {
-    return { answerer: this.current, pending: [...this.pending.values()].map((p) => p.view) };
+    return { answerer: this.current, pending: [...this.pending.values()].map((p) => p.view), sampling: [...this.sampling.values()].map((p) => p.view) };
   }
 
   /** Waits for the operator's answer; rejects with InvalidRequest, TooManyRequests or CallNotActive (the call ended). */
-  ask(call: { callId: string; tool: string; agent: string }, params: { message: string; requestedSchema: Record<string, unknown> }, signal: AbortSignal): Promise<ElicitationAnswer> {
+  ask(call: CallInfo, params: { message: string; requestedSchema: Record<string, unknown> }, signal: AbortSignal): Promise<ElicitationAnswer> {
     const parsed = ElicitRequestFormParamsSchema.safeParse({ ...params, mode: 'form' });
     if (!parsed.success) return Promise.reject(new JunctionError('InvalidRequest', `The elicitation request is not allowed by the MCP specification: ${parsed.error.message}`));
-    if (signal.aborted) return Promise.reject(new JunctionError('CallNotActive', 'The call already ended.'));
-    if (this.pending.size >= this.maxPending) {
-      return Promise.reject(new JunctionError('TooManyRequests', `${this.maxPending} elicitations already wait for the operator.`, { details: { limit: this.maxPending } }));
-    }
     const view: PendingElicitationView = { elicitationId: randomUUID(), ...call, message: params.message, requestedSchema: params.requestedSchema, createdAt: Date.now() };
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        if (this.remove(view.elicitationId)) reject(new JunctionError('CallNotActive', 'The call ended before the operator answered.'));
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(view.elicitationId, {
-        view,
-        resolve: (answer) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(answer);
-        },
-      });
-      this.events.emit('pending', view);
-    });
+    return this.wait(this.pending, view.elicitationId, view, signal, 'elicitations', () => this.events.emit('pending', view), () => this.events.emit('resolved', view.elicitationId));
+  }
+
+  /** Waits for the operator to reply as the model; rejects like `ask`, and with AgentRequestFailed when the operator declines. */
+  sample(call: CallInfo, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const parsed = CreateMessageRequestParamsSchema.safeParse(params);
+    if (!parsed.success) return Promise.reject(new JunctionError('InvalidRequest', `The sampling request is not allowed by the MCP specification: ${parsed.error.message}`));
+    const p = parsed.data;
+    const view: PendingSamplingView = {
+      samplingId: randomUUID(),
+      ...call,
+      messages: p.messages.map((m) => ({ role: m.role, content: m.content })),
+      maxTokens: p.maxTokens,
+      ...(p.systemPrompt !== undefined ? { systemPrompt: p.systemPrompt } : {}),
+      ...(p.temperature !== undefined ? { temperature: p.temperature } : {}),
+      ...(p.stopSequences !== undefined ? { stopSequences: p.stopSequences } : {}),
+      ...(p.modelPreferences !== undefined ? { modelPreferences: p.modelPreferences as Record<string, unknown> } : {}),
+      ...(p.includeContext !== undefined ? { includeContext: p.includeContext } : {}),
+      createdAt: Date.now(),
+    };
+    return this.wait(this.sampling, view.samplingId, view, signal, 'sampling requests', () => this.events.emit('samplingPending', view), () => this.events.emit('samplingResolved', view.samplingId));
   }
 
   /** Throws ResourceNotFound for an unknown or finished elicitation, ValidationFailed for content outside its schema. */
@@ -82,31 +97,68 @@ export class ConsoleElicitations {
       const checked = this.validator.getValidator(entry.view.requestedSchema)(answer.content ?? {});
       if (!checked.valid) throw new JunctionError('ValidationFailed', `The answer does not satisfy the requested schema: ${checked.errorMessage ?? 'invalid'}`);
     }
-    this.remove(elicitationId);
+    this.pending.delete(elicitationId);
     entry.resolve(answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : { action: answer.action });
     return this.view();
   }
 
-  pendingCount(): number {
-    return this.pending.size;
+  /** Throws ResourceNotFound for an unknown or finished sampling request. */
+  answerSampling(samplingId: string, answer: SamplingAnswerInput): ElicitationsView {
+    const entry = this.sampling.get(samplingId);
+    if (!entry) throw new JunctionError('ResourceNotFound', `No pending sampling request ${samplingId}; it was answered or its call ended.`);
+    this.sampling.delete(samplingId);
+    if (answer.action === 'accept') entry.resolve(samplingResult(answer));
+    else entry.reject(new JunctionError('AgentRequestFailed', 'The operator declined the sampling request.'));
+    return this.view();
   }
 
-  private remove(elicitationId: string): boolean {
-    if (!this.pending.delete(elicitationId)) return false;
-    this.events.emit('resolved', elicitationId);
-    return true;
+  pendingCount(): number {
+    return this.pending.size + this.sampling.size;
+  }
+
+  /**
+   * Parks a request until the operator settles it (then `removed` runs) or its call ends (then it rejects
+   * with CallNotActive). At most `maxPending` of each kind wait at once.
+   */
+  private wait<View, Answer>(queue: Map<string, Waiter<View, Answer>>, id: string, view: View, signal: AbortSignal, what: string, added: () => void, removed: () => void): Promise<Answer> {
+    if (signal.aborted) return Promise.reject(new JunctionError('CallNotActive', 'The call already ended.'));
+    if (queue.size >= this.maxPending) return Promise.reject(new JunctionError('TooManyRequests', `${this.maxPending} ${what} already wait for the operator.`, { details: { limit: this.maxPending } }));
+    return new Promise((resolve, reject) => {
+      const settle = () => {
+        signal.removeEventListener('abort', onAbort);
+        removed();
+      };
+      const onAbort = () => {
+        if (!queue.delete(id)) return;
+        settle();
+        reject(new JunctionError('CallNotActive', 'The call ended before the operator answered.'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      queue.set(id, {
+        view,
+        resolve: (answer) => {
+          settle();
+          resolve(answer);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      });
+      added();
+    });
   }
 }
 
 /**
- * A call's agent requests with elicitation sent to the console while the operator answers them
- * (checked at each request, so switching takes effect mid-call); sampling and logs stay with the agent.
+ * A call's agent requests with elicitation and sampling sent to the console while the operator answers
+ * them (checked at each request, so switching takes effect mid-call); logs stay with the agent.
  */
 export function withConsoleElicitations(base: AgentRequests | undefined, queue: ConsoleElicitations, call: { callId: string; tool: string; agent: string }): AgentRequests {
   const noAgent = (what: string) => Promise.reject(new JunctionError('CapabilityUnavailable', `This call has no MCP agent session to ${what}.`));
   return {
     elicit: (params, signal) => (queue.answerer === 'console' ? queue.ask(call, params, signal) : base ? base.elicit(params, signal) : noAgent('ask')),
-    sample: (params, signal) => (base ? base.sample(params, signal) : noAgent('sample from')),
+    sample: (params, signal) => (queue.answerer === 'console' ? queue.sample(call, params, signal) : base ? base.sample(params, signal) : noAgent('sample from')),
     log: (level, data, logger) => base?.log(level, data, logger),
   };
 }

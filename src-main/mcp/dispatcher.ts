@@ -117,6 +117,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         startedAt: Date.now(),
         requestBytes: request.requestBytes ?? byteLength(argsJson),
         ...(request.replayOf ? { replayOf: request.replayOf } : {}),
+        ...(request.scope?.sessionId ? { sessionId: boundedText(request.scope.sessionId, VIEW_TEXT_CHARS) } : {}),
       };
       notify('started', { ...call });
       let policy: PolicyDecisionView | undefined;

@@ -48,7 +48,7 @@ export interface MountedMcp {
   /** `/mcp`, `/api/tools` and `/api/system-tools`, in that order. */
   routes: RouteHandler[];
   views: { elicitations(): ElicitationsView };
-  commands: ControlCommandHandlers<'runTool' | 'answerElicitation' | 'setElicitationAnswerer'>;
+  commands: ControlCommandHandlers<'runTool' | 'answerElicitation' | 'answerSampling' | 'setElicitationAnswerer'>;
   status: { catalogue(): unknown };
   dispose(): Promise<void>;
 }
@@ -60,6 +60,8 @@ export function mountMcp(context: McpMountContext): MountedMcp {
     elicitations.events.on('pending', (elicitation) => control.publish({ type: 'elicitation.pending', elicitation })),
     elicitations.events.on('resolved', (elicitationId) => control.publish({ type: 'elicitation.resolved', elicitationId })),
     elicitations.events.on('answerer', (answerer) => control.publish({ type: 'elicitation.answerer', answerer })),
+    elicitations.events.on('samplingPending', (sampling) => control.publish({ type: 'sampling.pending', sampling })),
+    elicitations.events.on('samplingResolved', (samplingId) => control.publish({ type: 'sampling.resolved', samplingId })),
   ];
   const catalogue = createCatalogue(context.toolSources);
   const content = context.content(catalogue);
@@ -90,6 +92,7 @@ export function mountMcp(context: McpMountContext): MountedMcp {
         return { callId, result: outcome.result };
       },
       answerElicitation: ({ elicitationId, ...answer }) => elicitations.answer(elicitationId, answer),
+      answerSampling: ({ samplingId, ...answer }) => elicitations.answerSampling(samplingId, answer),
       setElicitationAnswerer: ({ answerer }) => elicitations.setAnswerer(answerer),
     },
     status: { catalogue: () => ({ collisions: catalogue.collisions() }) },

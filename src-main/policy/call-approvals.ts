@@ -451,15 +451,18 @@ export class CallApprovals implements CallGate {
       clearInterval(this.targetTimer);
       this.targetTimer = undefined;
     }
+    const decidedAt = this.now();
     entry.view = {
       ...entry.view,
       state,
-      decidedAt: this.now(),
+      decidedAt,
       ...this.boundedArguments(entry.args, entry.view.argumentBytes, this.options.decidedArgumentBytes ?? DECIDED_ARGUMENT_BYTES),
       ...(decision ? { decision } : {}),
       ...(operatorReason !== undefined ? { operatorReason } : {}),
     };
-    const outcome = verdict ? { ...verdict, decision: { ...verdict.decision, askId: entry.view.askId } } : this.verdictOf(entry);
+    // The wait is part of the decision, so the console and the audit trail can time what the call itself took.
+    const judged = verdict ?? this.verdictOf(entry);
+    const outcome = { ...judged, decision: { ...judged.decision, askId: entry.view.askId, heldMs: decidedAt - entry.view.requestedAt } };
     entry.view = { ...entry.view, decidedBy: outcome.decision.decidedBy };
     this.decided.push(entry.view);
     const keep = this.options.keepDecided ?? 200;

@@ -1,77 +1,61 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useConsole } from './store/store.js';
-import { pendingApprovals, pendingCallApprovals } from './store/reducer.js';
-import { useUi, type ViewId } from './store/ui.js';
+import { waitingForOperator } from './store/reducer.js';
+import { parseRoute, routeHash, useUi } from './store/ui.js';
 import { useTheme } from './lib/theme.js';
+import { accessKeyOf, viewById, VIEWS } from './views/registry.js';
+import { VIEW_COMPONENTS } from './views/components.js';
 import { MetricsHeader } from './components/MetricsHeader.js';
 import { CommandPalette } from './components/CommandPalette.js';
-import { PluginsView } from './views/PluginsView.js';
-import { CallsView } from './views/CallsView.js';
-import { RunToolView } from './views/RunToolView.js';
-import { TransactionsView } from './views/TransactionsView.js';
-import { ApprovalsView } from './views/ApprovalsView.js';
-import { RecoveryView } from './views/RecoveryView.js';
-import { BridgeView } from './views/BridgeView.js';
-import { PolicyView } from './views/PolicyView.js';
-import { SettingsView } from './views/SettingsView.js';
-
-const VIEWS: ReadonlyArray<{ id: ViewId; label: string; key: string; render: () => React.ReactNode }> = [
-  { id: 'plugins', label: 'Plugins', key: '1', render: () => <PluginsView /> },
-  { id: 'calls', label: 'Live calls', key: '2', render: () => <CallsView /> },
-  { id: 'run', label: 'Run a tool', key: '3', render: () => <RunToolView /> },
-  { id: 'transactions', label: 'Transactions', key: '4', render: () => <TransactionsView /> },
-  { id: 'approvals', label: 'Approvals', key: '5', render: () => <ApprovalsView /> },
-  { id: 'recovery', label: 'Recovery', key: '6', render: () => <RecoveryView /> },
-  { id: 'bridge', label: 'Bridge', key: '7', render: () => <BridgeView /> },
-  { id: 'policy', label: 'Policy', key: '8', render: () => <PolicyView /> },
-  { id: 'settings', label: 'Settings', key: '9', render: () => <SettingsView /> },
-];
+import { Notices } from './components/Notices.js';
+import { ElicitationBanner, ElicitationDialog } from './components/ElicitationDialog.js';
+import { SamplingDialog } from './components/SamplingDialog.js';
 
 const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform);
-
-function Notices() {
-  const notices = useConsole((s) => s.notices);
-  const dismiss = useConsole((s) => s.dismiss);
-  return (
-    <div className="notices" role="status" aria-live="polite">
-      {notices.map((n) => (
-        <p key={n.id} className={`notice ${n.kind}`}>
-          {n.text}{' '}
-          <button type="button" className="link" aria-label="Dismiss message" onClick={() => dismiss(n.id)}>
-            ×
-          </button>
-        </p>
-      ))}
-    </div>
-  );
-}
 
 function bannerText(commits: number, calls: number): string {
   const parts = [commits > 0 ? `${commits} commit${commits === 1 ? '' : 's'}` : '', calls > 0 ? `${calls} tool call${calls === 1 ? '' : 's'}` : ''].filter(Boolean);
   return `${parts.join(' and ')} ${commits + calls === 1 ? 'is' : 'are'} waiting for your approval.`;
 }
 
+/** What the tab title says is waiting, so it is seen from another tab or window. */
+function titleText(approvals: number, answers: number): string {
+  const total = approvals + answers;
+  if (total === 0) return 'Junction console';
+  const what = [approvals > 0 ? `approval${approvals === 1 ? '' : 's'}` : '', answers > 0 ? `answer${answers === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+  return `(${total}) ${what} waiting · Junction`;
+}
+
 export function App() {
   const view = useUi((s) => s.view);
+  const selectedCallId = useUi((s) => s.selectedCallId);
   const setView = useUi((s) => s.go);
+  const follow = useUi((s) => s.follow);
   const setPalette = useUi((s) => s.setPalette);
   const status = useConsole((s) => s.status);
   const version = useConsole((s) => s.data.version);
   const gaps = useConsole((s) => s.data.gaps);
-  const pendingCommits = useConsole((s) => pendingApprovals(s.data).length);
-  const heldCalls = useConsole((s) => pendingCallApprovals(s.data).length);
+  const pendingCommits = useConsole((s) => waitingForOperator(s.data).commits);
+  const heldCalls = useConsole((s) => waitingForOperator(s.data).calls);
+  const answers = useConsole((s) => (s.data.elicitations?.pending.length ?? 0) + (s.data.elicitations?.sampling.length ?? 0));
   const pending = pendingCommits + heldCalls;
   const [theme, cycleTheme] = useTheme();
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
 
+  // The address follows the view and the selected call, and the view follows an address typed or pasted.
   useEffect(() => {
-    window.location.hash = view;
-  }, [view]);
+    const hash = routeHash({ view, callId: selectedCallId });
+    if (window.location.hash !== hash) window.location.hash = hash;
+  }, [view, selectedCallId]);
+  useEffect(() => {
+    const onHash = (): void => follow(parseRoute(window.location.hash));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [follow]);
 
-  // A waiting approval shows in the tab title too, so it is seen from another tab or window.
   useEffect(() => {
-    document.title = pending > 0 ? `(${pending}) approval waiting · Junction` : 'Junction console';
-  }, [pending]);
+    document.title = titleText(pending, answers);
+  }, [pending, answers]);
 
   // Ctrl+K / Cmd+K opens the palette from anywhere, including inside inputs.
   useEffect(() => {
@@ -100,7 +84,8 @@ export function App() {
     tabs.current[target]?.focus();
   };
 
-  const current = VIEWS.find((v) => v.id === view) ?? VIEWS[0]!;
+  const current = viewById(view);
+  const Current = VIEW_COMPONENTS[current.id];
   return (
     <div className="shell">
       <a className="skip-link" href="#view-panel">Skip to content</a>
@@ -127,6 +112,8 @@ export function App() {
           </button>
         </div>
       )}
+      <ElicitationBanner />
+      <Notices />
       <div className="body">
         <nav aria-label="Console views">
           <div role="tablist" aria-orientation="vertical" onKeyDown={onNavKey}>
@@ -142,7 +129,7 @@ export function App() {
                 aria-selected={v.id === view}
                 aria-controls="view-panel"
                 tabIndex={v.id === view ? 0 : -1}
-                accessKey={v.key}
+                accessKey={accessKeyOf(i)}
                 onClick={() => setView(v.id)}
               >
                 {v.label}
@@ -159,11 +146,12 @@ export function App() {
           </p>
         </nav>
         <main id="view-panel" role="tabpanel" aria-labelledby={`tab-${current.id}`} tabIndex={-1}>
-          {current.render()}
+          <Current />
         </main>
       </div>
-      <CommandPalette views={VIEWS} />
-      <Notices />
+      <CommandPalette />
+      <ElicitationDialog />
+      <SamplingDialog />
     </div>
   );
 }

@@ -57,18 +57,18 @@ describe('console history survives a restart', { skip: ready ? false : 'needs /u
     await page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();
     await page.getByRole('tab', { name: 'Live calls' }).click();
     const rows = page.locator('.calls-window [role="row"]');
-    await page.getByTestId('call-count').filter({ hasText: '5 of 5 calls' }).waitFor();
+    await page.getByTestId('call-count').filter({ hasText: '5 shown · 0 in the live log' }).waitFor();
     assert.equal(await rows.filter({ hasText: 'server-status' }).count(), 3);
 
     await page.getByRole('searchbox').fill('NO-SUCH');
-    await page.getByTestId('call-count').filter({ hasText: '2 of 2 calls' }).waitFor();
+    await page.getByTestId('call-count').filter({ hasText: '2 shown · 0 in the live log' }).waitFor();
     assert.equal(await rows.filter({ hasText: 'server-status' }).count(), 0);
 
     await page.getByRole('searchbox').fill('');
     await page.getByRole('combobox', { name: 'Status' }).selectOption('ok');
-    await page.getByTestId('call-count').filter({ hasText: '3 of 3 calls' }).waitFor();
+    await page.getByTestId('call-count').filter({ hasText: '3 shown' }).waitFor();
     await page.getByRole('combobox', { name: 'Status' }).selectOption('error');
-    await page.getByTestId('call-count').filter({ hasText: '2 of 2 calls' }).waitFor();
+    await page.getByTestId('call-count').filter({ hasText: '2 shown' }).waitFor();
 
     await rows.filter({ hasText: 'no-such-tool' }).last().click();
     const args = page.getByLabel('Call arguments');
@@ -78,8 +78,9 @@ describe('console history survives a restart', { skip: ready ? false : 'needs /u
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export' }).click()]);
     const exported = await readFile(await download.path(), 'utf8');
     assert.ok(!exported.includes(SECRET), 'the downloaded export holds no secret');
+    // The export follows the filter: the failed calls only.
     const lines = exported.trim().split('\n').map((l) => JSON.parse(l) as { type: string; tool?: string });
-    assert.equal(lines.filter((l) => l.type === 'call').length, 5);
+    assert.deepEqual(lines.map((l) => [l.type, l.tool]), [['call', 'no-such-tool'], ['call', 'no-such-tool']]);
     assert.deepEqual(errors, []);
   });
 });

@@ -128,7 +128,7 @@ describe('approval policy in the console (Chromium)', { skip }, () => {
     await card.getByText(`(${name.length} characters)`).waitFor();
     await card.getByText(`(${Buffer.byteLength(JSON.stringify({ name, kind: 'cube' }))} bytes, shown in full)`).waitFor();
     await card.getByText(/is longer than 8192 characters, so .* is not run and the rule applies closed/).waitFor();
-    const shown = await card.getByRole('group', { name: 'Arguments of add-object' }).innerText();
+    const shown = await card.getByRole('tree', { name: 'Arguments of add-object' }).innerText();
     assert.ok(shown.includes(name), 'the whole value is on the page');
     await card.getByRole('button', { name: 'Allow once' }).click();
     assert.equal((await adding).isError, false);
@@ -139,7 +139,9 @@ describe('approval policy in the console (Chromium)', { skip }, () => {
     const fresh = await junction.connectAgent();
     const removing = call(fresh, 'remove-object', { id });
     await heldCard().getByText(id).waitFor();
-    await heldCard().getByRole('button', { name: 'Always allow' }).click();
+    await heldCard().getByRole('button', { name: 'Always allow…' }).click();
+    await heldCard().getByTestId('always-allow-preview').getByText('"tool": "remove-object"').waitFor();
+    await heldCard().getByRole('button', { name: 'Write rule and allow' }).click();
     assert.equal((await removing).isError, false);
     const saved = JSON.parse(await readFile(policyPath, 'utf8')) as PolicyDocument;
     assert.deepEqual([saved.rules[0]?.tool, saved.rules[0]?.action], ['remove-object', 'allow']);

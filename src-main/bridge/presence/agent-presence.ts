@@ -42,6 +42,11 @@ export interface AgentSession {
   client: AgentClientInfo;
 }
 
+/** A session as presence keeps it: since when it is present. */
+export interface PresentAgent extends AgentSession {
+  connectedAt: number;
+}
+
 export interface PresenceEvents {
   connected: { agent: McpClientData; all: McpClientData[] };
   disconnected: { agent: McpClientData; remaining: McpClientData[] };
@@ -78,7 +83,7 @@ export function clientData(session: AgentSession, isConnected: boolean): McpClie
 
 export class AgentPresence {
   readonly events = new TypedEmitter<PresenceEvents>();
-  private readonly sessions = new Map<string, AgentSession>();
+  private readonly sessions = new Map<string, PresentAgent>();
   private readonly apiLastSeen = new Map<string, number>();
   private readonly apiSessionIds = new Map<string, string>();
   private readonly sweep: NodeJS.Timeout;
@@ -89,7 +94,7 @@ export class AgentPresence {
   }
 
   opened(opened: AgentSession): void {
-    const session = { ...opened, client: cleanClient(opened.client) };
+    const session = { ...opened, client: cleanClient(opened.client), connectedAt: this.now() };
     this.sessions.delete(session.sessionId);
     this.sessions.set(session.sessionId, session);
     this.events.emit('connected', { agent: clientData(session, true), all: this.clients() });
@@ -139,7 +144,7 @@ export class AgentPresence {
     return [...this.sessions.values()].map((s) => clientData(s, true));
   }
 
-  agents(): AgentSession[] {
+  agents(): PresentAgent[] {
     return [...this.sessions.values()];
   }
 

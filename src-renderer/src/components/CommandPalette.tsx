@@ -4,7 +4,8 @@
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useConsole } from '../store/store.js';
-import { useUi, type ViewId } from '../store/ui.js';
+import { useUi } from '../store/ui.js';
+import { VIEWS } from '../views/registry.js';
 import { formatTime } from '../lib/format.js';
 import { useToolCatalogue } from '../lib/use-tools.js';
 
@@ -19,14 +20,14 @@ export interface PaletteItem {
 const RECENT_CALLS = 50;
 const MAX_SHOWN = 60;
 
-export function CommandPalette({ views }: { views: ReadonlyArray<{ id: ViewId; label: string }> }) {
+export function CommandPalette() {
   const open = useUi((s) => s.paletteOpen);
   const setOpen = useUi((s) => s.setPalette);
   if (!open) return null;
-  return <Palette views={views} close={() => setOpen(false)} />;
+  return <Palette close={() => setOpen(false)} />;
 }
 
-function Palette({ views, close }: { views: ReadonlyArray<{ id: ViewId; label: string }>; close: () => void }) {
+function Palette({ close }: { close: () => void }) {
   const plugins = useConsole((s) => s.data.plugins);
   const calls = useConsole((s) => s.data.calls);
   const callIds = useConsole((s) => s.data.callIds);
@@ -46,7 +47,7 @@ function Palette({ views, close }: { views: ReadonlyArray<{ id: ViewId; label: s
   }, []);
 
   const items = useMemo((): PaletteItem[] => {
-    const out: PaletteItem[] = views.map((v) => ({ id: `view:${v.id}`, group: 'View', label: v.label, run: () => ui.go(v.id) }));
+    const out: PaletteItem[] = VIEWS.map((v) => ({ id: `view:${v.id}`, group: 'View', label: v.label, hint: v.hint, run: () => ui.go(v.id) }));
     for (const p of plugins) out.push({ id: `plugin:${p.connectionId}`, group: 'Plugin', label: p.name || p.connectionId, hint: `${p.role} · ${p.state}`, run: () => ui.openPlugin(p.connectionId) });
     for (const t of tools ?? []) out.push({ id: `tool:${t.name}`, group: 'Tool', label: t.name, hint: `run · ${t.source}`, run: () => ui.openTool(t.name) });
     for (const id of callIds.slice(-RECENT_CALLS).reverse()) {
@@ -54,7 +55,7 @@ function Palette({ views, close }: { views: ReadonlyArray<{ id: ViewId; label: s
       if (c) out.push({ id: `call:${id}`, group: 'Call', label: `${c.tool} · ${c.agent}`, hint: `${formatTime(c.startedAt)} · ${c.status === 'error' ? (c.errorCode ?? 'error') : c.status} · ${id.slice(0, 8)}`, run: () => ui.openCall(id) });
     }
     return out;
-  }, [views, plugins, tools, calls, callIds, ui.go, ui.openPlugin, ui.openTool, ui.openCall]);
+  }, [plugins, tools, calls, callIds, ui.go, ui.openPlugin, ui.openTool, ui.openCall]);
 
   const needle = query.trim().toLowerCase();
   const shown = (needle ? items.filter((i) => `${i.group} ${i.label} ${i.hint ?? ''}`.toLowerCase().includes(needle)) : items).slice(0, MAX_SHOWN);

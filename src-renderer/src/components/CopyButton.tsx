@@ -13,7 +13,7 @@ export function CopyButton({ text, label, children }: { text: string; label: str
     }
   };
   return (
-    <button type="button" className="secondary" aria-label={`Copy ${label}`} onClick={() => void copy()}>
+    <button type="button" className="secondary" aria-label={`${copied ? 'Copied' : 'Copy'} ${label}`} onClick={() => void copy()}>
       {copied ? 'Copied' : (children ?? 'Copy')}
     </button>
   );

@@ -1,19 +1,29 @@
 /**
- * A collapsible, keyboard-navigable JSON tree (ARIA tree pattern): objects and arrays expand, leaves show
- * typed values. Levels below `openDepth` start collapsed so large results stay readable.
+ * The console's one JSON tree: collapsible and keyboard-navigable (ARIA tree pattern), every value in
+ * full (nothing is cut; a long string says how long it is), redacted values marked. With `sizes` each
+ * object and array states its exact size in UTF-8 bytes, so an operator sees everything an approval
+ * would let through. Levels below `openDepth` start collapsed so large results stay readable.
  */
-import { useState, type KeyboardEvent } from 'react';
+import { useMemo, useState, type KeyboardEvent } from 'react';
 
 /** What the audit trail and the console's call log put in place of a secret. */
 const REDACTED = '[redacted]';
+/** Strings longer than this say their length. */
+const LONG_STRING = 80;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Container = unknown[] | Record<string, unknown>;
 
-function isContainer(value: unknown): value is Json[] | Record<string, Json> {
+const encoder = new TextEncoder();
+
+export function jsonBytes(value: unknown): number {
+  return encoder.encode(JSON.stringify(value) ?? 'null').length;
+}
+
+function isContainer(value: unknown): value is Container {
   return typeof value === 'object' && value !== null;
 }
 
-function entries(value: Json[] | Record<string, Json>): Array<[string, unknown]> {
+function entries(value: Container): Array<[string, unknown]> {
   return Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
 }
 
@@ -26,15 +36,22 @@ function Leaf({ value }: { value: unknown }) {
       </mark>
     );
   }
-  if (typeof value === 'string') return <span className="jt-string">{JSON.stringify(value)}</span>;
+  if (typeof value === 'string') {
+    return (
+      <>
+        <span className="jt-string">{JSON.stringify(value)}</span>
+        {value.length > LONG_STRING && <span className="jt-meta"> ({value.length} characters)</span>}
+      </>
+    );
+  }
   if (typeof value === 'number') return <span className="jt-number">{String(value)}</span>;
   if (typeof value === 'boolean') return <span className="jt-bool">{String(value)}</span>;
   return <span className="jt-null">{String(value)}</span>;
 }
 
-function summary(value: Json[] | Record<string, Json>): string {
+function summary(value: Container): string {
   const n = Array.isArray(value) ? value.length : Object.keys(value).length;
-  return Array.isArray(value) ? `[${n}]` : `{${n}}`;
+  return Array.isArray(value) ? `[${n} item${n === 1 ? '' : 's'}]` : `{${n} key${n === 1 ? '' : 's'}}`;
 }
 
 function moveFocus(event: KeyboardEvent<HTMLElement>): void {
@@ -50,7 +67,15 @@ function moveFocus(event: KeyboardEvent<HTMLElement>): void {
   }
 }
 
-function Node({ name, value, depth, openDepth }: { name: string | undefined; value: unknown; depth: number; openDepth: number }) {
+interface NodeProps {
+  name: string | undefined;
+  value: unknown;
+  depth: number;
+  openDepth: number;
+  sizes: boolean;
+}
+
+function Node({ name, value, depth, openDepth, sizes }: NodeProps) {
   const container = isContainer(value);
   const [open, setOpen] = useState(depth < openDepth);
   const onKey = (event: KeyboardEvent<HTMLElement>): void => {
@@ -68,14 +93,21 @@ function Node({ name, value, depth, openDepth }: { name: string | undefined; val
   return (
     <li role="treeitem" aria-expanded={container ? open : undefined} aria-selected={false}>
       <span className="jt-row" tabIndex={depth === 0 ? 0 : -1} onKeyDown={onKey} onClick={() => container && setOpen((o) => !o)}>
-        {container ? <span className="jt-toggle" aria-hidden="true">{open ? '▾' : '▸'}</span> : <span className="jt-toggle" aria-hidden="true" />}
+        <span className="jt-toggle" aria-hidden="true">{container ? (open ? '▾' : '▸') : ''}</span>
         {name !== undefined && <span className="jt-key">{name}: </span>}
-        {container ? <span className="jt-summary">{summary(value)}</span> : <Leaf value={value} />}
+        {container ? (
+          <>
+            <span className="jt-summary">{summary(value)}</span>
+            {sizes && <span className="jt-meta"> {jsonBytes(value)} bytes</span>}
+          </>
+        ) : (
+          <Leaf value={value} />
+        )}
       </span>
       {container && open && (
         <ul role="group">
           {entries(value).map(([k, v]) => (
-            <Node key={k} name={k} value={v} depth={depth + 1} openDepth={openDepth} />
+            <Node key={k} name={k} value={v} depth={depth + 1} openDepth={openDepth} sizes={sizes} />
           ))}
         </ul>
       )}
@@ -83,10 +115,12 @@ function Node({ name, value, depth, openDepth }: { name: string | undefined; val
   );
 }
 
-export function JsonTree({ value, label, openDepth = 2 }: { value: unknown; label: string; openDepth?: number }) {
+export function JsonTree({ value, label, openDepth = 2, sizes = false }: { value: unknown; label: string; openDepth?: number; sizes?: boolean }) {
+  // Rebuilt only for a new value: a parent re-rendering every second (a countdown) must not walk a large tree.
+  const root = useMemo(() => <Node name={undefined} value={value} depth={0} openDepth={openDepth} sizes={sizes} />, [value, openDepth, sizes]);
   return (
     <ul className="json-tree" role="tree" aria-label={label}>
-      <Node name={undefined} value={value} depth={0} openDepth={openDepth} />
+      {root}
     </ul>
   );
 }

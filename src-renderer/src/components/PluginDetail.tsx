@@ -1,82 +1,58 @@
 /** One plugin connection in depth: its tools (with call totals), prompts, resources and connection timeline. */
-import type { ToolCatalogueEntry } from '../store/types.js';
+import type { PluginView, ToolCatalogueEntry } from '../store/types.js';
 import { useUi } from '../store/ui.js';
 import { formatLatency, formatTime } from '../lib/format.js';
 import { useCommandResult } from '../lib/use-command-result.js';
 import { useNow } from '../lib/use-now.js';
+import { AnnotationPills } from './AnnotationPills.js';
+import { DataTable, type Column } from './DataTable.js';
 import { JsonTree } from './JsonTree.js';
 
 /** Per-tool totals refresh this often while the detail is open. */
 const REFRESH_MS = 2000;
 
-function annotationPills(tool: ToolCatalogueEntry) {
-  const a = tool.annotations ?? {};
-  const pills: Array<[string, string]> = [];
-  if (a.readOnlyHint === true) pills.push(['read-only', 'ok']);
-  if (a.destructiveHint === true) pills.push(['destructive', 'bad']);
-  if (a.idempotentHint === true) pills.push(['idempotent', '']);
-  if (a.openWorldHint === true) pills.push(['open world', 'warn']);
-  return pills.map(([label, tone]) => (
-    <span key={label} className={`pill ${tone}`}>{label}</span>
-  ));
-}
-
-function ToolRow({ tool }: { tool: ToolCatalogueEntry }) {
+function RunButton({ tool }: { tool: ToolCatalogueEntry }) {
   const openTool = useUi((s) => s.openTool);
   return (
-    <tr data-testid="plugin-tool">
-      <td>
-        <details>
-          <summary>
-            <code>{tool.name}</code>
-          </summary>
-          <JsonTree value={tool.inputSchema} label={`Input schema of ${tool.name}`} openDepth={3} />
-        </details>
-      </td>
-      <td className="desc">{tool.description ?? <span className="muted">no description</span>}</td>
-      <td>{annotationPills(tool)}</td>
-      <td className="c-num">{tool.stats.calls}</td>
-      <td className={`c-num${tool.stats.errors > 0 ? ' bad-text' : ''}`}>{tool.stats.errors}</td>
-      <td className="c-num">{formatLatency(tool.stats.p50Ms)}</td>
-      <td>
-        <button type="button" className="secondary small" onClick={() => openTool(tool.name)} aria-label={`Run ${tool.name}`}>
-          Run…
-        </button>
-      </td>
-    </tr>
+    <button type="button" className="secondary small" onClick={() => openTool(tool.name)} aria-label={`Run ${tool.name}`}>
+      Run…
+    </button>
   );
 }
 
-export function PluginDetail({ connectionId, version }: { connectionId: string; version: unknown }) {
+const TOOL_COLUMNS: ReadonlyArray<Column<ToolCatalogueEntry>> = [
+  {
+    header: 'Tool',
+    cell: (tool) => (
+      <details>
+        <summary>
+          <code>{tool.name}</code>
+        </summary>
+        <JsonTree value={tool.inputSchema} label={`Input schema of ${tool.name}`} openDepth={3} />
+      </details>
+    ),
+  },
+  { header: 'Description', className: 'desc', cell: (tool) => tool.description ?? <span className="muted">no description</span> },
+  { header: 'Annotations', cell: (tool) => <AnnotationPills annotations={tool.annotations} /> },
+  { header: 'Calls', className: 'c-num', cell: (tool) => tool.stats.calls },
+  { header: 'Errors', className: 'c-num', cell: (tool) => <span className={tool.stats.errors > 0 ? 'bad-text' : undefined}>{tool.stats.errors}</span> },
+  { header: 'p50', className: 'c-num', cell: (tool) => formatLatency(tool.stats.p50Ms) },
+  { header: 'Actions', hidden: true, cell: (tool) => <RunButton tool={tool} /> },
+];
+
+export function PluginDetail({ connectionId, version }: { connectionId: string; version: PluginView }) {
   const tick = useNow(REFRESH_MS);
   const { value: detail, error } = useCommandResult('pluginDetail', { connectionId }, [connectionId, version, tick]);
-  if (error) return <p className="callout bad">{error}</p>;
-  if (!detail) return <p className="muted">Loading…</p>;
+  const lost = version.state === 'awaited';
+  if (!detail) {
+    if (lost) return <p className="callout warn">The connection is lost, so what it publishes cannot be read until it reconnects.</p>;
+    return error ? <p className="callout bad">{error}</p> : <p className="muted">Loading…</p>;
+  }
   return (
     <div className="plugin-detail" data-testid="plugin-detail">
+      {error && <p className="callout warn">{lost ? 'The connection is lost: this is what it published last.' : error}</p>}
       <h4>Tools ({detail.tools.length})</h4>
-      {detail.tools.length === 0 ? (
-        <p className="empty">This plugin publishes no tools.</p>
-      ) : (
-        <table className="data dense">
-          <thead>
-            <tr>
-              <th scope="col">Tool</th>
-              <th scope="col">Description</th>
-              <th scope="col">Annotations</th>
-              <th scope="col" className="c-num">Calls</th>
-              <th scope="col" className="c-num">Errors</th>
-              <th scope="col" className="c-num">p50</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {detail.tools.map((t) => (
-              <ToolRow key={t.name} tool={t} />
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable rows={detail.tools} columns={TOOL_COLUMNS} rowKey={(t) => t.name} dense className="plugin-tools" rowTestId="plugin-tool" empty="This plugin publishes no tools." />
       <div className="detail-columns">
         <div>
           <h4>Prompts ({detail.prompts.length})</h4>

@@ -1,4 +1,5 @@
 /** Turns a call into something an operator can paste elsewhere: a curl command or a JSON-RPC request. Pure. */
+import { toolsCallRequest } from './jsonrpc-trace.js';
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -15,5 +16,5 @@ export function curlCommand(apiUrl: string, tool: string, args: unknown, needsTo
 
 /** The MCP `tools/call` request an agent would send for the same call. */
 export function jsonRpcRequest(tool: string, args: unknown, id: number | string = 1): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: args ?? {} } }, null, 2);
+  return JSON.stringify(toolsCallRequest(tool, args, id), null, 2);
 }

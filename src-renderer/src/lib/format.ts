@@ -46,12 +46,16 @@ export function formatLatency(ms: number | undefined): string {
 export function formatRate(perSecond: number): string {
   if (perSecond === 0) return '0';
   if (perSecond < 10) return perSecond.toFixed(2);
-  // Thousands grouped by hand for the same reason formatTime avoids Intl.
-  return String(Math.round(perSecond)).replace(/\B(?=(\d{3})+$)/g, ',');
+  return formatCount(perSecond);
 }
 
 export function formatPercent(ratio: number): string {
   if (ratio === 0) return '0%';
   if (ratio < 0.001) return '<0.1%';
   return `${(ratio * 100).toFixed(ratio < 0.1 ? 1 : 0)}%`;
+}
+
+/** A whole number with thousands grouped (`10,000`), by hand for the reason formatTime gives. */
+export function formatCount(n: number): string {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+$)/g, ',');
 }

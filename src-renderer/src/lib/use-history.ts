@@ -1,7 +1,8 @@
 /** The Live calls view's server-side history: pages from the audit trail for the current filter. */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CallStatus, CallView, HistoryPage, HistoryQuery } from '../store/types.js';
+import type { CallView, HistoryPage, HistoryQuery } from '../store/types.js';
 import { useConsole } from '../store/store.js';
+import { callState, NONE_HELD, recordedStatus, type StateFilter } from './calls.js';
 
 const PAGE = 200;
 /** Typing settles before the server is asked, so a search costs one query, not one per keystroke. */
@@ -20,7 +21,12 @@ export interface History {
   loadOlder: () => void;
 }
 
-export function useHistory(filter: { status: CallStatus | 'all'; text: string }): History {
+/** Recorded calls in the chosen state: the trail filters by status, which puts failed and refused calls together. */
+function inState(calls: CallView[], state: StateFilter): CallView[] {
+  return state === 'error' || state === 'refused' ? calls.filter((c) => callState(c, NONE_HELD) === state) : calls;
+}
+
+export function useHistory(filter: { status: StateFilter; text: string }): History {
   const channel = useConsole((s) => s.channel);
   const [calls, setCalls] = useState<CallView[]>([]);
   const [nextBefore, setNextBefore] = useState<number | undefined>(undefined);
@@ -33,7 +39,8 @@ export function useHistory(filter: { status: CallStatus | 'all'; text: string })
   const query = useCallback(
     (before: number | undefined): HistoryQuery => {
       const q: HistoryQuery = { limit: PAGE };
-      if (filter.status !== 'all') q.status = filter.status;
+      const status = recordedStatus(filter.status);
+      if (status) q.status = status;
       if (filter.text.trim()) q.text = filter.text.trim();
       if (before !== undefined) q.before = before;
       return q;
@@ -45,6 +52,12 @@ export function useHistory(filter: { status: CallStatus | 'all'; text: string })
     async (before: number | undefined) => {
       if (!channel) return;
       const mine = ++generation.current;
+      // A held call still runs: the trail records calls when they end, so it has none to add.
+      if (filter.status === 'held') {
+        setCalls([]);
+        setNextBefore(undefined);
+        return;
+      }
       setLoading(true);
       const result = await channel.invoke('history', query(before));
       if (mine !== generation.current) return;
@@ -59,9 +72,10 @@ export function useHistory(filter: { status: CallStatus | 'all'; text: string })
       setReason(result.value.reason);
       setUpgrade(result.value.upgrade);
       setNextBefore(result.value.nextBefore);
-      setCalls((previous) => (before === undefined ? result.value.calls : [...previous, ...result.value.calls]));
+      const page = inState(result.value.calls, filter.status);
+      setCalls((previous) => (before === undefined ? page : [...previous, ...page]));
     },
-    [channel, query],
+    [channel, query, filter.status],
   );
 
   useEffect(() => {

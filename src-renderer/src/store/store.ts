@@ -3,31 +3,42 @@
  * itself is pure (reducer.ts).
  */
 import { create } from 'zustand';
-import type { ControlChannel, ControlCommandName, ControlCommands, ControlResult, ControlWireFrame, StructuredErrorLike } from './types.js';
+import type { ControlChannel, ControlCommandName, ControlCommands, ControlResult, ControlWireFrame, NoticeSubject, OperatorNotice, StructuredErrorLike } from './types.js';
 import { applyFrames, EMPTY_DATA, type ConsoleData } from './reducer.js';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'closed';
 
-export interface Notice {
-  id: number;
-  kind: 'ok' | 'error';
-  text: string;
+/** A message on screen: a notice the server raised, or the outcome of the operator's own command (`ok`). */
+export interface ConsoleNotice {
+  id: string;
+  level: OperatorNotice['level'] | 'ok';
+  title: string;
+  message: string;
+  subject?: NoticeSubject;
+  at: number;
+  ttlMs?: number;
 }
+
+/** Command outcomes kept for display; each also expires on screen. */
+const MAX_FEEDBACK = 10;
 
 export interface ConsoleState {
   data: ConsoleData;
   status: ConnectionStatus;
-  notices: Notice[];
+  /** Outcomes of the operator's commands, oldest first. */
+  feedback: ConsoleNotice[];
+  /** Notices the operator closed or that expired. */
+  dismissed: ReadonlySet<string>;
   channel: ControlChannel | undefined;
   setStatus(status: ConnectionStatus): void;
   receive(frames: readonly ControlWireFrame[]): void;
   connect(channel: ControlChannel): () => void;
   /** Runs a command, reports its outcome as a notice, and returns the result for the caller. */
-  run<C extends ControlCommandName>(command: C, args: ControlCommands[C]['args'], success: string): Promise<ControlResult<ControlCommands[C]['result']>>;
-  dismiss(id: number): void;
+  run<C extends ControlCommandName>(command: C, args: ControlCommands[C]['args'], success: string, subject?: NoticeSubject): Promise<ControlResult<ControlCommands[C]['result']>>;
+  dismiss(id: string): void;
 }
 
-let noticeId = 0;
+let feedbackId = 0;
 
 /**
  * At most this often the store applies queued frames and React renders. Layout and paint of the calls
@@ -38,14 +49,23 @@ let noticeId = 0;
  */
 const MIN_APPLY_INTERVAL_MS = 50;
 
-function describe(error: StructuredErrorLike): string {
-  return `${error.code}: ${error.message}`;
+function outcome(result: ControlResult<unknown>, success: string, subject: NoticeSubject | undefined): ConsoleNotice {
+  const base = { id: `local-${++feedbackId}`, at: Date.now(), ...(subject ? { subject } : {}) };
+  if (result.ok) return { ...base, level: 'ok', title: success, message: '' };
+  const error: StructuredErrorLike = result.error;
+  return { ...base, level: 'error', title: error.code, message: error.message };
+}
+
+/** Server notices and command outcomes not yet dismissed, oldest first. */
+export function activeNotices(raised: readonly ConsoleNotice[], feedback: readonly ConsoleNotice[], dismissed: ReadonlySet<string>): ConsoleNotice[] {
+  return [...raised, ...feedback].filter((n) => !dismissed.has(n.id)).sort((a, b) => a.at - b.at);
 }
 
 export const useConsole = create<ConsoleState>()((set, get) => ({
   data: EMPTY_DATA,
   status: 'connecting',
-  notices: [],
+  feedback: [],
+  dismissed: new Set<string>(),
   channel: undefined,
   setStatus: (status) => set({ status }),
   receive: (frames) => set((s) => ({ data: applyFrames(s.data, frames) })),
@@ -54,8 +74,10 @@ export const useConsole = create<ConsoleState>()((set, get) => ({
     let queued: ControlWireFrame[] = [];
     let scheduled = false;
     let lastFlush = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const flush = (): void => {
       scheduled = false;
+      clearTimeout(timer);
       lastFlush = performance.now();
       const frames = queued;
       queued = [];
@@ -63,19 +85,30 @@ export const useConsole = create<ConsoleState>()((set, get) => ({
     };
     return channel.onFrame((frame) => {
       queued.push(frame);
+      // A snapshot is applied in the task that brought it: its first part holds a few screens of calls,
+      // so the table is drawn before the rest of the log (queued right behind it) is even parsed.
+      if (frame.type === 'snapshot') {
+        flush();
+        return;
+      }
       if (scheduled) return;
       scheduled = true;
-      setTimeout(flush, Math.max(0, lastFlush + MIN_APPLY_INTERVAL_MS - performance.now()));
+      timer = setTimeout(flush, Math.max(0, lastFlush + MIN_APPLY_INTERVAL_MS - performance.now()));
     });
   },
-  async run(command, args, success) {
+  async run(command, args, success, subject) {
     const channel = get().channel;
     const result: ControlResult<ControlCommands[typeof command]['result']> = channel
       ? await channel.invoke(command, args)
       : { ok: false, error: { code: 'PluginUnavailable', message: 'Not connected.' } };
-    const notice: Notice = { id: ++noticeId, kind: result.ok ? 'ok' : 'error', text: result.ok ? success : describe(result.error) };
-    set((s) => ({ notices: [...s.notices.slice(-4), notice] }));
+    const notice = outcome(result, success, subject);
+    set((s) => ({ feedback: [...s.feedback.slice(1 - MAX_FEEDBACK), notice] }));
     return result;
   },
-  dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+  // Ids of notices no longer held anywhere are dropped, so the set stays as small as the lists.
+  dismiss: (id) =>
+    set((s) => {
+      const live = new Set([...s.data.notices, ...s.feedback].map((n) => n.id));
+      return { dismissed: new Set([...s.dismissed, id].filter((d) => live.has(d))) };
+    }),
 }));

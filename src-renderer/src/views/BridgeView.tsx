@@ -1,4 +1,5 @@
 import { useConsole } from '../store/store.js';
+import { ClientSnippets } from '../components/ClientSnippets.js';
 import { CopyButton } from '../components/CopyButton.js';
 
 export function BridgeView() {
@@ -63,6 +64,12 @@ export function BridgeView() {
                   <CopyButton text={p.stdioSnippet} label={`${p.label} stdio configuration`} />
                 </>
               ) : null}
+              {p.snippets && p.snippets.length > 0 && (
+                <details>
+                  <summary>Every client's setup for this project</summary>
+                  <ClientSnippets snippets={p.snippets} scope={p.label} />
+                </details>
+              )}
             </figure>
           ))
         )
@@ -70,14 +77,7 @@ export function BridgeView() {
         <p className="muted">One editor and one runtime plugin in all; switch to multi-project routing to connect editors of several projects side by side.</p>
       )}
       <h3>Client configuration</h3>
-      {bridge.snippets.map((s) => (
-        <figure key={s.client} className="snippet">
-          <figcaption>
-            {s.client} <span className="muted">({s.format})</span> <CopyButton text={s.text} label={`${s.client} configuration`} />
-          </figcaption>
-          <pre tabIndex={0} aria-label={`${s.client} configuration`}>{s.text}</pre>
-        </figure>
-      ))}
+      <ClientSnippets snippets={bridge.snippets} />
     </section>
   );
 }

@@ -7,22 +7,17 @@ import { useState } from 'react';
 import type { PolicyRule } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { formatTime } from '../lib/format.js';
+import { ruleMatchers } from '../lib/policy-rules.js';
+import { DataTable, type Column } from '../components/DataTable.js';
 
-function matchers(rule: PolicyRule): string {
-  const parts: string[] = [];
-  if (rule.tool !== undefined) parts.push(`tool ${rule.tool}`);
-  if (rule.source !== undefined) parts.push(`source ${rule.source}`);
-  if (rule.plugin !== undefined) parts.push(`plugin ${rule.plugin}`);
-  if (rule.project !== undefined) parts.push(`project ${rule.project}`);
-  if (rule.role !== undefined) parts.push(`role ${rule.role}`);
-  if (rule.agent !== undefined) parts.push(`agent ${rule.agent}`);
-  for (const [hint, value] of Object.entries(rule.annotations ?? {})) parts.push(`${hint}=${String(value)}`);
-  for (const m of rule.arguments ?? []) {
-    const test = m.exists !== undefined ? (m.exists ? 'exists' : 'absent') : m.regex !== undefined ? `~ /${m.regex}/` : `= ${JSON.stringify(m.equals)}`;
-    parts.push(`${m.pointer || '(root)'} ${test}`);
-  }
-  return parts.length > 0 ? parts.join(', ') : 'every call';
-}
+type NumberedRule = { index: number; rule: PolicyRule };
+
+const RULE_COLUMNS: ReadonlyArray<Column<NumberedRule>> = [
+  { header: '#', cell: (r) => r.index },
+  { header: 'Matches', cell: (r) => ruleMatchers(r.rule) },
+  { header: 'Action', cell: (r) => <span className={`pill ${r.rule.action === 'allow' ? 'ok' : r.rule.action === 'deny' ? 'bad' : 'warn'}`}>{r.rule.action}</span> },
+  { header: 'Reason', cell: (r) => r.rule.reason ?? '' },
+];
 
 export function PolicyView() {
   const policy = useConsole((s) => s.data.policy);
@@ -64,28 +59,7 @@ export function PolicyView() {
       ) : (
         <p className="callout warn">No approval-policy file is configured, so every call is allowed. Start Junction with approval-policy=FILE to add rules here.</p>
       )}
-      <table className="data" aria-label="Policy rules">
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">Matches</th>
-            <th scope="col">Action</th>
-            <th scope="col">Reason</th>
-          </tr>
-        </thead>
-        <tbody>
-          {policy.document.rules.map((rule, i) => (
-            <tr key={i} data-testid="policy-rule">
-              <td>{i}</td>
-              <td>{matchers(rule)}</td>
-              <td>
-                <span className={`pill ${rule.action === 'allow' ? 'ok' : rule.action === 'deny' ? 'bad' : 'warn'}`}>{rule.action}</span>
-              </td>
-              <td>{rule.reason ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable rows={policy.document.rules.map((rule, index) => ({ index, rule }))} columns={RULE_COLUMNS} rowKey={(r) => String(r.index)} label="Policy rules" rowTestId="policy-rule" />
       {policy.path && (
         <>
           <h3>Edit as JSON</h3>

@@ -1,5 +1,18 @@
+import type { RecoveryEntryView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { formatTime } from '../lib/format.js';
+import { DataTable, type Column } from '../components/DataTable.js';
+
+const COLUMNS: ReadonlyArray<Column<RecoveryEntryView>> = [
+  { header: 'Manifest', cell: (e) => <code>{e.manifestPath}</code> },
+  { header: 'Transaction', cell: (e) => e.transactionId ?? '—' },
+  { header: 'Workspace', cell: (e) => e.workspaceRoot ?? '—' },
+  { header: 'Format', cell: (e) => e.formatVersion ?? '?' },
+  { header: 'Outcome', cell: (e) => <span className={`pill outcome-${e.outcome}`}>{e.outcome}</span> },
+  { header: 'Files', cell: (e) => e.files },
+  { header: 'What recovery did', cell: (e) => e.detail },
+  { header: 'When', cell: (e) => formatTime(e.at) },
+];
 
 export function RecoveryView() {
   const recovery = useConsole((s) => s.data.recovery);
@@ -38,38 +51,7 @@ export function RecoveryView() {
       <button type="button" onClick={() => void run('recover', {}, 'Recovery ran')}>
         Run recovery again
       </button>
-      {recovery.entries.length === 0 ? (
-        <p className="empty">No journal entries: nothing needed recovering.</p>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">Manifest</th>
-              <th scope="col">Transaction</th>
-              <th scope="col">Workspace</th>
-              <th scope="col">Format</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Files</th>
-              <th scope="col">What recovery did</th>
-              <th scope="col">When</th>
-            </tr>
-          </thead>
-          <tbody>
-            {recovery.entries.map((e) => (
-              <tr key={e.manifestPath}>
-                <td><code>{e.manifestPath}</code></td>
-                <td>{e.transactionId ?? '—'}</td>
-                <td>{e.workspaceRoot ?? '—'}</td>
-                <td>{e.formatVersion ?? '?'}</td>
-                <td><span className={`pill outcome-${e.outcome}`}>{e.outcome}</span></td>
-                <td>{e.files}</td>
-                <td>{e.detail}</td>
-                <td>{formatTime(e.at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable rows={recovery.entries} columns={COLUMNS} rowKey={(e) => e.manifestPath} empty="No journal entries: nothing needed recovering." />
     </section>
   );
 }

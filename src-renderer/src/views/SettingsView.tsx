@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { SettingsView as SettingsData, SettingView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
+import { DataTable, type Column } from '../components/DataTable.js';
 
 function Editor({ setting, onSaved }: { setting: SettingView; onSaved: (view: SettingsData) => void }) {
   const run = useConsole((s) => s.run);
@@ -40,14 +41,34 @@ function display(value: SettingView['value']): string {
   return String(value);
 }
 
+function columns(onSaved: (view: SettingsData) => void): ReadonlyArray<Column<SettingView>> {
+  return [
+    { header: 'Setting', rowHeader: true, cell: (s) => <code>{s.key}</code> },
+    { header: 'Value', cell: (s) => <code className={s.secret ? 'secret' : undefined}>{display(s.value)}</code> },
+    {
+      header: 'From',
+      cell: (s) => (
+        <>
+          <span className={`pill origin-${s.origin.replace(' ', '-')}`}>{s.origin}</span>
+          {s.source && <span className="muted small">{s.source}</span>}
+        </>
+      ),
+    },
+    { header: 'Change at run time', cell: (s) => (s.editable ? <Editor key={String(s.value)} setting={s} onSaved={onSaved} /> : <span className="muted">restart</span>) },
+    { header: 'Meaning', className: 'muted', cell: (s) => s.description },
+  ];
+}
+
 export function SettingsView() {
   const channel = useConsole((s) => s.channel);
   const [settings, setSettings] = useState<SettingsData | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [changedOnly, setChangedOnly] = useState(false);
+  // Asked again when the elicitation answerer changes elsewhere (Live calls, another console), so both agree.
+  const answerer = useConsole((s) => s.data.elicitations?.answerer);
   useEffect(() => {
     void channel?.invoke('settings', {}).then((r) => (r.ok ? setSettings(r.value) : setError(`${r.error.code}: ${r.error.message}`)));
-  }, [channel]);
+  }, [channel, answerer]);
   const rows = settings?.settings.filter((s) => !changedOnly || s.origin !== 'default') ?? [];
   return (
     <section aria-labelledby="settings-title" className="view">
@@ -59,33 +80,7 @@ export function SettingsView() {
       <label className="field">
         <input type="checkbox" checked={changedOnly} onChange={(e) => setChangedOnly(e.target.checked)} /> Only values that are not defaults
       </label>
-      {settings && (
-        <table className="data dense settings" data-testid="settings-table">
-          <thead>
-            <tr>
-              <th scope="col">Setting</th>
-              <th scope="col">Value</th>
-              <th scope="col">From</th>
-              <th scope="col">Change at run time</th>
-              <th scope="col">Meaning</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((s) => (
-              <tr key={s.key} data-testid={`setting-${s.key}`}>
-                <th scope="row"><code>{s.key}</code></th>
-                <td className={s.secret ? 'secret' : undefined}><code>{display(s.value)}</code></td>
-                <td>
-                  <span className={`pill origin-${s.origin.replace(' ', '-')}`}>{s.origin}</span>
-                  {s.source && <span className="muted small">{s.source}</span>}
-                </td>
-                <td>{s.editable ? <Editor setting={s} onSaved={setSettings} /> : <span className="muted">restart</span>}</td>
-                <td className="muted">{s.description}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {settings && <DataTable rows={rows} columns={columns(setSettings)} rowKey={(s) => s.key} dense className="settings" testId="settings-table" rowTestId={(s) => `setting-${s.key}`} />}
     </section>
   );
 }

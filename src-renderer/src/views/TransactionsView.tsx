@@ -1,7 +1,14 @@
+/**
+ * The open workspaces' transactions revision by revision, and the ended ones from the audit trail. A
+ * revision that was reviewed shows what its commit approval said about compiling, in the same words and
+ * with the errors marked on their diff lines; staging itself checks syntax only (the type check costs ~100
+ * times a write), and the view says so rather than claiming no diagnostics changed.
+ */
 import { useState } from 'react';
-import type { DiagnosticView, WorkspaceView } from '../store/types.js';
+import type { ApprovalView, DiagnosticView, RevisionView, TransactionView, WorkspaceView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { formatTime } from '../lib/format.js';
+import { CompileCheck, DiagnosticList } from '../components/CompileCheck.js';
 import { FileDiffs } from './DiffView.js';
 import { TransactionHistory } from './TransactionHistory.js';
 
@@ -10,17 +17,41 @@ function Diagnostics({ title, items }: { title: string; items: DiagnosticView[] 
   return (
     <div className="diagnostics">
       <h4>{title}</h4>
-      <ul>
-        {items.map((d, i) => (
-          <li key={i} className={`diag diag-${d.category}`}>
-            <code>
-              {d.path}:{d.line + 1}:{d.column + 1}
-            </code>{' '}
-            {d.code} {d.message}
-          </li>
-        ))}
-      </ul>
+      <DiagnosticList items={items} />
     </div>
+  );
+}
+
+/** The latest commit approval asked for this revision, if it was reviewed. */
+function reviewOf(approvals: readonly ApprovalView[], tx: TransactionView, revision: RevisionView): ApprovalView | undefined {
+  return approvals.filter((a) => a.transactionId === tx.transactionId && a.revision === revision.revision).sort((a, b) => b.requestedAt - a.requestedAt)[0];
+}
+
+function RevisionDetail({ tx, revision }: { tx: TransactionView; revision: RevisionView }) {
+  const approvals = useConsole((s) => s.data.approvals);
+  const review = reviewOf(approvals, tx, revision);
+  const marks = [...(review?.compile?.added ?? []), ...revision.diagnosticsAdded];
+  return (
+    <>
+      <h3>
+        Revision {revision.revision} · {formatTime(revision.stagedAt)}
+      </h3>
+      {review ? (
+        <div data-testid="revision-review">
+          <h4>
+            At review ({formatTime(review.requestedAt)}, {review.state})
+          </h4>
+          <CompileCheck compile={review.compile} />
+        </div>
+      ) : (
+        <p className="muted" data-testid="revision-unreviewed">
+          Not reviewed yet. Staging checks syntax only; the type check of the changed files and their importers runs at review.
+        </p>
+      )}
+      <Diagnostics title="Syntax errors this revision added" items={revision.diagnosticsAdded} />
+      <Diagnostics title="Diagnostics this revision fixed" items={revision.diagnosticsRemoved} />
+      <FileDiffs files={revision.files} label={`revision ${revision.revision}`} marks={marks} />
+    </>
   );
 }
 
@@ -62,15 +93,7 @@ function WorkspaceTransactions({ workspace }: { workspace: WorkspaceView }) {
         </ol>
         <div className="revision-detail">
           {revision ? (
-            <>
-              <h3>
-                Revision {revision.revision} · {formatTime(revision.stagedAt)}
-              </h3>
-              <Diagnostics title="Diagnostics this revision added" items={revision.diagnosticsAdded} />
-              <Diagnostics title="Diagnostics this revision fixed" items={revision.diagnosticsRemoved} />
-              {revision.diagnosticsAdded.length === 0 && revision.diagnosticsRemoved.length === 0 && <p className="muted">No diagnostics changed in this revision.</p>}
-              <FileDiffs files={revision.files} label={`revision ${revision.revision}`} />
-            </>
+            <RevisionDetail tx={tx} revision={revision} />
           ) : (
             <p className="empty">Nothing staged yet.</p>
           )}

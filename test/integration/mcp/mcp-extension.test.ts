@@ -320,7 +320,7 @@ describe('MCP through the bridge: elicitation, sampling, logging, completion, su
   test('the operator answers elicitations in the console when so configured; answers must satisfy the schema', async () => {
     const control = junction.control;
     const switched = await control.execute('setElicitationAnswerer', { answerer: 'console' });
-    assert.deepEqual(switched, { ok: true, value: { answerer: 'console', pending: [] } });
+    assert.deepEqual(switched, { ok: true, value: { answerer: 'console', pending: [], sampling: [] } });
     try {
       const asker = await capable('console-routed');
       const schema = { type: 'object', properties: { name: { type: 'string', minLength: 2 } }, required: ['name'] };
@@ -335,7 +335,7 @@ describe('MCP through the bridge: elicitation, sampling, logging, completion, su
       assert.equal(invalid.ok, false);
       assert.equal(!invalid.ok && invalid.error.code, 'ValidationFailed');
       const answered = await control.execute('answerElicitation', { elicitationId: pending.elicitationId, action: 'accept', content: { name: 'Cube' } });
-      assert.deepEqual(answered, { ok: true, value: { answerer: 'console', pending: [] } });
+      assert.deepEqual(answered, { ok: true, value: { answerer: 'console', pending: [], sampling: [] } });
       assert.deepEqual((await call).structuredContent, { ok: { action: 'accept', content: { name: 'Cube' } } });
       assert.deepEqual(asker.elicited, [], 'the agent was not asked');
       const traced = junction.control.snapshotFrame().snapshot.calls.find((c) => c.callId === pending.callId);
@@ -355,6 +355,21 @@ describe('MCP through the bridge: elicitation, sampling, logging, completion, su
       await cancelled;
       await eventually(() => junction.control.snapshotFrame().snapshot.elicitations?.pending.length === 0, 5_000, 'the elicitation to end with its call');
       await eventually(() => junction.bridge.extensionCounts().calls === 0, 5_000, 'the call to end');
+
+      // Sampling goes to the operator too: the messages and parameters as the tool sent them, the reply as the model's.
+      const sampling = asker.client.callTool({ name: 'probe-sample', arguments: { prompt: 'Summarise the scene' } });
+      const request = await eventually(() => junction.control.snapshotFrame().snapshot.elicitations?.sampling[0], 5_000, 'the pending sampling request in the console');
+      assert.deepEqual([request.tool, request.maxTokens, request.messages], ['probe-sample', 10, [{ role: 'user', content: { type: 'text', text: 'Summarise the scene' } }]]);
+      const empty = await control.execute('answerSampling', { samplingId: request.samplingId, action: 'accept', text: ' ' });
+      assert.equal(!empty.ok && empty.error.code, 'InvalidArguments', 'a reply needs its text');
+      const replied = await control.execute('answerSampling', { samplingId: request.samplingId, action: 'accept', text: 'Three cubes.', model: 'operator-1' });
+      assert.deepEqual(replied, { ok: true, value: { answerer: 'console', pending: [], sampling: [] } });
+      assert.deepEqual((await sampling).structuredContent, { ok: { role: 'assistant', content: { type: 'text', text: 'Three cubes.' }, model: 'operator-1', stopReason: 'endTurn' } });
+      assert.deepEqual(asker.sampled, [], 'the agent was not asked');
+      const refused = asker.client.callTool({ name: 'probe-sample', arguments: { prompt: 'Again' } });
+      const second = await eventually(() => junction.control.snapshotFrame().snapshot.elicitations?.sampling[0], 5_000, 'the second sampling request');
+      await control.execute('answerSampling', { samplingId: second.samplingId, action: 'decline' });
+      assert.equal(((await refused).structuredContent as { code: string }).code, 'AgentRequestFailed');
     } finally {
       await control.execute('setElicitationAnswerer', { answerer: 'agent' });
     }

@@ -4,6 +4,8 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { FrameSender, type FrameSink } from '../../../src-main/control/frame-sender.js';
 import type { CallView, ControlEvent, ControlFrame, ControlWireFrame } from '../../../src-main/contracts/index.js';
 import type { SnapshotFrame } from '../../../src-main/control/hub.js';
+import { controlSnapshot } from '../../support/control-snapshot.js';
+import { SNAPSHOT_FIRST_CALLS } from '../../../src-main/control/snapshot-parts.js';
 
 /** A sink whose writes complete only when the test says so, like a socket whose peer stopped reading. */
 function stalledSink(): FrameSink & { written: string[]; complete(): void } {
@@ -37,7 +39,7 @@ const eventOf = (seq: number): ControlEvent => ({ type: 'plugin.disconnected', c
 const event = (seq: number): ControlFrame => ({ type: 'event', seq, event: eventOf(seq) });
 
 function snapshotAt(seq: number, calls: CallView[] = []): SnapshotFrame {
-  return { type: 'snapshot', seq, snapshot: { version: 'x', plugins: [], calls, workspaces: [], approvals: [], recovery: { stateDir: '', healthy: true, entries: [] }, bridge: { running: false, host: '', port: 0, hubUrl: '', mcpUrl: '', apiUrl: '', transports: [], snippets: [] } } };
+  return { type: 'snapshot', seq, snapshot: controlSnapshot({ calls }) };
 }
 
 const callsUpTo = (count: number): CallView[] =>
@@ -149,7 +151,7 @@ describe('frame sender', () => {
   test('a long call log leaves as the snapshot with its newest calls, then older parts newest first, before any event', async () => {
     const sink = openSink();
     const calls = callsUpTo(2500);
-    const sender = new FrameSender(sink, () => assert.fail('no resync expected'), { snapshotCallsPerMessage: 1000 });
+    const sender = new FrameSender(sink, () => assert.fail('no resync expected'), { snapshotCallsPerMessage: 1000, snapshotFirstCalls: 1000 });
     sender.push(snapshotAt(4, calls));
     sender.push(event(5));
     await settle(() => sender.stats.eventsSent === 1);
@@ -163,9 +165,20 @@ describe('frame sender', () => {
     assert.equal(sender.stats.sent, 4);
   });
 
+  test('by default the snapshot message carries a few screens of the newest calls, so the page draws them before parsing the rest', async () => {
+    const sink = openSink();
+    const sender = new FrameSender(sink, () => assert.fail('no resync expected'));
+    sender.push(snapshotAt(1, callsUpTo(10_000)));
+    await settle(() => sender.stats.sent === 11);
+    const [head, ...parts] = messages(sink.written);
+    assert.ok(head?.type === 'snapshot');
+    assert.equal(head.snapshot.calls.length, SNAPSHOT_FIRST_CALLS);
+    assert.deepEqual(parts.map((m) => (m.type === 'snapshotCalls' ? m.calls.length : 0)), [...Array(9).fill(1000), 10_000 - SNAPSHOT_FIRST_CALLS - 9000]);
+  });
+
   test('a resync snapshot is split like the first one', async () => {
     const sink = stalledSink();
-    const sender = new FrameSender(sink, () => snapshotAt(50, callsUpTo(3)), { maxInFlight: 1, maxQueuedFrames: 2, snapshotCallsPerMessage: 2 });
+    const sender = new FrameSender(sink, () => snapshotAt(50, callsUpTo(3)), { maxInFlight: 1, maxQueuedFrames: 2, snapshotCallsPerMessage: 2, snapshotFirstCalls: 2 });
     sender.push(event(1));
     await tick();
     for (let seq = 2; seq <= 5; seq++) sender.push(event(seq));

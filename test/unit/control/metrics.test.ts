@@ -52,6 +52,31 @@ describe('call metrics', () => {
     assert.deepEqual(later.activeAgents, []);
   });
 
+  test('with an approval policy: a held call is not in flight, a refused call is no error and has no latency, latency leaves the wait out', () => {
+    const m = new CallMetrics();
+    const decision = (patch: Partial<NonNullable<CallView['policy']>>): NonNullable<CallView['policy']> => ({ action: 'ask', ruleIndex: 0, reason: 'r', decidedBy: 'operator', decision: 'allow-once', policyVersion: 1, ...patch });
+    m.observe(call('held'), T0);
+    m.observeApproval({ askId: 'a1', callId: 'held', state: 'pending' } as Parameters<CallMetrics['observeApproval']>[0]);
+    let v = m.view(T0 + 10);
+    assert.deepEqual([v.inFlight, v.held], [0, 1], 'held, not running');
+    m.observeApproval({ askId: 'a1', callId: 'held', state: 'allowed' } as Parameters<CallMetrics['observeApproval']>[0]);
+    assert.deepEqual([m.view(T0 + 20).inFlight, m.view(T0 + 20).held], [1, 0], 'allowed: running now');
+    // Waited 300 s for the operator, then ran 5 ms.
+    m.observe(call('held', { status: 'ok', durationMs: 300_005, policy: decision({ heldMs: 300_000 }) }), T0 + 1000);
+    m.observe(call('denied'), T0);
+    m.observe(call('denied', { status: 'error', errorCode: 'ApprovalDenied', durationMs: 4000, policy: decision({ decision: 'deny' }) }), T0 + 1000);
+    m.observe(call('timeout'), T0);
+    m.observe(call('timeout', { status: 'error', errorCode: 'ApprovalTimedOut', durationMs: 120_000, policy: decision({ decidedBy: 'timeout', decision: 'deny' }) }), T0 + 1000);
+    finish(m, 'failed', T0 + 1000, 20, { status: 'error' });
+    v = m.view(T0 + 1500);
+    assert.equal(v.refused, 2);
+    assert.equal(v.errorRatio, 0.5, 'one failed of the two that ran');
+    assert.ok(v.p99Ms !== undefined && v.p99Ms < 25, `p99 ${v.p99Ms} ms is execution time`);
+    assert.deepEqual(v.series.refused.slice(-2), [0, 2], 'both refusals in the second they ended');
+    const stats = m.toolStats('tool-a');
+    assert.deepEqual([stats.calls, stats.errors], [4, 1], 'refused calls count as calls, not as errors');
+  });
+
   test('per-tool totals keep counting past the window', () => {
     const m = new CallMetrics();
     finish(m, 'x1', T0, 10, { tool: 'tool-b' });

@@ -9,32 +9,43 @@ const SCHEMA = {
   properties: {
     name: { type: 'string', description: 'What to call it' },
     kind: { type: 'string', enum: ['cube', 'sphere'] },
-    count: { type: 'integer', default: 1 },
+    count: { type: 'integer', default: 1, minimum: 1 },
     visible: { type: 'boolean' },
     position: { type: 'object', properties: { x: { type: 'number' } } },
     limit: { type: ['integer', 'null'] },
+    tags: { type: 'array', items: { type: 'string' } },
   },
   required: ['name', 'kind'],
 };
 
 describe('schema form', () => {
-  test('fields follow the schema: scalars, enums, JSON for nested values, required and defaults', () => {
+  test('fields follow the schema: scalars, enums, nested objects as groups of their own fields, JSON for the rest, required and defaults', () => {
     assert.deepEqual(
-      formFields(SCHEMA).map((f) => [f.name, f.kind, f.required, f.placeholder ?? null]),
-      [['name', 'string', true, null], ['kind', 'enum', true, null], ['count', 'integer', false, '1'], ['visible', 'boolean', false, null], ['position', 'json', false, null], ['limit', 'integer', false, null]],
+      formFields(SCHEMA).map((f) => [f.path, f.kind, f.required, f.placeholder ?? null]),
+      [['name', 'string', true, null], ['kind', 'enum', true, null], ['count', 'integer', false, '1'], ['visible', 'boolean', false, null], ['position', 'object', false, null], ['limit', 'integer', false, null], ['tags', 'json', false, null]],
     );
+    assert.deepEqual(formFields(SCHEMA)[4]?.fields?.map((f) => [f.path, f.kind]), [['position/x', 'number']]);
+    assert.equal(formFields(SCHEMA)[5]?.nullable, true);
     assert.deepEqual(formFields({ type: 'object' }), []);
   });
 
-  test('arguments from the form leave empty optional fields out and report bad values per field', () => {
+  test('arguments from the form leave empty optional fields (and empty optional groups) out and report bad values per field', () => {
     const fields = formFields(SCHEMA);
-    assert.deepEqual(argsFromValues(fields, { name: 'Box', kind: 'cube', count: '3', visible: 'false', position: '{"x": 1.5}' }), { ok: true, args: { name: 'Box', kind: 'cube', count: 3, visible: false, position: { x: 1.5 } } });
-    assert.deepEqual(argsFromValues(fields, { name: '', kind: 'cube', count: '1.5', position: '{x' }), { ok: false, problems: ['name is required', 'count must be an integer', 'position is not valid JSON'] });
+    assert.deepEqual(argsFromValues(fields, { name: 'Box', kind: 'cube', count: '3', visible: 'false', 'position/x': '1.5', limit: 'null', tags: '["a"]' }), {
+      ok: true,
+      args: { name: 'Box', kind: 'cube', count: 3, visible: false, position: { x: 1.5 }, limit: null, tags: ['a'] },
+    });
+    assert.deepEqual(argsFromValues(fields, { name: 'Box', kind: 'cube' }), { ok: true, args: { name: 'Box', kind: 'cube' } });
+    assert.deepEqual(argsFromValues(fields, { name: '', kind: 'cube', count: '1.5', 'position/x': 'x', tags: '[' }), {
+      ok: false,
+      problems: ['name is required', 'count must be an integer', 'position/x must be a number', 'tags is not valid JSON'],
+    });
+    assert.deepEqual(argsFromValues(fields, { name: 'B', kind: 'cube', count: '0' }), { ok: false, problems: ['count must be at least 1'] });
   });
 
   test('form values round-trip an arguments object', () => {
     const fields = formFields(SCHEMA);
-    const args = { name: 'Box', kind: 'sphere', count: 2, position: { x: 0 } };
+    const args = { name: 'Box', kind: 'sphere', count: 2, position: { x: 0 }, tags: ['t'] };
     const back = argsFromValues(fields, valuesFromArgs(fields, args));
     assert.deepEqual(back, { ok: true, args });
   });

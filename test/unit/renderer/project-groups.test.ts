@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyFrames, EMPTY_DATA, projectGroups } from '../../../src-renderer/src/store/reducer.js';
 import type { AgentView, BridgeView, PluginView } from '../../../src-main/contracts/console.js';
+import { controlSnapshot } from '../../support/control-snapshot.js';
 
 const recovery = { stateDir: '/s', healthy: true, entries: [] };
 const bridge = (projectRouting: 'single' | 'multi'): BridgeView => ({ running: true, host: 'h', port: 1, hubUrl: 'h', mcpUrl: 'm', apiUrl: 'a', transports: [], snippets: [], projectRouting, projects: [] });
@@ -17,12 +18,12 @@ const plugin = (id: string, role: 'editor' | 'runtime', key: string, projectName
   state: 'connected',
   project: { key, label: `unity:${projectName}`, engine: 'unity', projectName, pin: key.slice(0, 4) },
 });
-const agent = (sessionId: string, projectKey?: string): AgentView => ({ sessionId, transport: 'mcp-http', clientName: sessionId, ...(projectKey ? { projectKey } : {}) });
+const agent = (sessionId: string, projectKey?: string): AgentView => ({ sessionId, transport: 'mcp-http', clientName: sessionId, connectedAt: 0, ...(projectKey ? { projectKey } : {}) });
 
 test('multi routing: plugins group by project key with editor/runtime slots and the agents routed to each', () => {
   const plugins = [plugin('c1', 'editor', 'aaaa', 'A'), plugin('c2', 'runtime', 'aaaa', 'A'), plugin('c3', 'editor', 'bbbb', 'B')];
   const data = applyFrames(EMPTY_DATA, [
-    { type: 'snapshot', seq: 1, snapshot: { version: '1', plugins, calls: [], workspaces: [], approvals: [], recovery, bridge: bridge('multi'), agents: [agent('x', 'bbbb'), agent('y')] } },
+    { type: 'snapshot', seq: 1, snapshot: controlSnapshot({ plugins, recovery, bridge: bridge('multi'), agents: [agent('x', 'bbbb'), agent('y')] }) },
     { type: 'event', seq: 2, event: { type: 'agents.changed', agents: [agent('x', 'bbbb'), agent('z', 'aaaa')] } },
   ]);
   const groups = projectGroups(data);
@@ -39,7 +40,7 @@ test('multi routing: plugins group by project key with editor/runtime slots and 
 test('single routing: one group holds every plugin and every agent', () => {
   const plugins = [plugin('c1', 'editor', 'aaaa', 'A'), plugin('c3', 'runtime', 'bbbb', 'B')];
   const data = applyFrames(EMPTY_DATA, [
-    { type: 'snapshot', seq: 1, snapshot: { version: '1', plugins, calls: [], workspaces: [], approvals: [], recovery, bridge: bridge('single'), agents: [agent('x'), agent('y')] } },
+    { type: 'snapshot', seq: 1, snapshot: controlSnapshot({ plugins, recovery, bridge: bridge('single'), agents: [agent('x'), agent('y')] }) },
   ]);
   const groups = projectGroups(data);
   assert.equal(groups.length, 1);

@@ -1,13 +1,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyFrames, EMPTY_DATA, MAX_CALL_APPROVALS, MAX_CALLS, pendingApprovals, pendingCallApprovals } from '../../../src-renderer/src/store/reducer.js';
+import { applyFrames, EMPTY_DATA, MAX_CALL_APPROVALS, MAX_CALLS, MAX_NOTICES, pendingApprovals, pendingCallApprovals } from '../../../src-renderer/src/store/reducer.js';
 import type { CallApprovalView, CallView, ControlEvent, ControlFrame, ControlSnapshot, ControlWireFrame } from '../../../src-main/contracts/console.js';
+import { controlSnapshot, idleMetrics } from '../../support/control-snapshot.js';
 
 const bridge = { running: true, host: '127.0.0.1', port: 1, hubUrl: 'h', mcpUrl: 'm', apiUrl: 'a', transports: [], snippets: [] };
 const recovery = { stateDir: '/s', healthy: true, entries: [] };
 
 function snapshot(seq: number, patch: Partial<ControlSnapshot> = {}): ControlFrame {
-  return { type: 'snapshot', seq, snapshot: { version: '1', plugins: [], calls: [], workspaces: [], approvals: [], recovery, bridge, ...patch } };
+  return { type: 'snapshot', seq, snapshot: controlSnapshot({ recovery, bridge, ...patch }) };
 }
 function ev(seq: number, event: ControlEvent): ControlFrame {
   return { type: 'event', seq, event };
@@ -23,7 +24,7 @@ function batch(fromSeq: number, events: ControlEvent[]): ControlWireFrame {
 
 describe('console reducer', () => {
   test('the header metrics come from the snapshot and then from metrics events, never from the call history', () => {
-    const metrics = (callsPerSecond: number) => ({ at: 0, windowSeconds: 60, callsPerSecond, errorRatio: 0, inFlight: 0, activeAgents: [], series: { calls: [], errors: [], p50Ms: [], p99Ms: [] } });
+    const metrics = (callsPerSecond: number) => idleMetrics({ callsPerSecond });
     let data = applyFrames(EMPTY_DATA, [snapshot(3, { metrics: metrics(2) })]);
     assert.equal(data.metrics?.callsPerSecond, 2);
     data = applyFrames(data, [ev(4, { type: 'call.started', call: call('x') }), ev(5, { type: 'call.finished', call: call('x', { status: 'ok', durationMs: 1 }) })]);
@@ -36,7 +37,7 @@ describe('console reducer', () => {
     const nested = { callId: 'x', nestedId: 'n1', kind: 'elicitation' as const, status: 'pending' as const, startedAt: 1, summary: 'Name?' };
     const pending = { elicitationId: 'e1', callId: 'x', tool: 't', agent: 'a', message: 'Name?', requestedSchema: { type: 'object' }, createdAt: 1 };
     const data = applyFrames(EMPTY_DATA, [
-      snapshot(0, { elicitations: { answerer: 'agent', pending: [] } }),
+      snapshot(0, { elicitations: { answerer: 'agent', pending: [], sampling: [] } }),
       ev(1, { type: 'call.started', call: call('x') }),
       ev(2, { type: 'call.nested', nested }),
       ev(3, { type: 'elicitation.answerer', answerer: 'console' }),
@@ -47,7 +48,7 @@ describe('console reducer', () => {
     ]);
     assert.deepEqual(data.calls.get('x')?.nested, [{ ...nested, status: 'ok', outcome: 'accept', durationMs: 5 }]);
     assert.equal(data.calls.get('x')?.status, 'ok');
-    assert.deepEqual(data.elicitations, { answerer: 'console', pending: [] });
+    assert.deepEqual(data.elicitations, { answerer: 'console', pending: [], sampling: [] });
   });
 
   test('a batch applies exactly like the single events it stands for', () => {
@@ -217,5 +218,47 @@ describe('console reducer', () => {
     data = applyFrames(data, [ev(5, { type: 'callApproval.requested', approval: held('keep') }), ...flood]);
     assert.equal(data.callApprovals.length, MAX_CALL_APPROVALS);
     assert.ok(data.callApprovals.some((a) => a.askId === 'keep' && a.state === 'pending'));
+  });
+});
+
+describe('console reducer: notices and lost plugins', () => {
+  const awaited = (id: string, name = 'p') => ({ ...plugin(id, name), state: 'awaited' as const, awaitedUntil: 50_000 });
+
+  test('a raised notice is kept (bounded, once per id) and survives a resync snapshot', () => {
+    const notice = (id: string) => ({ id, level: 'info' as const, title: id, message: '', subject: { kind: 'bridge' as const, id: 'b', label: 'the bridge' }, at: 1 });
+    let state = applyFrames(EMPTY_DATA, [snapshot(0), ev(1, { type: 'notice.raised', notice: notice('n1') }), ev(2, { type: 'notice.raised', notice: notice('n1') })]);
+    assert.deepEqual(state.notices.map((n) => n.id), ['n1']);
+    state = applyFrames(state, [snapshot(5)]);
+    assert.deepEqual(state.notices.map((n) => n.id), ['n1'], 'the server holds no notices, so a snapshot keeps the ones shown');
+    const many = Array.from({ length: MAX_NOTICES + 5 }, (_, i): ControlEvent => ({ type: 'notice.raised', notice: notice(`m${i}`) }));
+    state = applyFrames(state, [batch(6, many)]);
+    assert.equal(state.notices.length, MAX_NOTICES);
+  });
+
+  test('a lost plugin: since when, a notice naming it, then its departure with the reason', () => {
+    let state = applyFrames(EMPTY_DATA, [snapshot(0, { plugins: [plugin('c1', 'scene')] })], 1_000);
+    state = applyFrames(state, [ev(1, { type: 'plugin.updated', plugin: awaited('c1', 'scene') })], 2_000);
+    assert.equal(state.plugins[0]?.disconnectedAt, 2_000, 'lost when the console saw it go');
+    assert.deepEqual(state.notices.map((n) => [n.title, n.subject.kind, n.subject.id]), [['Plugin connection lost', 'plugin', 'c1']]);
+    state = applyFrames(state, [ev(2, { type: 'plugin.disconnected', connectionId: 'c1' })], 9_000);
+    assert.deepEqual(state.plugins, []);
+    assert.deepEqual(state.departed.map((d) => [d.plugin.name, d.at, d.reason, d.replacedBy]), [['scene', 2_000, 'not back in time', undefined]]);
+    assert.deepEqual(state.notices.map((n) => n.title), ['Plugin gone'], 'the news replaces the earlier notice of that connection');
+  });
+
+  test('a replaced editor says who took its slot, in either order of the events; a plugin coming back is no replacement', () => {
+    const newer = { ...plugin('c2', 'other'), connectedAt: 5 };
+    const connectedFirst = applyFrames(EMPTY_DATA, [snapshot(0, { plugins: [plugin('c1', 'scene')] }), ev(1, { type: 'plugin.connected', plugin: newer }), ev(2, { type: 'plugin.disconnected', connectionId: 'c1' })]);
+    assert.equal(connectedFirst.departed[0]?.replacedBy, 'c2');
+    const goneFirst = applyFrames(EMPTY_DATA, [snapshot(0, { plugins: [plugin('c1', 'scene')] }), ev(1, { type: 'plugin.disconnected', connectionId: 'c1' }), ev(2, { type: 'plugin.connected', plugin: newer })]);
+    assert.equal(goneFirst.departed[0]?.replacedBy, 'c2');
+    assert.equal(goneFirst.notices.at(-1)?.title, 'Plugin replaced');
+    const back = applyFrames(EMPTY_DATA, [snapshot(0, { plugins: [awaited('c1', 'scene')] }), ev(1, { type: 'plugin.connected', plugin: { ...plugin('c3', 'scene'), reconnects: 1 } }), ev(2, { type: 'plugin.disconnected', connectionId: 'c1' })]);
+    assert.deepEqual(back.departed, []);
+    assert.equal(back.notices.at(-1)?.title, 'Plugin back');
+  });
+
+  test('each field is declared once: the empty state and a snapshot hold the same fields', () => {
+    assert.deepEqual(Object.keys(applyFrames(EMPTY_DATA, [snapshot(0)])).sort(), Object.keys(EMPTY_DATA).sort());
   });
 });

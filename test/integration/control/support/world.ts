@@ -154,6 +154,7 @@ export function createWorld(version = '0.1.0-test'): World {
       updateSetting: () => absent('ActionUnsupported', 'This test world has no settings.'),
       answerElicitation: () => absent('ActionUnsupported', 'This test world has no console elicitation queue.'),
       setElicitationAnswerer: () => absent('ActionUnsupported', 'This test world has no console elicitation queue.'),
+      answerSampling: () => absent('ActionUnsupported', 'This test world has no console elicitation queue.'),
       decideCall: () => absent('ApprovalNotFound', 'This test world holds no calls for approval.'),
       callApprovalArguments: () => absent('ApprovalNotFound', 'This test world holds no calls for approval.'),
       previewAlwaysAllow: () => absent('ApprovalNotFound', 'This test world holds no calls for approval.'),

@@ -41,6 +41,12 @@ export class PolicyFile implements PolicyPersistence {
   private closed = false;
   /** Outside edits handed to the store that it has not finished taking in; a save waits for none. */
   private unsettled = 0;
+  /**
+   * Checks and saves run one at a time: a watcher's read that began before a save's rename and ended
+   * after it would otherwise compare the older text with the newer `known` and hand it to the store as
+   * an outside edit, putting back the policy the save had just replaced.
+   */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly path: string,
@@ -70,7 +76,17 @@ export class PolicyFile implements PolicyPersistence {
   }
 
   /** The text on disk, told to the store when it is not what Junction last read or wrote. */
-  async check(): Promise<boolean> {
+  check(): Promise<boolean> {
+    return this.inTurn(() => this.checkNow());
+  }
+
+  private inTurn<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.turn.then(run);
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
+  private async checkNow(): Promise<boolean> {
     if (this.closed) return false;
     let text: string;
     try {
@@ -99,9 +115,13 @@ export class PolicyFile implements PolicyPersistence {
     this.known = text;
   }
 
-  async save(text: string): Promise<void> {
+  save(text: string): Promise<void> {
+    return this.inTurn(() => this.saveNow(text));
+  }
+
+  private async saveNow(text: string): Promise<void> {
     // An edit seen by the watcher but queued behind this save is an outside change too.
-    if ((await this.check()) || this.unsettled > 0) {
+    if ((await this.checkNow()) || this.unsettled > 0) {
       throw new JunctionError('Conflict', `approval-policy ${this.path} was changed outside Junction since it was read; the change was not written. Reload the policy and apply it again.`, {
         next: next('refreshSnapshot'),
         details: { path: this.path },

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { PolicyDocument } from '../../src-main/contracts/console.js';
 import { eventually } from '../support/junction-harness.js';
 import { DAY_POLICY, NARROW, describeDay, WIDE } from './support/day-stack.js';
@@ -73,7 +73,7 @@ describeDay("the operator's day: notices, transactions, always allow, the runner
     await call(ops1, 'transaction-rollback', { expectedSnapshot: staged.value.snapshot });
   });
 
-  test('7. always allow shows the rule it writes and asks again before writing it', async () => {
+  test('7. always allow shows the server\'s rule and asks again before writing it; the rule can be undone', async () => {
     const { page, call, tab, shoot, policyPath, connect } = day();
     const fresh = await connect();
     try {
@@ -83,7 +83,11 @@ describeDay("the operator's day: notices, transactions, always allow, the runner
       await card.getByRole('button', { name: 'Always allow…' }).click();
       const preview = card.getByTestId('always-allow-preview');
       await preview.getByText('"tool": "simulate-step"').waitFor();
+      // The rule the server writes: for this agent only, so the ask rule still holds every other agent.
+      await preview.getByText('"agent": "claude-ops"').waitFor();
       await preview.getByText(/as rule 1, just before the rule that asked/).waitFor();
+      await preview.getByText(/by claude-ops with any arguments runs without asking; other agents are still asked/).waitFor();
+      await preview.getByTestId('always-allow-findings').getByText(/leaves no rule dead/).waitFor();
       await shoot('always-allow-preview');
       await preview.getByRole('button', { name: 'Cancel' }).click();
       assert.deepEqual(JSON.parse(await readFile(policyPath, 'utf8')), DAY_POLICY, 'nothing written before the second click');
@@ -91,10 +95,70 @@ describeDay("the operator's day: notices, transactions, always allow, the runner
       await card.getByRole('button', { name: 'Write rule and allow' }).click();
       assert.equal((await stepping).isError, false);
       const written = JSON.parse(await readFile(policyPath, 'utf8')) as PolicyDocument;
-      assert.deepEqual([written.rules[1]?.tool, written.rules[1]?.action, written.rules[2]?.action], ['simulate-step', 'allow', 'ask'], 'the rule the preview showed, where it said');
+      assert.deepEqual([written.rules[1]?.tool, written.rules[1]?.agent, written.rules[1]?.action, written.rules[2]?.action], ['simulate-step', 'claude-ops', 'allow', 'ask'], 'the rule the preview showed, where it said');
+      const undo = page.getByTestId('always-allow-written').filter({ hasText: 'tool simulate-step, agent claude-ops' });
+      await undo.getByText(/Rule 1 written at/).waitFor();
+      await shoot('always-allow-written');
+      await undo.getByRole('button', { name: 'Undo' }).click();
+      await eventually(async () => JSON.stringify(JSON.parse(await readFile(policyPath, 'utf8'))) === JSON.stringify(DAY_POLICY), 5000, 'the policy as it was');
+      await undo.waitFor({ state: 'detached' });
     } finally {
       await fresh.close();
     }
+  });
+
+  test('7. session grants are listed and revocable; the decision log is in time order with arguments and a link to the call', async () => {
+    const { page, call, tab, shoot, connect } = day();
+    const fresh = await connect();
+    try {
+      const first = call(fresh, 'simulate-step', { steps: 3 });
+      await tab('Approvals');
+      await page.getByTestId('call-approval-pending').getByRole('button', { name: 'Allow for this session' }).click();
+      assert.equal((await first).isError, false);
+      await tab('Policy');
+      const grant = page.getByTestId('session-grant').filter({ hasText: 'simulate-step' });
+      await grant.getByText('claude-ops').waitFor();
+      assert.equal((await call(fresh, 'simulate-step', { steps: 4 })).isError, false, 'the grant lets the session through unasked');
+      const log = page.getByTestId('call-approval-decided');
+      await log.filter({ hasText: '{"steps":3}' }).getByText('allowed for the session').waitFor();
+      await shoot('policy-grants-log');
+      await grant.getByRole('button', { name: /Revoke simulate-step/ }).click();
+      await grant.waitFor({ state: 'detached' });
+      const asked = call(fresh, 'simulate-step', { steps: 5 });
+      await page.getByTestId('approval-banner').waitFor();
+      await tab('Approvals');
+      await page.getByTestId('call-approval-pending').getByRole('textbox', { name: 'Reason for denial' }).fill('not now');
+      await page.getByTestId('call-approval-pending').getByRole('button', { name: 'Deny' }).click();
+      assert.equal((await asked).value.error?.code, 'ApprovalDenied', 'revoked: the session is asked again');
+      await tab('Policy');
+      const denied = log.filter({ hasText: '{"steps":5}' });
+      await denied.getByText('not now').waitFor();
+      const times = await log.evaluateAll((rows) => rows.map((r) => r.querySelector('td')?.textContent ?? ''));
+      assert.deepEqual([...times].sort(), times, 'oldest decision first');
+      const rows = await log.allInnerTexts();
+      assert.ok(rows.findIndex((t) => t.includes('{"steps":3}')) < rows.findIndex((t) => t.includes('{"steps":5}')), 'decided in that order');
+      await denied.getByRole('link', { name: /Open the call simulate-step/ }).click();
+      await page.getByRole('heading', { level: 2, name: 'Live calls' }).waitFor();
+      assert.match(page.url(), /#calls\/[^/]+$/);
+      await page.getByTestId('call-detail').getByText('not now').first().waitFor();
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('7. the Policy view flags a rule that can never decide a call', async () => {
+    const { page, tab, shoot, policyPath } = day();
+    await tab('Policy');
+    const dead = { rules: [...DAY_POLICY.rules, { tool: 'remove-object', action: 'deny' as const, reason: 'never reached' }] };
+    await writeFile(policyPath, JSON.stringify(dead));
+    try {
+      await page.getByTestId('policy-rule').nth(3).getByTestId('rule-finding').getByText('dead: rule 0 decides first').waitFor();
+      await page.getByTestId('policy-findings').getByText(/Rule 3 \(deny\) never applies: rule 0 \(ask\)/).waitFor();
+      await shoot('policy-findings');
+    } finally {
+      await writeFile(policyPath, JSON.stringify(DAY_POLICY));
+    }
+    await page.getByTestId('policy-findings').waitFor({ state: 'detached' });
   });
 
   test('8. Run a tool: a held run says so and is decided there, form and result survive navigation, fields follow the schema, annotations show', async () => {

@@ -1,5 +1,5 @@
-/** Policy rules in words, and the rule "always allow" writes. Pure. */
-import type { CallApprovalView, PolicyArgumentMatcher, PolicyRule } from '../store/types.js';
+/** Policy rules, decisions and "always allow" in words, and what an always-allow changes. Pure. */
+import type { CallApprovalView, PolicyArgumentMatcher, PolicyChangeView, PolicyDecisionKind, PolicyFinding, PolicyRule } from '../store/types.js';
 
 /** A matcher's one operand (every key but `pointer`) in words; one the console does not know yet shows as its name and value. */
 function operandText(matcher: PolicyArgumentMatcher): string {
@@ -32,21 +32,49 @@ export function ruleMatchers(rule: PolicyRule): string {
   return parts.length > 0 ? parts.join(', ') : 'every call';
 }
 
-/** A tool name as a glob that matches exactly that name (`*`, `?` and `\\` escaped). */
-export function escapeGlob(name: string): string {
-  return name.replace(/[*?\\]/g, (c) => `\\${c}`);
+/** Words for how a held call was decided, as the decision log and the Approvals view say it. */
+export const DECISION_LABEL: Record<PolicyDecisionKind, string> = {
+  'allow-once': 'allowed once',
+  'allow-session': 'allowed for the session',
+  always: 'always allowed',
+  deny: 'denied',
+};
+
+/** A decided held call's outcome in words: the decision, or how the wait ended without one. */
+export function decisionText(approval: Pick<CallApprovalView, 'state' | 'decision'>): string {
+  if (approval.decision) return DECISION_LABEL[approval.decision];
+  return approval.state === 'timedOut' ? 'timed out' : approval.state;
+}
+
+/** A decided call's arguments on one line, as much as fits in `max` characters (a truncated preview says so). */
+export function argumentsLine(approval: Pick<CallApprovalView, 'arguments' | 'argumentsTruncated'>, max = 160): string {
+  const text = typeof approval.arguments === 'string' && approval.argumentsTruncated ? approval.arguments : JSON.stringify(approval.arguments ?? null);
+  return text.length > max || approval.argumentsTruncated ? `${text.slice(0, max)}…` : text;
+}
+
+/** What an "always allow" rule lets through, in words: the held call's tool and agent, and the asking rule's other matchers. */
+export function alwaysAllowScope(approval: Pick<CallApprovalView, 'tool' | 'agentName'>, rule: PolicyRule): string {
+  const { tool: _tool, agent: _agent, reason: _reason, ...others } = rule;
+  const kept = ruleMatchers({ ...others, action: 'allow' });
+  const where = kept === 'every call' ? 'with any arguments' : `where the asking rule matched too (${kept})`;
+  return `From then on every call of ${approval.tool} by ${approval.agentName} ${where} runs without asking; other agents are still asked.`;
 }
 
 /**
- * The rule "always allow" writes for a held call, where, and what it lets through: the server inserts it
- * just before the rule that asked, with that rule's other matchers, for exactly this tool.
+ * The findings an inserted rule adds: `after` is the analysis of the policy with a rule inserted at
+ * `inserted`, `before` that of the policy as it is (its indices shift past the insertion).
  */
-export function alwaysAllowRule(approval: Pick<CallApprovalView, 'tool' | 'ruleIndex'>, rules: readonly PolicyRule[]): { rule: PolicyRule; index: number; scope: string } {
-  const asked: PolicyRule = rules[approval.ruleIndex] ?? { action: 'ask' };
-  const { reason: _reason, action: _action, ...matchers } = asked;
-  const rule: PolicyRule = { ...matchers, tool: escapeGlob(approval.tool), action: 'allow', reason: 'always allowed by the operator on <the time you confirm>' };
-  const { tool: _tool, ...others } = matchers;
-  const kept = ruleMatchers({ ...others, action: 'allow' });
-  const scope = kept === 'every call' ? 'from any agent and with any arguments' : `where the asking rule matched too (${kept})`;
-  return { rule, index: approval.ruleIndex, scope: `From then on every call of ${approval.tool} ${scope} runs without asking.` };
+export function findingsAddedBy(after: readonly PolicyFinding[], before: readonly PolicyFinding[], inserted: number): PolicyFinding[] {
+  const shift = (i: number): number => (i >= inserted ? i + 1 : i);
+  const known = new Set(before.map((f) => `${shift(f.ruleIndex)}:${shift(f.byRule)}:${f.kind}`));
+  return after.filter((f) => !known.has(`${f.ruleIndex}:${f.byRule}:${f.kind}`));
+}
+
+/**
+ * The "always allow" rules among `changes` (oldest first) that are still in force as far as this
+ * console saw: no later change took the same rule out. Newest first.
+ */
+export function undoableAlwaysAllows(changes: readonly PolicyChangeView[]): PolicyChangeView[] {
+  const removed = new Set(changes.filter((c) => c.kind === 'undone').map((c) => JSON.stringify(c.rule)));
+  return changes.filter((c) => c.kind === 'always-allow' && !removed.has(JSON.stringify(c.rule))).reverse();
 }

@@ -15,6 +15,7 @@ import type {
   MetricsView,
   OperatorNotice,
   PluginView,
+  PolicyChangeView,
   PolicyView,
   RecoveryView,
   WorkspaceView,
@@ -29,6 +30,8 @@ export const MAX_CALL_APPROVALS = 500;
 export const MAX_NOTICES = 20;
 /** Plugins that left, newest first, kept so their slot can say who was there and why it went. */
 export const MAX_DEPARTED = 20;
+/** Policy changes seen while this console watched, kept so an "always allow" can be undone from here. */
+export const MAX_POLICY_CHANGES = 20;
 
 /** A plugin connection that ended, as the console last saw it. */
 export interface DepartedPlugin {
@@ -62,6 +65,8 @@ const FIELDS = {
   /** Tool calls held by the approval policy, pending and decided, oldest first. */
   callApprovals: field<CallApprovalView[]>([], (s) => s.callApprovals.slice(-MAX_CALL_APPROVALS)),
   policy: field<PolicyView | undefined>(undefined, (s) => s.policy),
+  /** Changes of the policy while this console watched, oldest first (events only). */
+  policyChanges: field<PolicyChangeView[]>([]),
   recovery: field<RecoveryView | undefined>(undefined, (s) => s.recovery),
   bridge: field<BridgeView | undefined>(undefined, (s) => s.bridge),
   /** The server's last-minute call statistics (the renderer never recomputes them from history). */
@@ -251,6 +256,7 @@ function applyEvent(d: Draft, event: ControlEvent): void {
     }
     case 'policy.updated':
       data.policy = event.policy;
+      data.policyChanges = [...data.policyChanges, event.change].slice(-MAX_POLICY_CHANGES);
       return;
     case 'recovery.state':
       data.recovery = event.recovery;

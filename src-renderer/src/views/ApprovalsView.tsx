@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import type { ApprovalView, CallApprovalView, PolicyDecisionKind, WorkspaceView } from '../store/types.js';
+import type { ApprovalView, WorkspaceView } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { formatTime } from '../lib/format.js';
 import { CompileCheck } from '../components/CompileCheck.js';
 import { DataTable, type Column } from '../components/DataTable.js';
+import { DecisionLog } from '../components/DecisionLog.js';
 import { HeldCallCard, useBusy } from '../components/HeldCall.js';
+import { PolicyUndo } from '../components/PolicyUndo.js';
 import { Requester } from '../components/Requester.js';
 import { FileDiffs } from './DiffView.js';
 
@@ -54,29 +56,6 @@ function PendingApproval({ approval }: { approval: ApprovalView }) {
   );
 }
 
-const DECISION_LABEL: Record<PolicyDecisionKind, string> = {
-  'allow-once': 'allowed once',
-  'allow-session': 'allowed for the session',
-  always: 'always allowed',
-  deny: 'denied',
-};
-
-const CALL_DECISION_COLUMNS: ReadonlyArray<Column<CallApprovalView>> = [
-  { header: 'Tool', cell: (a) => <code>{a.tool}</code> },
-  { header: 'Agent', cell: (a) => a.agentName },
-  {
-    header: 'Outcome',
-    cell: (a) => (
-      <>
-        <span className={`pill ${a.state === 'allowed' ? 'ok' : 'bad'}`}>{a.decision ? DECISION_LABEL[a.decision] : a.state === 'timedOut' ? 'timed out' : a.state}</span>
-        {a.decidedBy === 'policy' && <span className="muted"> by a policy change</span>}
-      </>
-    ),
-  },
-  { header: 'When', cell: (a) => (a.decidedAt ? formatTime(a.decidedAt) : '—') },
-  { header: 'Reason', cell: (a) => a.operatorReason ?? '' },
-];
-
 function commitDecisionColumns(workspaces: readonly WorkspaceView[]): ReadonlyArray<Column<ApprovalView>> {
   return [
     { header: 'Approval', cell: (a) => <code>{a.approvalId}</code> },
@@ -107,10 +86,11 @@ export function ApprovalsView() {
   const pending = approvals.filter((a) => a.state === 'pending');
   const decided = approvals.filter((a) => a.state !== 'pending');
   const heldCalls = callApprovals.filter((a) => a.state === 'pending');
-  const decidedCalls = callApprovals.filter((a) => a.state !== 'pending').reverse();
+  const anyDecidedCall = callApprovals.some((a) => a.state !== 'pending');
   return (
     <section aria-labelledby="approvals-title" className="view">
       <h2 id="approvals-title">Approvals</h2>
+      <PolicyUndo />
       {pending.length === 0 && heldCalls.length === 0 && <p className="empty">Nothing is waiting for your approval.</p>}
       {heldCalls.map((a) => (
         <HeldCallCard key={a.askId} approval={a} />
@@ -118,10 +98,10 @@ export function ApprovalsView() {
       {pending.map((a) => (
         <PendingApproval key={a.approvalId} approval={a} />
       ))}
-      {decidedCalls.length > 0 && (
+      {anyDecidedCall && (
         <>
           <h3>Tool call decisions</h3>
-          <DataTable rows={decidedCalls} columns={CALL_DECISION_COLUMNS} rowKey={(a) => a.askId} rowTestId="call-approval-decided" />
+          <DecisionLog />
         </>
       )}
       {decided.length > 0 && (

@@ -4,19 +4,31 @@
  * writes the file atomically and refuses the save when someone else changed the policy meanwhile.
  */
 import { useState } from 'react';
-import type { PolicyRule } from '../store/types.js';
+import type { PolicyFinding, PolicyRule } from '../store/types.js';
 import { useConsole } from '../store/store.js';
 import { formatTime } from '../lib/format.js';
 import { ruleMatchers } from '../lib/policy-rules.js';
 import { DataTable, type Column } from '../components/DataTable.js';
+import { DecisionLog } from '../components/DecisionLog.js';
+import { PolicyUndo } from '../components/PolicyUndo.js';
+import { SessionGrants } from '../components/SessionGrants.js';
 
-type NumberedRule = { index: number; rule: PolicyRule };
+type NumberedRule = { index: number; rule: PolicyRule; finding: PolicyFinding | undefined };
 
 const RULE_COLUMNS: ReadonlyArray<Column<NumberedRule>> = [
   { header: '#', cell: (r) => r.index },
   { header: 'Matches', cell: (r) => ruleMatchers(r.rule) },
   { header: 'Action', cell: (r) => <span className={`pill ${r.rule.action === 'allow' ? 'ok' : r.rule.action === 'deny' ? 'bad' : 'warn'}`}>{r.rule.action}</span> },
   { header: 'Reason', cell: (r) => r.rule.reason ?? '' },
+  {
+    header: 'Finding',
+    cell: (r) =>
+      r.finding && (
+        <span className="pill bad" title={r.finding.message} data-testid="rule-finding">
+          {r.finding.kind === 'shadowed' ? `dead: rule ${r.finding.byRule} decides first` : `redundant after rule ${r.finding.byRule}`}
+        </span>
+      ),
+  },
 ];
 
 export function PolicyView() {
@@ -59,7 +71,31 @@ export function PolicyView() {
       ) : (
         <p className="callout warn">No approval-policy file is configured, so every call is allowed. Start Junction with approval-policy=FILE to add rules here.</p>
       )}
-      <DataTable rows={policy.document.rules.map((rule, index) => ({ index, rule }))} columns={RULE_COLUMNS} rowKey={(r) => String(r.index)} label="Policy rules" rowTestId="policy-rule" />
+      {policy.findings.length > 0 && (
+        <div className="callout warn" data-testid="policy-findings">
+          <p>
+            {policy.findings.length === 1 ? 'One rule never decides a call' : `${policy.findings.length} rules never decide a call`}; move or remove{' '}
+            {policy.findings.length === 1 ? 'it' : 'them'}:
+          </p>
+          <ul>
+            {policy.findings.map((f) => (
+              <li key={f.ruleIndex}>{f.message}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <PolicyUndo />
+      <DataTable
+        rows={policy.document.rules.map((rule, index) => ({ index, rule, finding: policy.findings.find((f) => f.ruleIndex === index) }))}
+        columns={RULE_COLUMNS}
+        rowKey={(r) => String(r.index)}
+        label="Policy rules"
+        rowTestId="policy-rule"
+      />
+      <h3>Session grants</h3>
+      <SessionGrants />
+      <h3>Decision log</h3>
+      <DecisionLog />
       {policy.path && (
         <>
           <h3>Edit as JSON</h3>

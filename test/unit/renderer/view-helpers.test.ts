@@ -8,7 +8,7 @@ import { noticeTtl, shownNotices, subjectTarget } from '../../../src-renderer/sr
 import { agentProject, callsPerAgent } from '../../../src-renderer/src/lib/agents.js';
 import { answerProblems, elicitationFields, initialAnswer } from '../../../src-renderer/src/lib/elicitation-form.js';
 import { callTrace, parseToolsCall } from '../../../src-renderer/src/lib/jsonrpc-trace.js';
-import { alwaysAllowRule, escapeGlob, ruleMatchers } from '../../../src-renderer/src/lib/policy-rules.js';
+import { alwaysAllowScope, decisionText, findingsAddedBy, ruleMatchers, undoableAlwaysAllows } from '../../../src-renderer/src/lib/policy-rules.js';
 import { exportHref } from '../../../src-renderer/src/lib/history-export.js';
 import { groupSnippets, snippetFacts } from '../../../src-renderer/src/lib/snippets.js';
 import { callUrl, parseRoute, routeHash } from '../../../src-renderer/src/store/ui.js';
@@ -167,13 +167,29 @@ describe('policy rules in words', () => {
     assert.equal(ruleMatchers({ arguments: [{ pointer: '/n', greaterThan: 5 } as never], action: 'deny' }), '/n > 5');
     assert.equal(ruleMatchers({ action: 'allow' }), 'every call');
   });
-  test("always allow previews the rule the server writes: the asking rule's matchers, exactly this tool, just before it", () => {
-    const rules = [{ tool: 'a', action: 'allow' as const }, { tool: 'remove-*', agent: 'claude-*', action: 'ask' as const, reason: 'r' }];
-    const preview = alwaysAllowRule({ tool: 'remove-*x?', ruleIndex: 1 }, rules);
-    assert.equal(preview.index, 1);
-    assert.deepEqual({ ...preview.rule, reason: undefined }, { agent: 'claude-*', tool: 'remove-\\*x\\?', action: 'allow', reason: undefined });
-    assert.match(preview.scope, /where the asking rule matched too \(agent claude-\*\)/);
-    assert.equal(escapeGlob('a\\b'), 'a\\\\b');
+  test('always allow in words: the tool and agent of the held call, the asking rule\'s other matchers, other agents still asked', () => {
+    const scope = alwaysAllowScope({ tool: 'remove-object', agentName: 'claude-ops' }, { tool: 'remove-object', agent: 'claude-ops', role: 'editor', action: 'allow', reason: 'r' });
+    assert.equal(scope, 'From then on every call of remove-object by claude-ops where the asking rule matched too (role editor) runs without asking; other agents are still asked.');
+    assert.match(alwaysAllowScope({ tool: 't', agentName: 'a' }, { tool: 't', agent: 'a', action: 'allow' }), /by a with any arguments/);
+  });
+  test('the findings an inserted rule adds: known ones shift past the insertion and are not repeated', () => {
+    const before = [{ ruleIndex: 2, byRule: 0, kind: 'shadowed' as const, message: 'old' }];
+    const after = [
+      { ruleIndex: 3, byRule: 0, kind: 'shadowed' as const, message: 'old, shifted' },
+      { ruleIndex: 2, byRule: 1, kind: 'shadowed' as const, message: 'new' },
+    ];
+    assert.deepEqual(findingsAddedBy(after, before, 1).map((f) => f.message), ['new']);
+    assert.deepEqual(findingsAddedBy(after, [], 1).length, 2);
+  });
+  test('an always-allow stays undoable until a later change takes the same rule out; newest first', () => {
+    const rule = (tool: string) => ({ tool, agent: 'a', action: 'allow' as const, reason: `held call ${tool}` });
+    const change = (kind: 'always-allow' | 'undone' | 'edited', version: number, tool?: string) => ({ kind, by: 'operator' as const, previousVersion: version - 1, version, at: version, ...(tool ? { rule: rule(tool) } : {}) });
+    const changes = [change('always-allow', 2, 'x'), change('always-allow', 3, 'y'), change('edited', 4), change('undone', 5, 'x'), change('always-allow', 6, 'z')];
+    assert.deepEqual(undoableAlwaysAllows(changes).map((c) => c.version), [6, 3]);
+  });
+  test('a decision in words, or how the wait ended without one', () => {
+    assert.equal(decisionText({ state: 'allowed', decision: 'allow-session' }), 'allowed for the session');
+    assert.equal(decisionText({ state: 'timedOut' }), 'timed out');
   });
 });
 

@@ -292,6 +292,9 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       applyToTimeline(event);
       pending.push({ seq, event });
       drain();
+      // A call held or released moves between the running and the waiting tiles: both change now, together,
+      // not at the next metrics tick (meanwhile the header said the held call was running).
+      if (event.type === 'callApproval.requested' || event.type === 'callApproval.decided') hub.publishMetrics();
       return seq;
     },
     recordCallDetail(callId, json) {

@@ -105,6 +105,22 @@ describe('control hub metrics and plugin timelines', () => {
     assert.equal(world.hub.snapshotFrame().snapshot.metrics?.series.calls.reduce((a, b) => a + b, 0), 1);
   });
 
+  test('a call held or released updates the header at once: running and waiting never count it both', () => {
+    const world = createWorld();
+    const metrics: MetricsView[] = [];
+    world.hub.subscribe((e) => {
+      if (e.type === 'metrics.updated') metrics.push(e.metrics);
+    });
+    world.startCall({ callId: 'h1' });
+    world.hub.publishMetrics();
+    assert.deepEqual([metrics.at(-1)?.inFlight, metrics.at(-1)?.held], [1, 0]);
+    const approval = { askId: 'a1', callId: 'h1', state: 'pending' } as Parameters<CallMetrics['observeApproval']>[0];
+    world.hub.publish({ type: 'callApproval.requested', approval });
+    assert.deepEqual([metrics.at(-1)?.inFlight, metrics.at(-1)?.held], [0, 1], 'held: out of running, without waiting for the tick');
+    world.hub.publish({ type: 'callApproval.decided', approval: { ...approval, state: 'allowed' } });
+    assert.deepEqual([metrics.at(-1)?.inFlight, metrics.at(-1)?.held], [1, 0], 'allowed: running again');
+  });
+
   test('a plugin detail carries its connection timeline across reconnects, with per-tool totals', async () => {
     const plugins = new Map<string, PluginView>();
     const hub = createControlHub({ version: 'test' });

@@ -117,7 +117,7 @@ describeDay("the operator's day: notices, transactions, always allow, the runner
       assert.equal((await first).isError, false);
       await tab('Policy');
       const grant = page.getByTestId('session-grant').filter({ hasText: 'simulate-step' });
-      await grant.getByText('claude-ops').waitFor();
+      await grant.getByText(/^claude-ops\/2\.1\.0 #\d+$/).waitFor();
       assert.equal((await call(fresh, 'simulate-step', { steps: 4 })).isError, false, 'the grant lets the session through unasked');
       const log = page.getByTestId('call-approval-decided');
       await log.filter({ hasText: '{"steps":3}' }).getByText('allowed for the session').waitFor();
@@ -137,7 +137,7 @@ describeDay("the operator's day: notices, transactions, always allow, the runner
       assert.deepEqual([...times].sort(), times, 'oldest decision first');
       const rows = await log.allInnerTexts();
       assert.ok(rows.findIndex((t) => t.includes('{"steps":3}')) < rows.findIndex((t) => t.includes('{"steps":5}')), 'decided in that order');
-      await denied.getByRole('link', { name: /Open the call simulate-step/ }).click();
+      await denied.getByRole('link', { name: /^open call simulate-step decided at/ }).click();
       await page.getByRole('heading', { level: 2, name: 'Live calls' }).waitFor();
       assert.match(page.url(), /#calls\/[^/]+$/);
       await page.getByTestId('call-detail').getByText('not now').first().waitFor();

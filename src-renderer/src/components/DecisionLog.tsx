@@ -28,7 +28,7 @@ const COLUMNS: ReadonlyArray<Column<CallApprovalView>> = [
   },
   { header: 'Arguments', cell: (a) => <code className="args-line">{argumentsLine(a)}</code>, className: 'desc' },
   { header: 'Reason', cell: (a) => a.operatorReason ?? '' },
-  { header: 'Call', cell: (a) => <CallLink callId={a.callId} label={`Open the call ${a.tool} decided at ${a.decidedAt ? formatTime(a.decidedAt) : 'no time'}`} /> },
+  { header: 'Call', cell: (a) => <CallLink callId={a.callId} which={`${a.tool} decided at ${a.decidedAt ? formatTime(a.decidedAt) : 'no time'}`} /> },
 ];
 
 export function DecisionLog() {

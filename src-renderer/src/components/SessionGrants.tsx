@@ -20,7 +20,7 @@ function columns(revoke: (grant: SessionGrantView) => void, busy: boolean): Read
     { header: 'Held by rule', cell: (g) => ruleMatchers(g.rule) },
     { header: 'Target', cell: (g) => <code>{g.target}</code> },
     { header: 'Granted', cell: (g) => formatTime(g.grantedAt) },
-    { header: 'Call', cell: (g) => <CallLink callId={g.callId} label={`Open the call that granted ${g.tool} to ${g.agent}`} /> },
+    { header: 'Call', cell: (g) => <CallLink callId={g.callId} which={`that granted ${g.tool} to ${g.agent}`} /> },
     {
       header: 'Revoke',
       hidden: true,

@@ -660,6 +660,17 @@ export interface ControlSnapshot {
   policy?: PolicyView;
   /** Connected agents. */
   agents: AgentView[];
+  /** Plugin connections that ended, newest first, so a console opened later still sees who held a slot and why it went. */
+  departedPlugins?: DepartedPluginView[];
+}
+
+/** A plugin connection that ended, as the server last saw it. */
+export interface DepartedPluginView {
+  plugin: PluginView;
+  /** When it was last seen: its disconnect, else when the server learnt it was gone (epoch ms). */
+  at: number;
+  reason?: string;
+  replacedBy?: string;
 }
 
 export type ControlEvent =

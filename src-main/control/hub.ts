@@ -33,6 +33,7 @@ import type {
 } from '../contracts/index.js';
 import { CallLog, DEFAULT_CALL_LOG_LIMITS, type CallLogLimits } from './call-log.js';
 import { dispatchCommand, invokeCommand } from './commands.js';
+import { PluginDepartures } from './departures.js';
 import { CallMetrics } from './metrics.js';
 
 export interface ControlProviders {
@@ -140,6 +141,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
   const metrics = new CallMetrics();
   const timelines = new Map<string, PluginTimelineEntry[]>();
   const timelineKeys = new Map<string, string>();
+  const departures = new PluginDepartures();
   let lastIdle = false;
   const listeners = new Set<(event: SequencedEvent) => void>();
   const pending: SequencedEvent[] = [];
@@ -241,6 +243,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       callApprovals: providers.callApprovals?.() ?? [],
       ...(providers.policy ? { policy: providers.policy() } : {}),
       agents: providers.agents?.() ?? [],
+      departedPlugins: departures.list(),
     };
   }
 
@@ -290,6 +293,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       seq += 1;
       applyToCalls(event);
       applyToTimeline(event);
+      departures.observe(event, now());
       pending.push({ seq, event });
       drain();
       // A call held or released moves between the running and the waiting tiles: both change now, together,

@@ -6,11 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startScenePlugin } from '../../plugins/examples/scene/plugin.js';
+import { openLiveConsole } from './support/chromium.js';
 import { describeDay, RECONNECT_WAIT_S } from './support/day-stack.js';
 
 describeDay("the operator's day: a lost plugin and a replaced editor (issue 24)", (day) => {
   test('5. a lost plugin leaves a trace: lost since, awaited, a notice naming it, its name expands it, then its slot says who and why; a replaced editor says so', async () => {
-    const { page, junction, tab, shoot, editor, runtime } = day();
+    const { page, context, junction, tab, shoot, editor, runtime } = day();
     await tab('Plugins');
     runtime?.kill('SIGKILL');
     const row = page.getByTestId('plugin-row').filter({ hasText: 'scene-runtime' });
@@ -30,6 +31,16 @@ describeDay("the operator's day: a lost plugin and a replaced editor (issue 24)"
       await page.getByTestId('slot-editor').getByText(/scene-editor, last seen .*: replaced by scene-editor-2/).waitFor();
       await page.getByTestId('notice').filter({ hasText: 'Plugin replaced' }).waitFor();
       await shoot('plugin-replaced');
+      // A console opened after both left still sees who held each slot, when, and why.
+      const later = await openLiveConsole(context, junction.consoleUrl);
+      try {
+        await later.page.getByRole('tab', { name: /^Plugins/ }).click();
+        await later.page.getByTestId('slot-runtime').getByTestId('slot-departed').getByText(/scene-runtime, last seen \d{2}:\d{2}:\d{2}\.\d{3}: not back in time/).waitFor();
+        await later.page.getByTestId('slot-editor').getByText(/scene-editor, last seen .*: replaced by scene-editor-2/).waitFor();
+        assert.deepEqual(later.errors, []);
+      } finally {
+        await later.page.close();
+      }
     } finally {
       await replacement.stop();
     }

@@ -77,7 +77,7 @@ const FIELDS = {
   agents: field<AgentView[]>([], (s) => s.agents),
   /** Notices the server raised, oldest first (events only: a snapshot carries none). */
   notices: field<OperatorNotice[]>([]),
-  /** Plugins that left while this console watched, newest first. */
+  /** Plugins that left, newest first: the server's record from a snapshot, then those this console saw go. */
   departed: field<DepartedPlugin[]>([]),
   /** Last applied sequence; -1 before the first snapshot. */
   seq: field(-1, () => -1),
@@ -96,7 +96,10 @@ function fill(value: (f: Field<unknown>, key: keyof ConsoleData) => unknown): Co
 export const EMPTY_DATA: ConsoleData = fill((f) => f.empty);
 
 function fromSnapshot(previous: ConsoleData, seq: number, snapshot: ControlSnapshot): ConsoleData {
-  return { ...fill((f, key) => (f.from ? f.from(snapshot) : previous[key])), seq, openSnapshot: seq };
+  const data: ConsoleData = { ...fill((f, key) => (f.from ? f.from(snapshot) : previous[key])), seq, openSnapshot: seq };
+  // A server that remembers departures knows them better than this console, which may have opened after them.
+  if (snapshot.departedPlugins) data.departed = departuresOf(data, snapshot);
+  return data;
 }
 
 function upsertBy<T>(items: T[], item: T, key: (t: T) => string): T[] {
@@ -169,22 +172,38 @@ function cameBack(gone: PluginView, successor: PluginView): boolean {
   return gone.state === 'awaited' && gone.name === successor.name;
 }
 
+/**
+ * What the console makes of a plugin connection that ended: who took its slot (the bridge's word, else a
+ * later connection in the same slot, connected by `successorBy` when given) and why it went. No entry
+ * when its successor is the plugin itself coming back.
+ */
+function departureOf(data: ConsoleData, plugin: PluginView, at: number, reported: { reason?: string; replacedBy?: string }, successorBy = Infinity): { entry?: DepartedPlugin; next?: PluginView } {
+  const successor =
+    reported.replacedBy ?? data.plugins.find((p) => p.connectionId !== plugin.connectionId && sameSlot(data, p, plugin) && p.connectedAt >= plugin.connectedAt && p.connectedAt <= successorBy)?.connectionId;
+  const next = successor === undefined ? undefined : data.plugins.find((p) => p.connectionId === successor);
+  if (next && cameBack(plugin, next)) return { next };
+  const reason = reported.reason ?? plugin.lostReason ?? (plugin.state === 'awaited' ? 'not back in time' : successor ? undefined : 'connection closed');
+  return { entry: { plugin, at, ...(reason ? { reason } : {}), ...(successor ? { replacedBy: successor } : {}) }, ...(next ? { next } : {}) };
+}
+
+/** The departures a snapshot reports, as the console would have recorded them watching. */
+function departuresOf(data: ConsoleData, snapshot: ControlSnapshot): DepartedPlugin[] {
+  return (snapshot.departedPlugins ?? []).flatMap((gone) => departureOf(data, gone.plugin, gone.at, gone, gone.at + REPLACED_WITHIN_MS).entry ?? []);
+}
+
 function depart(d: Draft, event: Extract<ControlEvent, { type: 'plugin.disconnected' }>): void {
   const data = d.data;
   const plugin = data.plugins.find((p) => p.connectionId === event.connectionId);
   data.plugins = data.plugins.filter((p) => p.connectionId !== event.connectionId);
   if (!plugin) return;
-  const successor = event.replacedBy ?? data.plugins.find((p) => p.connectionId !== plugin.connectionId && sameSlot(data, p, plugin) && p.connectedAt >= plugin.connectedAt)?.connectionId;
-  const next = successor === undefined ? undefined : data.plugins.find((p) => p.connectionId === successor);
-  if (next && cameBack(plugin, next)) {
-    notice(d, 'info', 'Plugin back', `reconnected as connection ${next.connectionId}`, plugin);
+  const { entry, next } = departureOf(data, plugin, plugin.disconnectedAt ?? d.receivedAt, event);
+  if (!entry) {
+    notice(d, 'info', 'Plugin back', `reconnected as connection ${next?.connectionId ?? 'unknown'}`, plugin);
     return;
   }
-  const reason = event.reason ?? plugin.lostReason ?? (plugin.state === 'awaited' ? 'not back in time' : successor ? undefined : 'connection closed');
-  const entry: DepartedPlugin = { plugin, at: plugin.disconnectedAt ?? d.receivedAt, ...(reason ? { reason } : {}), ...(successor ? { replacedBy: successor } : {}) };
   data.departed = [entry, ...data.departed.filter((p) => p.plugin.connectionId !== plugin.connectionId)].slice(0, MAX_DEPARTED);
-  if (successor) notice(d, 'info', 'Plugin replaced', `a newer ${plugin.role} connection${next ? ` (${next.name})` : ''} took its slot`, plugin);
-  else notice(d, 'error', 'Plugin gone', reason ?? 'its connection ended', plugin);
+  if (entry.replacedBy) notice(d, 'info', 'Plugin replaced', `a newer ${plugin.role} connection${next ? ` (${next.name})` : ''} took its slot`, plugin);
+  else notice(d, 'error', 'Plugin gone', entry.reason ?? 'its connection ended', plugin);
 }
 
 /** Changes the console's queue of elicitations and sampling requests, when the server has one. */

@@ -258,6 +258,27 @@ describe('console reducer: notices and lost plugins', () => {
     assert.equal(back.notices.at(-1)?.title, 'Plugin back');
   });
 
+  test('a console opened after a plugin left sees its departure from the snapshot: last seen, why, who took its slot', () => {
+    const runtime = { ...awaited('r1', 'scene-runtime'), role: 'runtime' as const };
+    const editor = { ...plugin('e1', 'scene-editor'), connectedAt: 10 };
+    const successor = { ...plugin('e2', 'scene-editor-2'), connectedAt: 3_000 };
+    const late = { ...plugin('r2', 'scene-runtime-2'), role: 'runtime' as const, connectedAt: 60_000 };
+    const departedPlugins = [
+      { plugin: editor, at: 3_100 },
+      { plugin: runtime, at: 2_000 },
+    ];
+    const state = applyFrames(EMPTY_DATA, [snapshot(0, { plugins: [successor, late], departedPlugins })], 90_000);
+    assert.deepEqual(
+      state.departed.map((d) => [d.plugin.name, d.at, d.reason, d.replacedBy]),
+      [
+        ['scene-editor', 3_100, undefined, 'e2'],
+        ['scene-runtime', 2_000, 'not back in time', undefined],
+      ],
+      'a runtime that connected a minute later did not replace the lost one',
+    );
+    assert.deepEqual(applyFrames(state, [snapshot(1)]).departed.length, 2, 'a server without the record leaves the departures shown');
+  });
+
   test('each field is declared once: the empty state and a snapshot hold the same fields', () => {
     assert.deepEqual(Object.keys(applyFrames(EMPTY_DATA, [snapshot(0)])).sort(), Object.keys(EMPTY_DATA).sort());
   });

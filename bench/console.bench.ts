@@ -4,7 +4,8 @@
  * (the page's Date.now() against the emit's Date.now(): both read the same system clock) and long tasks.
  * First, the page opens onto BENCH_HISTORY (default 10,000) finished calls and the long tasks of that first
  * render are reported on their own. The header's metrics are published once a second throughout, as in Junction.
- * Run: npx tsx bench/console.bench.ts   (BENCH_SECONDS=10 for a shorter run, BENCH_RATE=200 for a lighter load)
+ * Run: npx tsx bench/console.bench.ts   (BENCH_SECONDS=10 for a shorter run, BENCH_RATE=200 for a lighter load,
+ * BENCH_PROFILE=1 to print where the page's main thread spent the run)
  */
 import { rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -36,6 +37,28 @@ async function waitInPage(page: Page, what: string, condition: () => boolean): P
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** BENCH_PROFILE=1: where the page's main thread spent the run, the functions with the most self time. */
+const PROFILE = process.env.BENCH_PROFILE === '1';
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; hitCount?: number }>;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+function printProfile(profile: CpuProfile): void {
+  const total = profile.nodes.reduce((sum, node) => sum + (node.hitCount ?? 0), 0);
+  const bySite = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    const site = `${functionName || '(anonymous)'} ${url.split('/').pop() ?? ''}:${lineNumber + 1}:${columnNumber + 1}`;
+    bySite.set(site, (bySite.get(site) ?? 0) + (node.hitCount ?? 0));
+  }
+  const top = [...bySite.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  console.log('page self time, top functions (share of samples):');
+  for (const [site, hits] of top) console.log(`  ${((hits / total) * 100).toFixed(1).padStart(5)}%  ${site}`);
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -117,6 +140,10 @@ try {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   const taskSeconds = async (): Promise<number> => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? Number.NaN;
+  if (PROFILE) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
   const busyBefore = await taskSeconds();
   const emitted = new Map<string, number>();
   let running: string[] = [];
@@ -142,6 +169,7 @@ try {
   });
   const elapsedS = (Date.now() - started) / 1000;
   const busyS = (await taskSeconds()) - busyBefore;
+  if (PROFILE) printProfile((await cdp.send('Profiler.stop')).profile);
   await page.waitForTimeout(500);
   const results = await page.evaluate(() => (window as unknown as { __bench: PageResults }).__bench);
 

@@ -193,6 +193,7 @@ async function mountAll(options: JunctionOptions, logger: Logger, step: Step, cl
       observers: [consoleCallObserver(control, audit.redaction), ...audit.observers, ...webhooks.observers, idleHeap.observer],
       admission: createAdmission({ ratePerSecond: config['rate-limit'], burst: config['rate-limit-burst'], maxInFlight: config['max-in-flight-per-agent'] }),
       gate: policy.callApprovals,
+      visibility: policy.visibility,
       elicitationAnswerer: config['elicitation-answerer'],
       sessionClosed: (session) => policy.callApprovals.endSession(session),
       sessions: { opened: (session) => bridge.presence.opened(session), closed: (session) => bridge.presence.closed(session.sessionId) },

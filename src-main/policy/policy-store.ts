@@ -123,6 +123,30 @@ export class PolicyStore {
     });
   }
 
+  /**
+   * The operator's "agents see this" switch for `tool`. Off writes `{tool, action: 'hide'}` as the first
+   * rule, so it decides that tool's listings before any show rule; on takes every such switch rule for
+   * the tool out (a hide written by hand with other matchers stays). Switching to the state in force
+   * changes nothing. Refused with Conflict when the policy changed since `baseVersion`.
+   */
+  setToolVisible(tool: string, visible: boolean, baseVersion: number): Promise<PolicyView> {
+    return this.serialised(async () => {
+      this.assertVersion(baseVersion);
+      const rules = this.compiled.document.rules;
+      const glob = escapeGlob(tool);
+      const isSwitch = (r: PolicyRule) => r.action === 'hide' && r.tool === glob && Object.keys(r).every((k) => k === 'tool' || k === 'action' || k === 'reason');
+      const index = rules.findIndex(isSwitch);
+      if (visible ? index === -1 : index !== -1) return this.view();
+      if (visible) {
+        await this.commit({ rules: rules.filter((r) => !isSwitch(r)) }, { kind: 'visibility', ruleIndex: index, rule: rules[index]! });
+      } else {
+        const rule: PolicyRule = { tool: glob, action: 'hide', reason: 'hidden from agents by the operator' };
+        await this.commit({ rules: [rule, ...rules] }, { kind: 'visibility', ruleIndex: 0, rule });
+      }
+      return this.view();
+    });
+  }
+
   /** Takes out the rule the always-allow at `version` wrote, wherever edits since have moved it. */
   undoAlwaysAllow(version: number): Promise<PolicyView> {
     return this.serialised(async () => {

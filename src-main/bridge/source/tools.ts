@@ -37,11 +37,16 @@ export class BridgeTools implements ToolSource {
     return { ...outcome, result: { ...outcome.result, content: [...outcome.result.content, { type: 'text', text: resolution.note }] } };
   }
 
-  /** The plugin the router would pick now; a call that must wait for a plugin names only the awaited role. */
-  targetOf(name: string): ToolTarget {
+  /**
+   * The plugin the router would pick now; a call that must wait for a plugin names only the awaited role.
+   * With several projects and a scope, within the project that scope resolves to (as its call would).
+   */
+  targetOf(name: string, scope?: AgentScope): ToolTarget {
     const { projects, settings } = this.context;
     const now = settings.now();
-    const decision = routeTool(name, projects.active(), projects.awaited(now), now);
+    const resolution = scope === undefined || projects.mode === 'single' ? undefined : projects.resolveQuietly(scope);
+    const within = resolution?.kind === 'resolved' ? resolution.project.registry : projects;
+    const decision = routeTool(name, within.active(), within.awaited(now), now);
     if (decision.kind === 'notFound') return { source: 'bridge' };
     if (decision.kind === 'wait') return { source: 'bridge', role: decision.role };
     return connectionTarget(this.context, decision.connectionId);

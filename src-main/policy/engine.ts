@@ -57,10 +57,6 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${source}$`, 'su');
 }
 
-export function escapeGlob(text: string): string {
-  return text.replace(/[\\*?]/g, (c) => `\\${c}`);
-}
-
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
 }

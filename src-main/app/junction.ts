@@ -170,6 +170,7 @@ async function mountAll(options: JunctionOptions, logger: Logger, step: Step, cl
       pluginTimeoutMs: config['plugin-timeout'],
       pluginReconnectWaitSeconds: config['plugin-reconnect-wait-seconds'],
       projectRouting: config['project-routing'],
+      visibility: policy.visibility,
       apiIdleMs: config['idle-timeout-seconds'] * 1000,
       serverTransport: config['client-transport'],
       endpoint: () => ({ host: config.host, port: boundPort, token: agentToken, cli: { command: nodeCommand(), args: cliInvocation() } }),

@@ -15,11 +15,16 @@ export interface ListingFacts {
   agentName: string;
 }
 
-/** Whether one agent session sees one tool, under one version of the policy. */
+/** What a listing knows of one plugin's prompts and resources for one agent session. */
+export type ContentFacts = Pick<ListingFacts, 'target' | 'agentName'>;
+
+/** Whether one agent session sees one tool, or one plugin's prompts and resources, under one version of the policy. */
 export interface VisibilityJudge {
   /** False when no rule could hide anything, so a listing need not gather facts at all. */
   readonly hidesAny: boolean;
   visible(facts: ListingFacts): boolean;
+  /** Judged by the visibility rules that name no `tool` and no `annotations` (those are about tools only). */
+  contentVisible(facts: ContentFacts): boolean;
 }
 
 export interface ToolVisibility {

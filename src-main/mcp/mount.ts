@@ -75,6 +75,7 @@ export function mountMcp(context: McpMountContext): MountedMcp {
     catalogue,
     dispatcher,
     content: content.source,
+    ...(context.visibility ? { visibility: context.visibility } : {}),
     sessionClosed: context.sessionClosed,
     sessions: context.sessions,
   });

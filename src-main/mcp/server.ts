@@ -21,7 +21,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ANSWER_BY_KIND, isJunctionError, JunctionError, jsonRpcCodeOf } from '../contracts/index.js';
-import type { AgentScope, AgentTransport, ResourceSubscription } from '../contracts/index.js';
+import type { AgentScope, AgentTransport, ResourceSubscription, ToolVisibility } from '../contracts/index.js';
 import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
@@ -42,6 +42,8 @@ export interface McpServerDeps {
   sessions?: SessionObserver;
   /** Resource subscriptions one agent session may hold; more are refused with SubscriptionLimit. */
   maxSubscriptionsPerSession?: number;
+  /** Visibility rules also decide which plugins' prompts and resources a session sees. */
+  visibility?: Pick<ToolVisibility, 'onChanged'>;
 }
 
 const DEFAULT_MAX_SUBSCRIPTIONS = 100;
@@ -133,6 +135,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
     // A visibility change tells only the sessions whose list it changed.
     deps.catalogue.onChanged((affects) => broadcast((s) => (affects && !affects(s.scope()) ? undefined : s.server.sendToolListChanged()))),
     deps.content?.onPromptsChanged(() => broadcast((s) => s.server.sendPromptListChanged())),
+    deps.content && deps.visibility?.onChanged(() => broadcast((s) => Promise.all([s.server.sendPromptListChanged(), s.server.sendResourceListChanged()]).then(() => undefined))),
     deps.content?.onResourcesChanged(() => broadcast((s) => s.server.sendResourceListChanged())),
     deps.content?.onResourceUpdated(({ uri, topic }) => broadcast((s) => (s.subscriptions.get(uri)?.topic === topic ? s.server.sendResourceUpdated({ uri }) : undefined))),
     deps.content?.onLog(({ level, logger, data }) =>

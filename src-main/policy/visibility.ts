@@ -6,9 +6,9 @@
  * in judging a call: a hidden tool is unknown to that agent, so no approval rule ever sees its calls.
  * Pure, apart from the live adapter at the end.
  */
-import type { ListingFacts, ToolVisibility, VisibilityJudge } from '../contracts/index.js';
+import type { ContentFacts, ListingFacts, ToolVisibility, VisibilityJudge } from '../contracts/index.js';
 import { canonicalJson } from './canonical.js';
-import { isVisibilityAction, matchRule, type CompiledPolicy } from './engine.js';
+import { isVisibilityAction, matchRule, type CompiledPolicy, type CompiledRule } from './engine.js';
 import type { PolicyStore } from './policy-store.js';
 
 export interface VisibilityVerdict {
@@ -17,17 +17,34 @@ export interface VisibilityVerdict {
   ruleIndex: number | null;
 }
 
-export function visibilityOf(policy: CompiledPolicy, facts: ListingFacts): VisibilityVerdict {
+function firstVisibilityRule(policy: CompiledPolicy, applies: (rule: CompiledRule) => boolean, facts: ListingFacts): VisibilityVerdict {
   for (const [index, compiled] of policy.rules.entries()) {
-    if (!isVisibilityAction(compiled.rule.action) || !matchRule(compiled, facts).matched) continue;
+    if (!isVisibilityAction(compiled.rule.action) || !applies(compiled) || !matchRule(compiled, facts).matched) continue;
     return { visible: compiled.rule.action === 'show', ruleIndex: index };
   }
   return { visible: true, ruleIndex: null };
 }
 
+export function visibilityOf(policy: CompiledPolicy, facts: ListingFacts): VisibilityVerdict {
+  return firstVisibilityRule(policy, () => true, facts);
+}
+
+/** A rule naming a tool or annotations is about tools; the others also decide a plugin's prompts and resources. */
+const aboutContent = (compiled: CompiledRule) => compiled.rule.tool === undefined && compiled.rule.annotations === undefined;
+
+/** Whether the agent sees the prompts and resources of the plugin `facts.target` names. */
+export function contentVisibilityOf(policy: CompiledPolicy, facts: ContentFacts): VisibilityVerdict {
+  // No rule read here names a tool, so the tool is never looked at.
+  return firstVisibilityRule(policy, aboutContent, { tool: '', agentName: facts.agentName, get target() { return facts.target; } });
+}
+
 export function visibilityJudge(policy: CompiledPolicy): VisibilityJudge {
   const hidesAny = policy.rules.some((r) => r.rule.action === 'hide');
-  return { hidesAny, visible: (facts) => !hidesAny || visibilityOf(policy, facts).visible };
+  return {
+    hidesAny,
+    visible: (facts) => !hidesAny || visibilityOf(policy, facts).visible,
+    contentVisible: (facts) => !hidesAny || contentVisibilityOf(policy, facts).visible,
+  };
 }
 
 /** The visibility rules' identity: a policy change that leaves them alone changes no catalogue. */

@@ -4,7 +4,7 @@ import { guardedCall } from '../calls/index.js';
 import { routeTool } from '../registry/index.js';
 import { toolDescriptor } from './mcp-shapes.js';
 import type { SourceContext } from './plugin-port.js';
-import { refusesFallThrough, unresolvedOutcome } from './scope.js';
+import { connectionTarget, refusesFallThrough, unresolvedOutcome } from './scope.js';
 
 export class BridgeTools implements ToolSource {
   readonly id = 'bridge';
@@ -55,11 +55,4 @@ export class BridgeTools implements ToolSource {
   onToolsChanged(listener: () => void): () => void {
     return this.context.projects.events.on('toolsChanged', () => listener());
   }
-}
-
-/** Who a plugin connection is, as the approval policy matches it (plugin name, project, role) and binds a decision to it (the connection). */
-export function connectionTarget(context: SourceContext, connectionId: string): ToolTarget {
-  const record = context.projects.get(connectionId);
-  if (!record) return { source: 'bridge' };
-  return { source: 'bridge', role: record.role, connection: connectionId, ...(record.name ? { plugin: record.name } : {}), ...(record.project ? { project: record.project } : {}) };
 }

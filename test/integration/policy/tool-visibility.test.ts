@@ -148,6 +148,21 @@ describe('what each agent sees (visibility rules)', () => {
     assert.deepEqual(view.tools.map((t) => t.name).sort(), writerOnA, 'the console shows exactly the catalogue the agent sees');
   });
 
+  test("prompts and resources likewise: a plugin hidden from an agent lends it no prompt or resource, and naming one answers as unknown", async () => {
+    const pinA = HASH_A.slice(0, 8);
+    const other = await agent('someone-else', `/p/${pinA}/mcp`);
+    const writer = await agent('writer', `/p/${pinA}/mcp`);
+    assert.ok((await other.listPrompts()).prompts.some((p) => p.name === 'describe-scene'));
+    assert.ok((await other.listResources()).resources.some((r) => r.uri === 'scene://objects'));
+    assert.ok((await other.readResource({ uri: 'scene://objects' })).contents.length > 0);
+    assert.deepEqual((await writer.listPrompts()).prompts.filter((p) => p.name === 'describe-scene'), []);
+    assert.deepEqual((await writer.listResources()).resources.filter((r) => r.uri.startsWith('scene://')), []);
+    const same = (hidden: JsonRpcError, unknown: JsonRpcError, a: string, b: string) => assert.equal(JSON.stringify(hidden).replaceAll(a, b), JSON.stringify(unknown));
+    same(await rpcError(writer.readResource({ uri: 'scene://objects' })), await rpcError(writer.readResource({ uri: 'scene://objectz' })), 'scene://objects', 'scene://objectz');
+    same(await rpcError(writer.getPrompt({ name: 'describe-scene' })), await rpcError(writer.getPrompt({ name: 'describe-scenf' })), 'describe-scene', 'describe-scenf');
+    await assert.rejects(writer.subscribeResource({ uri: 'scene://objects' }), /No connected plugin publishes the resource 'scene:\/\/objects'/);
+  });
+
   test('a hidden tool called by name answers exactly as an unknown one, on /mcp, stdio, a pinned route and /api', async () => {
     const same = (hidden: JsonRpcError, unknown: JsonRpcError, hiddenName: string, unknownName: string) =>
       assert.equal(JSON.stringify(hidden).replaceAll(hiddenName, unknownName), JSON.stringify(unknown));

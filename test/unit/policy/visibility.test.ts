@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ListingFacts, PolicyDocument, PolicyRule } from '../../../src-main/contracts/index.js';
-import { analysePolicy, compilePolicy, evaluate, parsePolicyDocument, parsePolicyText, PolicyStore, visibilityJudge, visibilityOf } from '../../../src-main/policy/index.js';
+import { analysePolicy, compilePolicy, contentVisibilityOf, evaluate, parsePolicyDocument, parsePolicyText, PolicyStore, visibilityJudge, visibilityOf } from '../../../src-main/policy/index.js';
 
 const listing = (over: Partial<ListingFacts> = {}): ListingFacts => ({ tool: 'remove-object', target: { source: 'bridge', plugin: 'GameA', project: 'GameA', role: 'editor' }, agentName: 'claude', ...over });
 const compiled = (rules: PolicyRule[]) => compilePolicy(parsePolicyDocument({ rules }, 'test'));
@@ -58,6 +58,13 @@ describe('visibility order and precedence', () => {
     assert.equal(visibilityOf(policy, facts({ source: 'bridge', role: 'editor', plugin: 'editor-1', project: 'Other' })).visible, true);
     assert.equal(visibilityOf(policy, facts({ source: 'host' })).visible, true);
     assert.equal(visibilityJudge(compiled([{ tool: 'x', action: 'show' }])).hidesAny, false, 'show rules alone hide nothing');
+  });
+
+  test("a plugin's prompts and resources follow the visibility rules that name no tool and no annotations", () => {
+    const policy = compiled([{ tool: 'x', action: 'hide' }, { annotations: { readOnlyHint: false }, action: 'hide' }, { agent: 'writer', project: 'GameA', action: 'hide' }]);
+    const target = { source: 'bridge' as const, plugin: 'GameA', project: 'GameA', role: 'editor' as const };
+    assert.deepEqual(contentVisibilityOf(policy, { agentName: 'writer', target }), { visible: false, ruleIndex: 2 });
+    assert.deepEqual(contentVisibilityOf(policy, { agentName: 'reader', target }), { visible: true, ruleIndex: null }, 'tool and annotation rules are about tools only');
   });
 
   test('analysis compares rules of one family only', () => {

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { API_VERSION } from '../../plugins/sdk/wire/index.js';
-import type { AgentView, BridgeView, ControlCommandHandlers, ControlEvent, PluginView, ProjectRouting, ToolSource } from '../contracts/index.js';
+import type { AgentView, BridgeView, ControlCommandHandlers, ControlEvent, PluginView, ProjectRouting, ToolSource, ToolVisibility } from '../contracts/index.js';
 import { toolEntryOf, type PluginCatalogueView } from '../control/index.js';
 import { sendError, requestPath, type Logger, type RouteHandler } from '../shared/index.js';
 import { pinGate } from './pin-gate.js';
@@ -34,6 +34,8 @@ export interface BridgeMountContext {
   logger: Logger;
   /** The console's event stream. */
   control: { publish(event: ControlEvent): unknown };
+  /** Which plugins' prompts and resources each agent sees (the policy's visibility rules). */
+  visibility?: ToolVisibility;
 }
 
 export interface MountedBridge {
@@ -67,6 +69,7 @@ export function mountBridge(context: BridgeMountContext): MountedBridge {
     pluginReconnectWaitSeconds: context.pluginReconnectWaitSeconds,
     serverVersion: context.version,
     projectRouting: context.projectRouting,
+    ...(context.visibility ? { visibility: context.visibility } : {}),
   });
   const projects = source.projects;
   const presence = new AgentPresence({ apiIdleMs: context.apiIdleMs });

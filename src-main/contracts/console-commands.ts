@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type {
+  AgentCatalogueView,
   AlwaysAllowPreview,
   ApprovalView,
   BridgeView,
@@ -118,6 +119,18 @@ export const CONSOLE_COMMANDS = {
   /** Replaces the approval policy with `text` (JSON) when `baseVersion` is still current; saved atomically. */
   // The text stays below the console socket's 1 MiB message cap, wrapper included.
   savePolicy: { input: z.object({ text: z.string().max(900_000), baseVersion: z.number().int().min(1) }).strict(), result: returns<PolicyView>() },
+  /**
+   * A tool's "agents see this" switch: off writes a hide rule for exactly that tool first in the policy,
+   * on takes that rule out; saved atomically, refused with Conflict when the policy or its file changed since `baseVersion`.
+   */
+  setToolVisible: { input: z.object({ tool: z.string().min(1).max(256), visible: z.boolean(), baseVersion: z.number().int().min(1) }).strict(), result: returns<PolicyView>() },
+  /** The catalogue one agent sees (`agentName` as its client names itself, `http` for /api), on a pinned route with `pin`. */
+  agentCatalogue: {
+    input: z
+      .object({ agentName: z.string().min(1).max(256), pin: z.string().regex(/^[0-9a-f]{1,64}$/i).transform((p) => p.toLowerCase()).optional(), sessionId: id.optional() })
+      .strict(),
+    result: returns<AgentCatalogueView>(),
+  },
   history: {
     input: z
       .object({

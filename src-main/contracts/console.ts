@@ -239,6 +239,14 @@ export interface ToolCatalogueEntry {
   stats: ToolStatsView;
 }
 
+/** Exactly the tools one agent sees: its client name, the route's pin and its session's project selection applied, as tools/list answers it. */
+export interface AgentCatalogueView {
+  agentName: string;
+  pin?: string;
+  sessionId?: string;
+  tools: Array<{ name: string; source: string }>;
+}
+
 export interface PluginTimelineEntry {
   at: number;
   /** `notice`: a notice about the plugin was raised (a message over the hub's limit, one it sent itself…). */
@@ -434,6 +442,14 @@ export interface CompileCheckView {
 export type PolicyAction = 'allow' | 'ask' | 'deny';
 
 /**
+ * What a visibility rule says about a tool when a catalogue is listed for an agent session: `hide` takes
+ * it out of that agent's catalogue (calling it answers as an unknown tool does), `show` keeps it in.
+ */
+export type VisibilityAction = 'hide' | 'show';
+
+export type PolicyRuleAction = PolicyAction | VisibilityAction;
+
+/**
  * The operand of each kind of argument matcher. The policy engine's table of kinds is keyed by this
  * type, so a kind added here does not compile until the engine can judge it.
  */
@@ -460,7 +476,8 @@ export interface PolicyRule {
   agent?: string;
   annotations?: { destructiveHint?: boolean; readOnlyHint?: boolean; openWorldHint?: boolean; idempotentHint?: boolean };
   arguments?: PolicyArgumentMatcher[];
-  action: PolicyAction;
+  /** allow/ask/deny judge calls; hide/show judge listings (visibility rules take no `arguments`). */
+  action: PolicyRuleAction;
   reason?: string;
 }
 
@@ -514,14 +531,15 @@ export interface SessionGrantView {
 
 export interface PolicyChangeView {
   /** `reloaded`: the file was edited outside Junction and the edit loaded; `undone`: an always-allow rule was taken out again. */
-  kind: 'edited' | 'always-allow' | 'reloaded' | 'undone';
+  /** `visibility`: the operator switched a tool's "agents see this" (rule = the hide rule written or removed). */
+  kind: 'edited' | 'always-allow' | 'reloaded' | 'undone' | 'visibility';
   by: 'operator' | 'file';
   previousVersion: number;
   version: number;
   at: number;
   /** For always-allow: where the new rule was inserted; for undone: where it was removed from. */
   ruleIndex?: number;
-  /** For always-allow and undone: the rule written or removed. */
+  /** For always-allow, undone and visibility: the rule written or removed. */
   rule?: PolicyRule;
 }
 

@@ -5,6 +5,7 @@
 export * from './errors.js';
 export * from './tool-source.js';
 export * from './call-gate.js';
+export * from './visibility.js';
 export * from './error-table.js';
 export type * from './console.js';
 export * from './console-commands.js';

@@ -11,6 +11,8 @@ export interface AgentScope {
   sessionId?: string;
   /** The project pin of the route the agent used, already validated and lower-cased. */
   pin?: string;
+  /** The MCP client's name (`http` for /api); visibility rules match it as `agent`. */
+  agentName?: string;
 }
 
 export type ToolDescriptor = Tool;
@@ -33,6 +35,8 @@ export interface ToolOutcome {
   servedBy?: { connectionId: string; name: string; role: 'editor' | 'runtime'; pluginVersion?: string };
   /** The result's JSON text, serialised once by the dispatcher to count its bytes; an answer that is exactly the result reuses it. */
   resultJson?: string;
+  /** The name is not in the caller's catalogue (unknown, or hidden from it): MCP answers a protocol error. */
+  unknownTool?: true;
 }
 
 /**
@@ -95,8 +99,8 @@ export interface ToolSource {
   /** `scope` is the asking agent's session; only sources serving several projects look at it. */
   listTools(scope?: AgentScope): readonly ToolDescriptor[];
   callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome>;
-  /** Where a call of `name` would go right now; sources that serve everything themselves may omit it (`host`). */
-  targetOf?(name: string): ToolTarget;
+  /** Where a call of `name` by the agent in `scope` would go right now; sources that serve everything themselves may omit it (`host`). */
+  targetOf?(name: string, scope?: AgentScope): ToolTarget;
   /** Fires whenever the result of listTools() may have changed. Returns an unsubscribe function. */
   onToolsChanged(listener: () => void): () => void;
   /**

@@ -2,8 +2,13 @@
  * The one tool catalogue agents see: the union of every ToolSource, earlier sources winning a name
  * collision (host tools are registered first, so a plugin can never shadow a host tool). Collisions are
  * kept as diagnostics for server-status and the console rather than failing anyone's connection.
+ *
+ * Listing and resolving for an agent session (a `scope`) apply the visibility rules: a tool hidden from
+ * that session is neither listed nor resolved, so every route (sessions, /api, pinned routes, the
+ * stateless revision) answers it exactly as a name nobody publishes. Without a scope (the operator's
+ * console, status) the whole catalogue is seen.
  */
-import type { AgentScope } from '../contracts/index.js';
+import type { AgentScope, ListingFacts, ToolVisibility, VisibilityJudge } from '../contracts/index.js';
 import { TypedEmitter } from '../shared/index.js';
 import { publishedDescriptor, type ToolDescriptor, type ToolSource } from '../contracts/index.js';
 
@@ -18,18 +23,38 @@ export interface CatalogueEntry {
   source: ToolSource;
 }
 
+/** Whether a change alters what the session in `scope` lists; absent when any session's list may have changed. */
+export type CatalogueChangeScope = (scope: AgentScope) => boolean;
+
 export interface Catalogue {
-  /** With `scope`, what that agent session sees (sources serving several projects show its project only). */
+  /** With `scope`, what that agent session sees: its project only (sources serving several) and the tools visibility leaves it. */
   listTools(scope?: AgentScope): ToolDescriptor[];
-  resolve(name: string): CatalogueEntry | undefined;
+  /** With `scope`, undefined for a tool hidden from that session, exactly as for a name nobody publishes. */
+  resolve(name: string, scope?: AgentScope): CatalogueEntry | undefined;
   collisions(): CatalogueCollision[];
   sources(): readonly ToolSource[];
-  onChanged(listener: () => void): () => void;
+  onChanged(listener: (affects?: CatalogueChangeScope) => void): () => void;
   close(): void;
 }
 
-export function createCatalogue(sources: readonly ToolSource[]): Catalogue {
-  const emitter = new TypedEmitter<{ changed: undefined }>();
+/** A session without a client name (none sent yet) matches agent rules as `unknown`, as the approval policy does. */
+const UNNAMED_AGENT = 'unknown';
+
+function factsOf(entry: CatalogueEntry, scope: AgentScope): ListingFacts {
+  const { descriptor, source } = entry;
+  return {
+    tool: descriptor.name,
+    annotations: descriptor.annotations,
+    agentName: scope.agentName ?? UNNAMED_AGENT,
+    // A getter: routing is asked only when a rule matches on where the tool would run.
+    get target() {
+      return source.targetOf?.(descriptor.name, scope) ?? { source: 'host' as const };
+    },
+  };
+}
+
+export function createCatalogue(sources: readonly ToolSource[], visibility?: ToolVisibility): Catalogue {
+  const emitter = new TypedEmitter<{ changed: CatalogueChangeScope | undefined }>();
   let cached: { entries: Map<string, CatalogueEntry>; collisions: CatalogueCollision[] } | undefined;
 
   const merge = (scope?: AgentScope) => {
@@ -50,16 +75,29 @@ export function createCatalogue(sources: readonly ToolSource[]): Catalogue {
   // The unscoped union is what names resolve against; a scoped list is built per tools/list (rare).
   const build = () => (cached ??= merge());
 
-  const unsubscribers = sources.map((source) =>
-    source.onToolsChanged(() => {
-      cached = undefined;
-      emitter.emit('changed', undefined);
-    }),
-  );
+  const seen = (judge: VisibilityJudge | undefined, entry: CatalogueEntry, scope: AgentScope) => !judge?.hidesAny || judge.visible(factsOf(entry, scope));
+  const listWith = (judge: VisibilityJudge | undefined, scope?: AgentScope) => {
+    const entries = [...(scope ? merge(scope) : build()).entries.values()];
+    return (scope ? entries.filter((entry) => seen(judge, entry, scope)) : entries).map((e) => e.descriptor);
+  };
+  const namesWith = (judge: VisibilityJudge, scope: AgentScope) => listWith(judge, scope).map((t) => t.name).join('\n');
+
+  const unsubscribers = [
+    ...sources.map((source) =>
+      source.onToolsChanged(() => {
+        cached = undefined;
+        emitter.emit('changed', undefined);
+      }),
+    ),
+    ...(visibility ? [visibility.onChanged((before, after) => emitter.emit('changed', (scope) => namesWith(before, scope) !== namesWith(after, scope)))] : []),
+  ];
 
   return {
-    listTools: (scope) => [...(scope ? merge(scope) : build()).entries.values()].map((e) => e.descriptor),
-    resolve: (name) => build().entries.get(name),
+    listTools: (scope) => listWith(visibility?.current(), scope),
+    resolve(name, scope) {
+      const entry = build().entries.get(name);
+      return entry && (!scope || seen(visibility?.current(), entry, scope)) ? entry : undefined;
+    },
     collisions: () => [...build().collisions],
     sources: () => sources,
     onChanged: (listener) => emitter.on('changed', listener),

@@ -101,6 +101,9 @@ export function sendOutcome(res: ServerResponse, name: string, outcome: ToolOutc
   sendJson(res, ANSWER_BY_KIND[kind].http, { error: { ...error, message } });
 }
 
+/** What policy rules match /api callers as: they name no MCP client. */
+const API_AGENT_NAME = 'http';
+
 export function createDirectToolApi(options: DirectApiOptions) {
   const agentOf = options.agentOf ?? ((req: IncomingMessage) => `http ${req.socket.remoteAddress ?? 'unknown'}`);
 
@@ -110,7 +113,7 @@ export function createDirectToolApi(options: DirectApiOptions) {
     options.onCaller?.(req);
     const agent = agentOf(req);
     // Each request stands alone, so an "allow for this session" decision covers later requests from the same caller address.
-    const outcome = await options.dispatcher.call({ name, args: request.args, requestBytes: request.bytes, agent, agentName: 'http', session: `http-api:${agent}`, transport: 'http-api', signal: request.signal, scope });
+    const outcome = await options.dispatcher.call({ name, args: request.args, requestBytes: request.bytes, agent, agentName: API_AGENT_NAME, session: `http-api:${agent}`, transport: 'http-api', signal: request.signal, scope });
     sendOutcome(res, name, outcome);
   };
 
@@ -118,7 +121,7 @@ export function createDirectToolApi(options: DirectApiOptions) {
     handleRequest(req: IncomingMessage, res: ServerResponse): boolean {
       const route = requestRoute(req);
       if (route.kind === 'malformed') return false;
-      const scope: AgentScope = route.kind === 'valid' ? { pin: route.pin } : {};
+      const scope: AgentScope = { ...(route.kind === 'valid' ? { pin: route.pin } : {}), agentName: API_AGENT_NAME };
       if (route.rest === '/api/tools') {
         if (req.method !== 'GET') sendMethodNotAllowed(res, 'GET', 'Use GET /api/tools to list tools, POST /api/tools/{name} to call one.');
         else sendJson(res, 200, { tools: options.catalogue.listTools(scope) });

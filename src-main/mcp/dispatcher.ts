@@ -94,6 +94,22 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
     return routed ? { agentRequests: traceAgentRequests(routed, callId, (nested) => notify('nested', nested)) } : {};
   };
 
+  /** The answer to a name the caller's catalogue lacks, whether nobody publishes it or it is hidden from the caller. */
+  const unknownTool = (req: DispatchRequest): ToolOutcome => {
+    const explained = catalogue.sources().map((source) => source.explainMissing?.(req.name, req.scope)).find((o) => o !== undefined);
+    if (explained) return { ...explained, unknownTool: true };
+    const suggestions = closestNames(req.name, catalogue.listTools(req.scope).map((t) => t.name));
+    return {
+      ...errorOutcome({
+        code: 'ToolNotFound',
+        message: `Tool '${req.name}' is not in the catalogue.${didYouMean(suggestions)}`,
+        next: { kind: 'inspectStatus', tools: ['server-status'] },
+        ...(suggestions.length ? { details: { suggestions } } : {}),
+      }),
+      unknownTool: true,
+    };
+  };
+
   return {
     async call(incoming) {
       // Sources, admission keys, the policy and every view see the agent's names as bounded copies.
@@ -102,7 +118,8 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         agent: boundedText(incoming.agent, VIEW_TEXT_CHARS),
         ...(incoming.agentName !== undefined ? { agentName: boundedText(incoming.agentName, VIEW_TEXT_CHARS) } : {}),
       };
-      const entry = catalogue.resolve(request.name);
+      // Scoped: a tool hidden from this agent session resolves to nothing, exactly as an unknown name.
+      const entry = catalogue.resolve(request.name, request.scope);
       // Serialised by JSON.stringify, never taken from the request's bytes: redaction relies on its escaping
       // (audit/redact.ts); and before the call runs, since its source may change the object it was given.
       const argsJson = jsonText(request.args);
@@ -137,19 +154,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
       return { ...outcome, resultJson };
 
       async function run(req: DispatchRequest, callId: string): Promise<ToolOutcome> {
-        if (!entry) {
-          const explained = catalogue.sources().map((source) => source.explainMissing?.(req.name, req.scope)).find((o) => o !== undefined);
-          if (explained) return explained;
-          const suggestions = closestNames(req.name, catalogue.listTools(req.scope).map((t) => t.name));
-          return errorOutcome(
-            {
-              code: 'ToolNotFound',
-              message: `Tool '${req.name}' is not in the catalogue.${didYouMean(suggestions)}`,
-              next: { kind: 'inspectStatus', tools: ['server-status'] },
-              ...(suggestions.length ? { details: { suggestions } } : {}),
-            },
-          );
-        }
+        if (!entry) return unknownTool(req);
         const rate = admission?.take(req.agent);
         if (rate && !rate.ok) {
           return errorOutcome(
@@ -198,12 +203,15 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
                   // Through the call's own progress, so the console's live row shows the wait as well as the agent.
                   progress,
                 },
-                () => entry.source.targetOf?.(req.name) ?? { source: 'host' },
+                () => entry.source.targetOf?.(req.name, req.scope) ?? { source: 'host' },
               ),
             );
             // Most calls are decided at once; awaiting a verdict that is not a promise would still cost a turn.
             const verdict = judged instanceof Promise ? await judged : judged;
             policy = verdict.decision;
+            // A tool hidden from this session while its call was held never runs: the agent hears what
+            // it would have heard had it called after the change.
+            if (judged instanceof Promise && !catalogue.resolve(req.name, req.scope)) return unknownTool(req);
             if (!verdict.allowed) return errorOutcome(verdict.error);
             args = verdict.args;
           }

@@ -5,7 +5,7 @@
  * elicitations through it.
  */
 import type { IncomingMessage } from 'node:http';
-import type { CallGate, ControlCommandHandlers, ControlEvent, ElicitationAnswerer, ElicitationsView, ToolSource } from '../contracts/index.js';
+import type { CallGate, ControlCommandHandlers, ControlEvent, ElicitationAnswerer, ElicitationsView, ToolSource, ToolVisibility } from '../contracts/index.js';
 import { timeOrderedId, type RouteHandler } from '../shared/index.js';
 import { createCatalogue, type Catalogue } from './catalogue.js';
 import { ConsoleElicitations } from './console-elicitations.js';
@@ -27,6 +27,8 @@ export interface McpMountContext {
   observers: readonly CallObserver[];
   admission: Admission;
   gate: CallGate;
+  /** Which tools each agent session sees (the policy's visibility rules). */
+  visibility?: ToolVisibility;
   elicitationAnswerer: ElicitationAnswerer;
   /** Told when an agent session's server closes, so session-scoped approvals end with it. */
   sessionClosed(session: string): void;
@@ -48,7 +50,7 @@ export interface MountedMcp {
   /** `/mcp`, `/api/tools` and `/api/system-tools`, in that order. */
   routes: RouteHandler[];
   views: { elicitations(): ElicitationsView };
-  commands: ControlCommandHandlers<'runTool' | 'answerElicitation' | 'answerSampling' | 'setElicitationAnswerer'>;
+  commands: ControlCommandHandlers<'runTool' | 'answerElicitation' | 'answerSampling' | 'setElicitationAnswerer' | 'agentCatalogue'>;
   status: { catalogue(): unknown };
   dispose(): Promise<void>;
 }
@@ -63,7 +65,7 @@ export function mountMcp(context: McpMountContext): MountedMcp {
     elicitations.events.on('samplingPending', (sampling) => control.publish({ type: 'sampling.pending', sampling })),
     elicitations.events.on('samplingResolved', (samplingId) => control.publish({ type: 'sampling.resolved', samplingId })),
   ];
-  const catalogue = createCatalogue(context.toolSources);
+  const catalogue = createCatalogue(context.toolSources, context.visibility);
   const content = context.content(catalogue);
   const dispatcher = createDispatcher(catalogue, context.observers, context.admission, context.gate, { elicitations });
   const factory = createMcpServerFactory({
@@ -73,6 +75,7 @@ export function mountMcp(context: McpMountContext): MountedMcp {
     catalogue,
     dispatcher,
     content: content.source,
+    ...(context.visibility ? { visibility: context.visibility } : {}),
     sessionClosed: context.sessionClosed,
     sessions: context.sessions,
   });
@@ -94,6 +97,11 @@ export function mountMcp(context: McpMountContext): MountedMcp {
       answerElicitation: ({ elicitationId, ...answer }) => elicitations.answer(elicitationId, answer),
       answerSampling: ({ samplingId, ...answer }) => elicitations.answerSampling(samplingId, answer),
       setElicitationAnswerer: ({ answerer }) => elicitations.setAnswerer(answerer),
+      agentCatalogue({ agentName, pin, sessionId }) {
+        const scope = { agentName, ...(pin !== undefined ? { pin } : {}), ...(sessionId !== undefined ? { sessionId } : {}) };
+        const tools = catalogue.listTools(scope).map((t) => ({ name: t.name, source: catalogue.resolve(t.name)?.source.id ?? 'none' }));
+        return { ...scope, tools };
+      },
     },
     status: { catalogue: () => ({ collisions: catalogue.collisions() }) },
     async dispose() {

@@ -21,7 +21,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ANSWER_BY_KIND, isJunctionError, JunctionError, jsonRpcCodeOf } from '../contracts/index.js';
-import type { AgentScope, AgentTransport, ResourceSubscription } from '../contracts/index.js';
+import type { AgentScope, AgentTransport, ResourceSubscription, ToolVisibility } from '../contracts/index.js';
 import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
@@ -42,6 +42,8 @@ export interface McpServerDeps {
   sessions?: SessionObserver;
   /** Resource subscriptions one agent session may hold; more are refused with SubscriptionLimit. */
   maxSubscriptionsPerSession?: number;
+  /** Visibility rules also decide which plugins' prompts and resources a session sees. */
+  visibility?: Pick<ToolVisibility, 'onChanged'>;
 }
 
 const DEFAULT_MAX_SUBSCRIPTIONS = 100;
@@ -49,6 +51,8 @@ const DEFAULT_MAX_SUBSCRIPTIONS = 100;
 /** What one live agent session holds of the MCP extension: its logging level and resource subscriptions. */
 interface SessionState {
   server: Server;
+  /** Who the session is, for the catalogue: its id, the route's pin and the client's name. */
+  scope: () => AgentScope;
   logLevel: SessionLogLevel;
   /** By URI; each knows its topic, so an update from another project's same URI is not this one's. */
   subscriptions: Map<string, ResourceSubscription>;
@@ -128,8 +132,10 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
     for (const state of live.values()) send(state)?.catch(() => undefined);
   };
   const unsubscribe = [
-    deps.catalogue.onChanged(() => broadcast((s) => s.server.sendToolListChanged())),
+    // A visibility change tells only the sessions whose list it changed.
+    deps.catalogue.onChanged((affects) => broadcast((s) => (affects && !affects(s.scope()) ? undefined : s.server.sendToolListChanged()))),
     deps.content?.onPromptsChanged(() => broadcast((s) => s.server.sendPromptListChanged())),
+    deps.content && deps.visibility?.onChanged(() => broadcast((s) => Promise.all([s.server.sendPromptListChanged(), s.server.sendResourceListChanged()]).then(() => undefined))),
     deps.content?.onResourcesChanged(() => broadcast((s) => s.server.sendResourceListChanged())),
     deps.content?.onResourceUpdated(({ uri, topic }) => broadcast((s) => (s.subscriptions.get(uri)?.topic === topic ? s.server.sendResourceUpdated({ uri }) : undefined))),
     deps.content?.onLog(({ level, logger, data }) =>
@@ -167,7 +173,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
 
       const scope = (): AgentScope => {
         const id = session?.id();
-        return { ...(id !== undefined ? { sessionId: id } : {}), ...(session?.pin !== undefined ? { pin: session.pin } : {}) };
+        return { ...(id !== undefined ? { sessionId: id } : {}), ...(session?.pin !== undefined ? { pin: session.pin } : {}), agentName: server.getClientVersion()?.name ?? 'unknown' };
       };
       let opened: AgentSessionInfo | undefined;
       server.oninitialized = () => {
@@ -183,7 +189,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         deps.sessions?.opened(opened);
       };
 
-      const state: SessionState = { server, logLevel: new SessionLogLevel(), subscriptions: new Map() };
+      const state: SessionState = { server, scope, logLevel: new SessionLogLevel(), subscriptions: new Map() };
       server.setRequestHandler(SetLevelRequestSchema, async (request) => {
         state.logLevel.set(request.params.level);
         return {};
@@ -194,8 +200,6 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         // this (input-attacks.test.ts holds it to that); parsing it again would only type it.
         const request = loose as CallToolRequest;
         const progressToken = request.params._meta?.progressToken;
-        // Only a name the catalogue lacks is an unknown tool; a tool may itself answer "not found" about its target.
-        const unknownTool = deps.catalogue.resolve(request.params.name) === undefined;
         const outcome = await deps.dispatcher.call({
           name: request.params.name,
           args: request.params.arguments ?? {},
@@ -214,8 +218,9 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
               }
             : {}),
         });
-        // The spec makes an unknown tool a protocol error, not a tool result; /api keeps its 404.
-        if (unknownTool && outcome.error) {
+        // The spec makes an unknown tool a protocol error, not a tool result; /api keeps its 404. Only a
+        // name the session's catalogue lacks is one; a tool may itself answer "not found" about its target.
+        if (outcome.unknownTool && outcome.error) {
           const { kind, pluginStatus: _status, ...error } = outcome.error;
           throw new JsonRpcFailure(ANSWER_BY_KIND[kind].jsonRpc, error.message, error);
         }

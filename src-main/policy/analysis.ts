@@ -6,7 +6,7 @@
  */
 import type { PolicyFinding, PolicyRule } from '../contracts/index.js';
 import { canonicalJson } from './canonical.js';
-import { globToRegExp } from './engine.js';
+import { globToRegExp, isVisibilityAction } from './engine.js';
 
 const GLOB_FIELDS = ['tool', 'plugin', 'project', 'agent'] as const;
 /** Fields whose `*` also matches a call that has no such value: every call has a tool and an agent. */
@@ -47,7 +47,9 @@ export function ruleCovers(earlier: PolicyRule, later: PolicyRule): boolean {
 export function analysePolicy(rules: readonly PolicyRule[]): PolicyFinding[] {
   const findings: PolicyFinding[] = [];
   for (const [index, rule] of rules.entries()) {
-    const by = rules.slice(0, index).findIndex((earlier) => ruleCovers(earlier, rule));
+    // Approval rules judge calls and visibility rules listings: one never covers the other.
+    const family = isVisibilityAction(rule.action);
+    const by = rules.slice(0, index).findIndex((earlier) => isVisibilityAction(earlier.action) === family && ruleCovers(earlier, rule));
     if (by === -1) continue;
     const earlier = rules[by]!;
     const same = earlier.action === rule.action;
@@ -56,8 +58,8 @@ export function analysePolicy(rules: readonly PolicyRule[]): PolicyFinding[] {
       kind: same ? 'redundant' : 'shadowed',
       byRule: by,
       message: same
-        ? `Rule ${index} (${rule.action}) never decides a call: rule ${by} matches every call it matches and also says ${earlier.action}.`
-        : `Rule ${index} (${rule.action}) never applies: rule ${by} (${earlier.action}) matches every call it matches first.`,
+        ? `Rule ${index} (${rule.action}) never decides ${family ? 'a listing' : 'a call'}: rule ${by} matches every ${family ? 'tool' : 'call'} it matches and also says ${earlier.action}.`
+        : `Rule ${index} (${rule.action}) never applies: rule ${by} (${earlier.action}) matches every ${family ? 'tool' : 'call'} it matches first.`,
     });
   }
   return findings;

@@ -1,8 +1,9 @@
 /**
  * Evaluates the approval policy for one call: ordered rules, the first whose every matcher holds decides;
- * with no match the call is allowed (as without a policy). Pure: no I/O, no clock.
+ * with no match the call is allowed (as without a policy). Visibility rules (hide/show) take no part in
+ * judging a call: they are judged when a catalogue is listed (visibility.ts). Pure: no I/O, no clock.
  */
-import type { PolicyAction, PolicyDocument, PolicyRule, ToolTarget } from '../contracts/index.js';
+import type { ListingFacts, PolicyAction, PolicyDocument, PolicyRule, PolicyRuleAction, ToolTarget } from '../contracts/index.js';
 import { compileMatcher, pointerCandidates, type CompiledMatcher } from './matchers.js';
 
 export interface CallFacts {
@@ -24,7 +25,12 @@ export interface Evaluation {
 /** MCP's defaults for absent annotations: a tool is assumed to write, destructively, to an open world. */
 const ANNOTATION_DEFAULTS: Readonly<Record<string, boolean>> = { destructiveHint: true, readOnlyHint: false, openWorldHint: true, idempotentHint: false };
 
-interface CompiledRule {
+/** Which family a rule belongs to: approval rules judge calls, visibility rules judge listings. */
+export function isVisibilityAction(action: PolicyRuleAction): action is 'hide' | 'show' {
+  return action === 'hide' || action === 'show';
+}
+
+export interface CompiledRule {
   rule: PolicyRule;
   tool?: RegExp;
   plugin?: RegExp;
@@ -49,10 +55,6 @@ export function globToRegExp(glob: string): RegExp {
     else source += escapeRegExp(c);
   }
   return new RegExp(`^${source}$`, 'su');
-}
-
-export function escapeGlob(text: string): string {
-  return text.replace(/[\\*?]/g, (c) => `\\${c}`);
 }
 
 function escapeRegExp(text: string): string {
@@ -80,14 +82,15 @@ type Match = { matched: true; because: string[] } | { matched: false };
  * One argument matcher against the call's arguments. A deny or ask rule (closed) applies when the pointer
  * fans out into more candidates than can be judged; an allow rule then does not.
  */
-function argumentHolds(matcher: { pointer: string; judge: CompiledMatcher }, args: unknown, action: PolicyAction): { holds: boolean; because: string } {
+function argumentHolds(matcher: { pointer: string; judge: CompiledMatcher }, args: unknown, action: PolicyRuleAction): { holds: boolean; because: string } {
   const closed = action !== 'allow';
   const found = pointerCandidates(args, matcher.pointer);
   if (found.tooMany) return { holds: closed, because: `argument ${matcher.pointer} matches too many arguments ignoring case to be judged, so the rule applies closed` };
   return matcher.judge(found.values, closed);
 }
 
-function matchRule(compiled: CompiledRule, facts: CallFacts): Match {
+/** `facts.args` is read only by argument matchers, which visibility rules never have. */
+export function matchRule(compiled: CompiledRule, facts: ListingFacts & { args?: CallFacts['args'] }): Match {
   const { rule } = compiled;
   const because: string[] = [];
   if (compiled.tool) {
@@ -126,7 +129,7 @@ function matchRule(compiled: CompiledRule, facts: CallFacts): Match {
     because.push(`${hint} is ${String(wanted)}`);
   }
   for (const matcher of compiled.matchers) {
-    const result = argumentHolds(matcher, facts.args, rule.action);
+    const result = argumentHolds(matcher, facts.args ?? {}, rule.action);
     if (!result.holds) return { matched: false };
     because.push(result.because);
   }
@@ -134,12 +137,16 @@ function matchRule(compiled: CompiledRule, facts: CallFacts): Match {
 }
 
 export function evaluate(policy: CompiledPolicy, facts: CallFacts): Evaluation {
+  let approvalRules = 0;
   for (const [index, compiled] of policy.rules.entries()) {
+    const action = compiled.rule.action;
+    if (isVisibilityAction(action)) continue;
+    approvalRules += 1;
     const match = matchRule(compiled, facts);
     if (!match.matched) continue;
     const why = match.because.length > 0 ? match.because.join(', ') : 'the rule matches every call';
     const note = compiled.rule.reason ? ` (${compiled.rule.reason})` : '';
-    return { action: compiled.rule.action, ruleIndex: index, reason: `rule ${index}: ${why}${note}` };
+    return { action, ruleIndex: index, reason: `rule ${index}: ${why}${note}` };
   }
-  return { action: 'allow', ruleIndex: null, reason: policy.rules.length === 0 ? 'no approval policy rules; allowed' : 'no rule matched; allowed by default' };
+  return { action: 'allow', ruleIndex: null, reason: approvalRules === 0 ? 'no approval policy rules; allowed' : 'no rule matched; allowed by default' };
 }

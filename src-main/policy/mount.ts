@@ -4,11 +4,12 @@
  * commands over held calls and the rules, and its events on the console's stream.
  */
 import { resolve } from 'node:path';
-import type { CallApprovalView, ControlCommandHandlers, ControlEvent, PolicyView } from '../contracts/index.js';
+import type { CallApprovalView, ControlCommandHandlers, ControlEvent, PolicyView, ToolVisibility } from '../contracts/index.js';
 import type { Logger } from '../shared/index.js';
 import { CallApprovals } from './call-approvals.js';
 import { openPolicy, refusedEditNotice } from './open-policy.js';
 import type { PolicyStore } from './policy-store.js';
+import { storeVisibility } from './visibility.js';
 
 export interface PolicyMountContext {
   /** The `approval-policy` setting; without it every call is allowed. */
@@ -27,9 +28,19 @@ export interface MountedPolicy {
   store: PolicyStore;
   /** The gate of every tool call. */
   callApprovals: CallApprovals;
+  /** Which tools each agent session sees, for the catalogue. */
+  visibility: ToolVisibility;
   views: { policy(): PolicyView; callApprovals(): CallApprovalView[] };
   commands: ControlCommandHandlers<
-    'decideCall' | 'savePolicy' | 'callApprovalArguments' | 'previewAlwaysAllow' | 'undoAlwaysAllow' | 'sessionGrants' | 'revokeSessionGrant' | 'decisionLog'
+    | 'decideCall'
+    | 'savePolicy'
+    | 'callApprovalArguments'
+    | 'previewAlwaysAllow'
+    | 'undoAlwaysAllow'
+    | 'sessionGrants'
+    | 'revokeSessionGrant'
+    | 'decisionLog'
+    | 'setToolVisible'
   >;
   dispose(): void;
 }
@@ -54,9 +65,11 @@ export async function mountPolicy(context: PolicyMountContext): Promise<MountedP
       decided: (approval) => control.publish({ type: 'callApproval.decided', approval }),
     },
   });
+  const visibility = storeVisibility(store);
   return {
     store,
     callApprovals,
+    visibility,
     views: { policy: () => store.view(), callApprovals: () => callApprovals.views() },
     commands: {
       decideCall: (decision) => callApprovals.decide(decision),
@@ -67,8 +80,10 @@ export async function mountPolicy(context: PolicyMountContext): Promise<MountedP
       sessionGrants: () => callApprovals.sessionGrants(),
       revokeSessionGrant: ({ grantId }) => callApprovals.revokeSessionGrant(grantId),
       decisionLog: ({ limit }) => callApprovals.decisionLog(limit),
+      setToolVisible: ({ tool, visible, baseVersion }) => store.setToolVisible(tool, visible, baseVersion),
     },
     dispose() {
+      visibility.close();
       stopEvents();
       stopRefusals();
       callApprovals.close();

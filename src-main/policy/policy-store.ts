@@ -5,9 +5,9 @@
  */
 import type { PolicyChangeView, PolicyDocument, PolicyFinding, PolicyRule, PolicyView } from '../contracts/index.js';
 import { analysePolicy } from './analysis.js';
-import { JunctionError, next } from '../contracts/index.js';
+import { exactGlob, isVisibilitySwitch, JunctionError, next, visibilitySwitchRule } from '../contracts/index.js';
 import { canonicalJson } from './canonical.js';
-import { compilePolicy, escapeGlob, type CompiledPolicy } from './engine.js';
+import { compilePolicy, type CompiledPolicy } from './engine.js';
 import { formatPolicy, parsePolicyText } from './rules.js';
 
 export interface PolicyPersistence {
@@ -90,7 +90,7 @@ export class PolicyStore {
   alwaysAllowRule(held: AlwaysAllowed, askedRule: PolicyRule, ruleIndex: number): { rule: PolicyRule; rules: PolicyRule[] } {
     const { reason: _reason, ...matchers } = askedRule;
     // The reason names the decision's call rather than a time, so the previewed rule is the rule written.
-    const rule: PolicyRule = { ...matchers, tool: escapeGlob(held.tool), agent: escapeGlob(held.agentName), action: 'allow', reason: `always allowed by the operator (held call ${held.callId})` };
+    const rule: PolicyRule = { ...matchers, tool: exactGlob(held.tool), agent: exactGlob(held.agentName), action: 'allow', reason: `always allowed by the operator (held call ${held.callId})` };
     const rules = this.compiled.document.rules;
     return { rule, rules: [...rules.slice(0, ruleIndex), rule, ...rules.slice(ruleIndex)] };
   }
@@ -120,6 +120,29 @@ export class PolicyStore {
       await this.commit({ rules }, { kind: 'always-allow', ruleIndex, rule });
       this.written.set(this.version, rule);
       return this.version;
+    });
+  }
+
+  /**
+   * The operator's "agents see this" switch for `tool`. Off writes `{tool, action: 'hide'}` as the first
+   * rule, so it decides that tool's listings before any show rule; on takes every such switch rule for
+   * the tool out (a hide written by hand with other matchers stays). Switching to the state in force
+   * changes nothing. Refused with Conflict when the policy changed since `baseVersion`.
+   */
+  setToolVisible(tool: string, visible: boolean, baseVersion: number): Promise<PolicyView> {
+    return this.serialised(async () => {
+      this.assertVersion(baseVersion);
+      const rules = this.compiled.document.rules;
+      const isSwitch = (r: PolicyRule) => isVisibilitySwitch(r, tool);
+      const index = rules.findIndex(isSwitch);
+      if (visible ? index === -1 : index !== -1) return this.view();
+      if (visible) {
+        await this.commit({ rules: rules.filter((r) => !isSwitch(r)) }, { kind: 'visibility', ruleIndex: index, rule: rules[index]! });
+      } else {
+        const rule = visibilitySwitchRule(tool);
+        await this.commit({ rules: [rule, ...rules] }, { kind: 'visibility', ruleIndex: 0, rule });
+      }
+      return this.view();
     });
   }
 

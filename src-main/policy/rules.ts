@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { JunctionError } from '../contracts/index.js';
 import type { PolicyArgumentMatcher, PolicyDocument, PolicyRule } from '../contracts/index.js';
+import { isVisibilityAction } from './engine.js';
 import { MATCHER_KIND_NAMES, operandSchemas } from './matchers.js';
 
 const glob = z.string().min(1).max(256);
@@ -23,27 +24,54 @@ const matcher = z
     if (given.length !== 1) ctx.addIssue({ code: 'custom', message: `needs exactly one of ${MATCHER_KIND_NAMES.join(', ')}` });
   });
 
-const rule = z.strictObject({
-  tool: glob.optional(),
-  source: z.enum(['host', 'plugin', 'bridge']).optional(),
-  plugin: glob.optional(),
-  project: glob.optional(),
-  role: z.enum(['editor', 'runtime']).optional(),
-  agent: glob.optional(),
-  annotations: z
-    .strictObject({
-      destructiveHint: z.boolean().optional(),
-      readOnlyHint: z.boolean().optional(),
-      openWorldHint: z.boolean().optional(),
-      idempotentHint: z.boolean().optional(),
-    })
-    .optional(),
-  arguments: z.array(matcher).max(32).optional(),
-  action: z.enum(['allow', 'ask', 'deny']),
-  reason: z.string().max(1000).optional(),
-});
+const rule = z
+  .strictObject({
+    tool: glob.optional(),
+    source: z.enum(['host', 'plugin', 'bridge']).optional(),
+    plugin: glob.optional(),
+    project: glob.optional(),
+    role: z.enum(['editor', 'runtime']).optional(),
+    agent: glob.optional(),
+    annotations: z
+      .strictObject({
+        destructiveHint: z.boolean().optional(),
+        readOnlyHint: z.boolean().optional(),
+        openWorldHint: z.boolean().optional(),
+        idempotentHint: z.boolean().optional(),
+      })
+      .optional(),
+    arguments: z.array(matcher).max(32).optional(),
+    action: z.enum(['allow', 'ask', 'deny', 'hide', 'show']),
+    reason: z.string().max(1000).optional(),
+  })
+  .superRefine((r, ctx) => {
+    if (isVisibilityAction(r.action) && r.arguments !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['arguments'], message: `a ${r.action} rule cannot match arguments: visibility is decided when a catalogue is listed, before any call exists` });
+    }
+  });
 
-const documentSchema = z.strictObject({ rules: z.array(rule).max(1000) });
+/** The fields that narrow a rule; a rule with none of them matches every tool (or every call). */
+const NARROWING = ['tool', 'source', 'plugin', 'project', 'role', 'agent', 'annotations', 'arguments'] as const;
+
+/** Every tool has a name and every listing an agent, so `*` there narrows nothing. */
+function narrows(r: z.infer<typeof rule>, field: (typeof NARROWING)[number]): boolean {
+  const value = r[field];
+  return value !== undefined && !((field === 'tool' || field === 'agent') && value === '*');
+}
+
+const documentSchema = z.strictObject({ rules: z.array(rule).max(1000) }).superRefine((document, ctx) => {
+  // The first visibility rule without matchers decides every listing no earlier one did: a hide there,
+  // with no show before it, would leave every agent an empty catalogue.
+  const visibility = document.rules.map((r, index) => ({ r, index })).filter(({ r }) => isVisibilityAction(r.action));
+  const catchAll = visibility.find(({ r }) => !NARROWING.some((field) => narrows(r, field)));
+  if (catchAll && catchAll.r.action === 'hide' && !visibility.some(({ r, index }) => r.action === 'show' && index < catchAll.index)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['rules', catchAll.index, 'action'],
+      message: 'this hide rule hides every tool from every agent; narrow it (tool, agent, project, ...) or put the show rules for what agents may see before it',
+    });
+  }
+});
 
 export const MAX_POLICY_BYTES = 1_048_576;
 

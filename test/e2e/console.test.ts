@@ -27,6 +27,7 @@ const PROBES = {
   recovery: 'RecoveryVersionUnsupported',
   bridge: 'Claude Desktop',
   policy: 'reports no approval policy',
+  visibility: 'No approval-policy file is configured',
   settings: 'This test world has no settings.',
 } satisfies Record<ViewId, string>;
 const VIEWS = REGISTRY.map((v) => ({ tab: v.label, heading: v.heading, probe: PROBES[v.id] }));

@@ -6,12 +6,12 @@
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import { DEFAULT_TIMEOUT_MS, MCP_PLUGIN_VERSION } from '../../../plugins/sdk/wire/index.js';
-import { JunctionError } from '../../contracts/index.js';
+import { JunctionError, type ToolVisibility } from '../../contracts/index.js';
 import { TypedEmitter } from '../../shared/index.js';
 import type { GuardSettings } from '../calls/index.js';
 import { ProjectRegistry } from '../projects/index.js';
 import type { HubConnection, HubServer } from '../signalr/index.js';
-import { createPluginBridge, ResourceSubscriptions, type BridgeEvents, type PluginBridge } from '../source/index.js';
+import { createPluginBridge, ResourceSubscriptions, type BridgeEvents, type PluginBridge, type SourceContext } from '../source/index.js';
 import { CatalogueRefresh } from './catalogue-refresh.js';
 import { attachExtensionMethods } from './extension-methods.js';
 import { HubPluginPort } from './hub-plugin-port.js';
@@ -37,7 +37,7 @@ const optionsSchema = z.object({
   agentRequestTimeoutMs: z.number().int().positive().default(DEFAULT_REQUEST_TIMEOUT_MSEC),
 });
 
-export type AttachPluginHubOptions = z.input<typeof optionsSchema> & { now?: () => number };
+export type AttachPluginHubOptions = z.input<typeof optionsSchema> & { now?: () => number; visibility?: ToolVisibility };
 
 /**
  * Wires the McpPlugin hub methods (and MCP extension 1) and connection events of `hub` to a new
@@ -63,7 +63,7 @@ export function attachPluginHub(hub: HubServer, options: AttachPluginHubOptions 
     (connectionId) => projects.get(connectionId)?.guarded === true,
   );
   const settings: GuardSettings = { timeoutMs: config.pluginTimeoutMs, reconnectWaitMs: waitMs, resendIntervalMs: config.resendIntervalMs, now };
-  const context = { projects, port, settings };
+  const context: SourceContext = { projects, port, settings, ...(options.visibility ? { visibility: options.visibility } : {}) };
   const subscriptions = new ResourceSubscriptions(context, events);
   const refresh = new CatalogueRefresh(projects, port, () => settings.timeoutMs, warn);
   const wire = hubWire(warn);

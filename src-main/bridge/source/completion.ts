@@ -7,13 +7,13 @@ import type { RequestCompletion } from '../../../plugins/sdk/wire/index.js';
 import { JunctionError, type AgentScope } from '../../contracts/index.js';
 import { answerOf, askPlugin } from './plugin-answers.js';
 import type { SourceContext } from './plugin-port.js';
-import { pluginsForRequest } from './scope.js';
+import { contentOwners, pluginsForRequest } from './scope.js';
 
 /** Throws `CompletionRefNotFound` (and the failures of any plugin request). */
 export async function complete(context: SourceContext, params: CompleteRequest['params'], scope?: AgentScope): Promise<CompleteResult['completion']> {
   const { port, settings } = context;
   const { ref } = params;
-  const active = pluginsForRequest(context.projects, scope);
+  const active = contentOwners(context, scope, pluginsForRequest(context.projects, scope));
   const owner =
     ref.type === 'ref/prompt'
       ? active.find((r) => r.catalogue.prompts.some((p) => p.name === ref.name))

@@ -1,6 +1,7 @@
 /** How the bridge's source reaches a plugin connection; the hub adapter implements it (tools go through the call guard's ToolInvoker). */
 import type { LogLevel, RequestCallTool, RequestCompletion, ResponseCompletion, ResponseData, ResponseGetPrompt, ResponseListTool, ResponseResourceContent } from '../../../plugins/sdk/wire/index.js';
 import type { GuardSettings, PluginReply, ToolInvoker } from '../calls/index.js';
+import type { ToolVisibility } from '../../contracts/index.js';
 import type { ProjectRegistry } from '../projects/index.js';
 
 export interface PluginPort extends ToolInvoker {
@@ -19,6 +20,8 @@ export interface SourceContext {
   readonly projects: ProjectRegistry;
   readonly port: PluginPort;
   readonly settings: GuardSettings;
+  /** Which plugins' prompts and resources each agent sees (the policy's visibility rules); absent: all. */
+  readonly visibility?: ToolVisibility;
 }
 
 export interface PluginLogEntry {

@@ -6,16 +6,16 @@ import { enabledPrompts } from '../registry/index.js';
 import { promptDescriptor, promptResult } from './mcp-shapes.js';
 import { answerOf, askPlugin, pluginFailure } from './plugin-answers.js';
 import type { SourceContext } from './plugin-port.js';
-import { firstBy, pluginsFor, pluginsForRequest } from './scope.js';
+import { contentOwners, firstBy, pluginsFor, pluginsForRequest } from './scope.js';
 
 export function listPrompts(context: SourceContext, scope?: AgentScope): ListPromptsResult {
-  return { prompts: firstBy(pluginsFor(context.projects, scope).flatMap((r) => enabledPrompts(r)), (p) => p.name).map(promptDescriptor) };
+  return { prompts: firstBy(contentOwners(context, scope, pluginsFor(context.projects, scope)).flatMap((r) => enabledPrompts(r)), (p) => p.name).map(promptDescriptor) };
 }
 
 /** Throws JunctionError `PromptNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
 export async function getPrompt(context: SourceContext, name: string, args: Record<string, string>, scope?: AgentScope): Promise<GetPromptResult> {
   const { port, settings } = context;
-  const owner = pluginsForRequest(context.projects, scope).find((r) => enabledPrompts(r).some((p) => p.name === name));
+  const owner = contentOwners(context, scope, pluginsForRequest(context.projects, scope)).find((r) => enabledPrompts(r).some((p) => p.name === name));
   if (!owner) throw new JunctionError('PromptNotFound', `No connected plugin publishes a prompt named '${name}'.`);
   const what = `prompt '${name}'`;
   const envelope = await askPlugin(() => port.getPrompt(owner.connectionId, name, args, settings.timeoutMs), what, settings.timeoutMs);

@@ -6,7 +6,7 @@ import { enabledResources, enabledTemplates, type PluginRecord } from '../regist
 import { resourceDescriptor, resourceResult, resourceTemplateDescriptor } from './mcp-shapes.js';
 import { answerOf, askPlugin } from './plugin-answers.js';
 import type { SourceContext } from './plugin-port.js';
-import { firstBy, pluginsFor, pluginsForRequest } from './scope.js';
+import { contentOwners, firstBy, pluginsFor, pluginsForRequest } from './scope.js';
 
 /** The plugin that serves `uri`: one listing it, else one whose template matches it. */
 export function resourceOwnerAmong(active: readonly PluginRecord[], uri: string): PluginRecord | undefined {
@@ -17,18 +17,18 @@ export function resourceOwnerAmong(active: readonly PluginRecord[], uri: string)
 }
 
 export function listResources(context: SourceContext, scope?: AgentScope): ListResourcesResult {
-  return { resources: firstBy(pluginsFor(context.projects, scope).flatMap((r) => enabledResources(r)), (r) => r.uri).map(resourceDescriptor) };
+  return { resources: firstBy(contentOwners(context, scope, pluginsFor(context.projects, scope)).flatMap((r) => enabledResources(r)), (r) => r.uri).map(resourceDescriptor) };
 }
 
 export function listResourceTemplates(context: SourceContext, scope?: AgentScope): ListResourceTemplatesResult {
-  const templates = firstBy(pluginsFor(context.projects, scope).flatMap((r) => enabledTemplates(r)), (t) => t.uriTemplate);
+  const templates = firstBy(contentOwners(context, scope, pluginsFor(context.projects, scope)).flatMap((r) => enabledTemplates(r)), (t) => t.uriTemplate);
   return { resourceTemplates: templates.map(resourceTemplateDescriptor) };
 }
 
 /** Throws JunctionError `ResourceNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
 export async function readResource(context: SourceContext, uri: string, scope?: AgentScope): Promise<ReadResourceResult> {
   const { port, settings } = context;
-  const owner = resourceOwnerAmong(pluginsForRequest(context.projects, scope), uri);
+  const owner = resourceOwnerAmong(contentOwners(context, scope, pluginsForRequest(context.projects, scope)), uri);
   if (!owner) throw new JunctionError('ResourceNotFound', `No connected plugin publishes the resource '${uri}'.`);
   const what = `resource '${uri}'`;
   const envelope = await askPlugin(() => port.readResource(owner.connectionId, uri, settings.timeoutMs), what, settings.timeoutMs);

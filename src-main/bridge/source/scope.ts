@@ -1,13 +1,26 @@
 /** Which plugins an agent session sees: its project's (by pin, selection, the only one, the most recent), or every plugin in single routing. */
-import { errorOutcome, JunctionError, type AgentScope, type ToolOutcome } from '../../contracts/index.js';
+import { errorOutcome, JunctionError, type AgentScope, type ToolOutcome, type ToolTarget } from '../../contracts/index.js';
 import { resolutionError, type ProjectRegistry, type Unresolved } from '../projects/index.js';
 import type { PluginRecord } from '../registry/index.js';
+import type { SourceContext } from './plugin-port.js';
 
 /** The live plugins of the scope's project (editor first, newest first); none when it resolves to no project. */
 export function pluginsFor(projects: ProjectRegistry, scope: AgentScope | undefined): PluginRecord[] {
   if (scope === undefined || projects.mode === 'single') return projects.active();
   const resolution = projects.resolveQuietly(scope);
   return resolution.kind === 'resolved' ? resolution.project.registry.active() : [];
+}
+
+/**
+ * The plugins whose prompts and resources the agent in `scope` sees: `plugins` less those the
+ * visibility rules hide from it, so a hidden plugin's prompt or resource is absent from its lists and
+ * answers as an unknown one (PromptNotFound, ResourceNotFound, CompletionRefNotFound).
+ */
+export function contentOwners(context: SourceContext, scope: AgentScope | undefined, plugins: PluginRecord[]): PluginRecord[] {
+  const judge = context.visibility?.current();
+  if (scope === undefined || !judge?.hidesAny) return plugins;
+  const agentName = scope.agentName ?? 'unknown';
+  return plugins.filter((record) => judge.contentVisible({ agentName, target: connectionTarget(context, record.connectionId) }));
 }
 
 /** The first item per key; callers pass items in preference order (editor first, newest first). */
@@ -44,4 +57,11 @@ export function pluginsForRequest(projects: ProjectRegistry, scope: AgentScope |
 export function unresolvedError(resolution: Unresolved): JunctionError {
   const error = resolutionError(resolution);
   return new JunctionError(error.code, error.message, { ...(error.next ? { next: error.next } : {}), ...(error.details ? { details: error.details } : {}) });
+}
+
+/** Who a plugin connection is, as the approval policy matches it (plugin name, project, role) and binds a decision to it (the connection). */
+export function connectionTarget(context: SourceContext, connectionId: string): ToolTarget {
+  const record = context.projects.get(connectionId);
+  if (!record) return { source: 'bridge' };
+  return { source: 'bridge', role: record.role, connection: connectionId, ...(record.name ? { plugin: record.name } : {}), ...(record.project ? { project: record.project } : {}) };
 }

@@ -12,7 +12,7 @@ import type { BridgeEvents } from './events.js';
 import { askPlugin } from './plugin-answers.js';
 import type { SourceContext } from './plugin-port.js';
 import { resourceOwnerAmong } from './resources.js';
-import { refusesFallThrough, unresolvedError } from './scope.js';
+import { contentOwners, refusesFallThrough, unresolvedError } from './scope.js';
 
 function topicOf(projectKey: string, uri: string): string {
   return `${projectKey}\n${uri}`;
@@ -35,7 +35,7 @@ export class ResourceSubscriptions {
     const resolution = projects.resolveQuietly(scope);
     if (resolution.kind !== 'resolved' && refusesFallThrough(resolution)) throw unresolvedError(resolution);
     const project = resolution.kind === 'resolved' ? resolution.project : undefined;
-    const owner = project && resourceOwnerAmong(project.registry.active(), uri);
+    const owner = project && resourceOwnerAmong(contentOwners(this.context, scope, project.registry.active()), uri);
     if (!project || !owner) throw new JunctionError('ResourceNotFound', `No connected plugin publishes the resource '${uri}'.`);
     const topic = topicOf(project.key, uri);
     const count = (this.subscribers.get(topic) ?? 0) + 1;

@@ -8,8 +8,8 @@ import type { AgentScope, ToolDescriptor, ToolOutcome, ToolTarget } from '../../
 import { bridgeFailure, InvokeFailure, invokeFailureOutcome, outcomeFromReply, type PluginReply } from '../calls/index.js';
 import { toolDescriptor } from './mcp-shapes.js';
 import type { SourceContext } from './plugin-port.js';
-import { pluginsFor } from './scope.js';
-import { connectionTarget, type BridgeTools } from './tools.js';
+import { connectionTarget, pluginsFor } from './scope.js';
+import type { BridgeTools } from './tools.js';
 
 /** A system-tools answer for the direct HTTP API: the list, or the failure as a tool outcome. */
 export type SystemToolList = { ok: true; tools: ToolDescriptor[] } | { ok: false; outcome: ToolOutcome };

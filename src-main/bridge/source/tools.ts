@@ -4,7 +4,7 @@ import { guardedCall } from '../calls/index.js';
 import { routeTool } from '../registry/index.js';
 import { toolDescriptor } from './mcp-shapes.js';
 import type { SourceContext } from './plugin-port.js';
-import { refusesFallThrough, unresolvedOutcome } from './scope.js';
+import { connectionTarget, refusesFallThrough, unresolvedOutcome } from './scope.js';
 
 export class BridgeTools implements ToolSource {
   readonly id = 'bridge';
@@ -37,11 +37,16 @@ export class BridgeTools implements ToolSource {
     return { ...outcome, result: { ...outcome.result, content: [...outcome.result.content, { type: 'text', text: resolution.note }] } };
   }
 
-  /** The plugin the router would pick now; a call that must wait for a plugin names only the awaited role. */
-  targetOf(name: string): ToolTarget {
+  /**
+   * The plugin the router would pick now; a call that must wait for a plugin names only the awaited role.
+   * With several projects and a scope, within the project that scope resolves to (as its call would).
+   */
+  targetOf(name: string, scope?: AgentScope): ToolTarget {
     const { projects, settings } = this.context;
     const now = settings.now();
-    const decision = routeTool(name, projects.active(), projects.awaited(now), now);
+    const resolution = scope === undefined || projects.mode === 'single' ? undefined : projects.resolveQuietly(scope);
+    const within = resolution?.kind === 'resolved' ? resolution.project.registry : projects;
+    const decision = routeTool(name, within.active(), within.awaited(now), now);
     if (decision.kind === 'notFound') return { source: 'bridge' };
     if (decision.kind === 'wait') return { source: 'bridge', role: decision.role };
     return connectionTarget(this.context, decision.connectionId);
@@ -50,11 +55,4 @@ export class BridgeTools implements ToolSource {
   onToolsChanged(listener: () => void): () => void {
     return this.context.projects.events.on('toolsChanged', () => listener());
   }
-}
-
-/** Who a plugin connection is, as the approval policy matches it (plugin name, project, role) and binds a decision to it (the connection). */
-export function connectionTarget(context: SourceContext, connectionId: string): ToolTarget {
-  const record = context.projects.get(connectionId);
-  if (!record) return { source: 'bridge' };
-  return { source: 'bridge', role: record.role, connection: connectionId, ...(record.name ? { plugin: record.name } : {}), ...(record.project ? { project: record.project } : {}) };
 }

@@ -18,6 +18,7 @@ import { RecoveryView } from './RecoveryView.js';
 import { RunToolView } from './RunToolView.js';
 import { SettingsView } from './SettingsView.js';
 import { TransactionsView } from './TransactionsView.js';
+import { VisibilityView } from './VisibilityView.js';
 
 export const VIEW_COMPONENTS: Record<ViewId, ComponentType> = {
   plugins: PluginsView,
@@ -29,5 +30,6 @@ export const VIEW_COMPONENTS: Record<ViewId, ComponentType> = {
   recovery: RecoveryView,
   bridge: BridgeView,
   policy: PolicyView,
+  visibility: VisibilityView,
   settings: SettingsView,
 };

@@ -30,6 +30,7 @@ export const VIEWS = [
   view('recovery', 'Recovery', 'Recovery', 'the commit journal and what recovery did'),
   view('bridge', 'Bridge', 'Bridge', 'endpoints and client configuration'),
   view('policy', 'Policy', 'Approval policy', 'rules, grants and decisions'),
+  view('visibility', 'Visibility', 'What agents see', 'which tools agents see, per tool and per agent'),
   view('settings', 'Settings', 'Settings', 'the effective configuration'),
 ] as const;
 

@@ -163,6 +163,8 @@ export function createWorld(version = '0.1.0-test'): World {
       revokeSessionGrant: () => absent('ApprovalNotFound', 'This test world holds no session grants.'),
       decisionLog: () => [],
       savePolicy: () => absent('PolicyInvalid', 'This test world has no approval policy to edit.'),
+      setToolVisible: () => absent('PolicyInvalid', 'This test world has no approval policy to edit.'),
+      agentCatalogue: ({ agentName }) => ({ agentName, tools: [] }),
     },
   });
 

@@ -44,7 +44,8 @@ export interface McpServerDeps {
   maxSubscriptionsPerSession?: number;
 }
 
-const DEFAULT_MAX_SUBSCRIPTIONS = 100;
+/** Resource subscriptions one agent session (or one 2026-07-28 listen stream) may hold. */
+export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
 
 /** What one live agent session holds of the MCP extension: its logging level and resource subscriptions. */
 interface SessionState {

@@ -34,6 +34,11 @@ function metaOf(message: unknown): Record<string, unknown> | undefined {
   return isObject(meta) ? meta : undefined;
 }
 
+/** Whether a message names its protocol version in `_meta`, as every 2026-07-28 request does. */
+export function carriesModernMeta(message: unknown): boolean {
+  return metaOf(message)?.[META.protocolVersion] !== undefined;
+}
+
 /**
  * Whether a request speaks 2026-07-28 or later: its `_meta` names a protocol version, or (without a
  * session) its MCP-Protocol-Version header names one that is not a session revision. A 2025 client
@@ -41,7 +46,7 @@ function metaOf(message: unknown): Record<string, unknown> | undefined {
  * session request with an unknown header version stays the session's refusal.
  */
 export function speaksModern(req: IncomingMessage, message: unknown): boolean {
-  if (metaOf(message)?.[META.protocolVersion] !== undefined) return true;
+  if (carriesModernMeta(message)) return true;
   const version = header(req, 'mcp-protocol-version');
   return header(req, 'mcp-session-id') === undefined && version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version);
 }
@@ -85,6 +90,25 @@ const NAME_FIELD: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 /** Header values are visible ASCII, space and tab (RFC 9110). */
 const HEADER_SAFE = /^[\t\x20-\x7e]*$/;
+
+/** A value as a header carries it: as is when it is plain visible ASCII, else in the Base64 sentinel. */
+export function encodeHeaderValue(value: string): string {
+  const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !SENTINEL.test(value);
+  return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+/** The standard headers of a stateless request, mirrored from its body (what a conformant client sends). */
+export function standardHeaders(message: { method: string; params?: unknown }): Record<string, string> {
+  const params = isObject(message.params) ? message.params : {};
+  const version = metaOf(message)?.[META.protocolVersion];
+  const field = NAME_FIELD[message.method];
+  const name = field ? params[field] : undefined;
+  return {
+    ...(typeof version === 'string' ? { 'mcp-protocol-version': version } : {}),
+    'mcp-method': message.method,
+    ...(typeof name === 'string' ? { 'mcp-name': encodeHeaderValue(name) } : {}),
+  };
+}
 
 /** A header value with the Base64 sentinel decoded; undefined when the value is not a valid header value. */
 export function decodeHeaderValue(value: string): string | undefined {

@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createConformancePlugin } from '../../../plugins/examples/conformance/plugin.js';
 import type { McpPlugin } from '../../../plugins/sdk/index.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
+import { rawRelay } from '../../support/raw-relay.js';
 
 const VERSION = '2026-07-28';
 const NAME_FIELD: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
@@ -254,5 +255,27 @@ describe('MCP 2026-07-28 beside 2025-11-25 on one endpoint', () => {
     assert.ok(!prompts.frames.some((f) => f.method === 'notifications/tools/list_changed'), 'a prompts-only stream must not hear of tool changes');
     await tools.close();
     await prompts.close();
+  });
+
+  test('the stdio relay (`junction connect`) carries 2026-07-28 requests and their input-required rounds, each as its own POST', async () => {
+    const relay = rawRelay(junction.port);
+    try {
+      const line = (id: number, method: string, params: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta() } });
+      relay.write(line(1, 'server/discover'));
+      const discover = await relay.answer((a) => a['id'] === 1);
+      assert.equal((discover['result'] as Record<string, unknown>)['resultType'], 'complete');
+      relay.write(line(2, 'tools/call', { name: 'test_input_required_result_elicitation', arguments: {} }));
+      const first = (await relay.answer((a) => a['id'] === 2))['result'] as Record<string, unknown>;
+      assert.equal(first['resultType'], 'input_required');
+      const key = Object.keys(first['inputRequests'] as object)[0]!;
+      relay.write(line(3, 'tools/call', { name: 'test_input_required_result_elicitation', arguments: {}, inputResponses: { [key]: { action: 'accept', content: { name: 'Stdio' } } }, requestState: first['requestState'] }));
+      const done = (await relay.answer((a) => a['id'] === 3))['result'] as Record<string, unknown>;
+      assert.equal(textOf(done), 'Hello, Stdio!');
+      relay.write(line(4, 'ping'));
+      assert.equal(((await relay.answer((a) => a['id'] === 4))['error'] as { code: number }).code, -32601);
+    } finally {
+      const { code, stderr } = await relay.end();
+      assert.equal(code, 0, stderr);
+    }
   });
 });

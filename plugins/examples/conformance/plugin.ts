@@ -44,6 +44,15 @@ const elicitationText = (prefix: string, result: ElicitationResult) => `${prefix
 /** Values offered for `test_prompt_with_arguments` arguments, filtered by what the agent typed. */
 const COMPLETIONS = ['paris', 'park', 'party', 'test', 'testing', 'tested'];
 
+async function logWhileRunning(_args: unknown, ctx: ToolContext): Promise<string> {
+  ctx.log('info', 'Tool execution started');
+  await sleep(50);
+  ctx.log('info', 'Tool processing data');
+  await sleep(50);
+  ctx.log('info', 'Tool execution completed');
+  return 'Tool with logging executed successfully';
+}
+
 export function createConformancePlugin(options: ConformancePluginOptions): McpPlugin {
   const plugin = createPlugin({
     name: 'conformance',
@@ -88,19 +97,7 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
         ],
       }),
     })
-    .tool({
-      name: 'test_tool_with_logging',
-      description: 'Tests tool that emits log messages during execution',
-      input: noArgs,
-      handler: async (_args, ctx) => {
-        ctx.log('info', 'Tool execution started');
-        await sleep(50);
-        ctx.log('info', 'Tool processing data');
-        await sleep(50);
-        ctx.log('info', 'Tool execution completed');
-        return 'Tool with logging executed successfully';
-      },
-    })
+    .tool({ name: 'test_tool_with_logging', description: 'Tests tool that emits log messages during execution', input: noArgs, handler: logWhileRunning })
     .tool({
       name: 'test_tool_with_progress',
       description: 'Tests tool that reports progress notifications',
@@ -263,16 +260,7 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
     })
     .tool({ name: 'test_missing_capability', description: 'Needs sampling: an agent that does not declare it is refused', input: noArgs, handler: async (_args, ctx) => `Sampled: ${sampledText(await greeting(ctx))}` })
     .tool({ name: 'test_streaming_elicitation', description: 'Elicits during the call (input-required for stateless agents)', input: noArgs, handler: async (_args, ctx) => elicitationText('Streamed', await askName(ctx)) })
-    .tool({
-      name: 'test_logging_tool',
-      description: 'Logs while it runs (sent only to agents that set a log level)',
-      input: noArgs,
-      handler: async (_args, ctx) => {
-        ctx.log('info', 'logging tool ran');
-        await sleep(20);
-        return 'logged';
-      },
-    })
+    .tool({ name: 'test_logging_tool', description: 'Logs while it runs (a 2026-07-28 agent hears it only if it set a log level)', input: noArgs, handler: logWhileRunning })
     .tool({
       name: 'test_trigger_tool_change',
       description: 'Republishes a tool, so the catalogue changes',

@@ -9,20 +9,13 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ANSWER_BY_KIND, isJunctionError, JunctionError, type AgentScope, type ToolOutcome } from '../../contracts/index.js';
 import { SessionLogLevel } from '../agent-requests.js';
-import type { Catalogue } from '../catalogue.js';
 import type { ContentSource } from '../content-source.js';
-import type { Dispatcher } from '../dispatcher.js';
+import type { McpServedParts } from '../server.js';
 import type { CacheHints } from './cache-hints.js';
 import { ALL_VERSIONS, META, type ModernRequest } from './envelope.js';
 import type { CallOwner, InputRequiredCalls } from './input-required.js';
 
-export interface ModernMethodDeps {
-  name: string;
-  version: string;
-  instructions?: string;
-  catalogue: Catalogue;
-  dispatcher: Dispatcher;
-  content?: ContentSource;
+export interface ModernMethodDeps extends McpServedParts {
   cache: CacheHints;
   calls: InputRequiredCalls;
 }

@@ -151,15 +151,16 @@ export function readModernRequest(req: IncomingMessage, message: { id: string | 
     if (name === undefined) throw mismatch('the Mcp-Name header holds characters a header value may not carry; Base64-encode it (=?base64?...?=).');
     if (name !== params[field]) throw mismatch(`Mcp-Name header value '${name}' does not match body value '${String(params[field])}'.`);
   }
-  const clientInfo = ClientInfo.safeParse(meta[META.clientInfo]);
-  const logLevel = LogLevel.safeParse(meta[META.logLevel]);
+  // Both optional: parsed only when sent, so a request without them builds no validation error.
+  const clientInfo = meta[META.clientInfo] === undefined ? undefined : ClientInfo.safeParse(meta[META.clientInfo]);
+  const logLevel = meta[META.logLevel] === undefined ? undefined : LogLevel.safeParse(meta[META.logLevel]);
   return {
     id: message.id,
     method: message.method,
     params,
     protocolVersion,
     capabilities: capabilities.data,
-    clientInfo: clientInfo.success ? { name: clientInfo.data.name, version: clientInfo.data.version } : undefined,
-    logLevel: logLevel.success ? logLevel.data : undefined,
+    clientInfo: clientInfo?.success ? { name: clientInfo.data.name, version: clientInfo.data.version } : undefined,
+    logLevel: logLevel?.success ? logLevel.data : undefined,
   };
 }

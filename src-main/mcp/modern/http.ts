@@ -12,7 +12,7 @@ import { isRequest } from '../jsonrpc-http.js';
 import { sseEvent, SseStream } from '../sse-stream.js';
 import { readModernRequest } from './envelope.js';
 import type { ListenStreams } from './listen.js';
-import { fromMcpError, JsonRpcError, type ModernMethods } from './methods.js';
+import { fromMcpError, JsonRpcError, SerializedResult, type ModernMethods } from './methods.js';
 
 /** What serves the stateless revision: its request/response methods and its listen streams. */
 export interface ModernEndpoint {
@@ -48,7 +48,15 @@ class Exchange {
   }
 
   finish(status: number, message: Record<string, unknown>): void {
-    const json = JSON.stringify({ jsonrpc: '2.0', ...message });
+    this.send(status, JSON.stringify({ jsonrpc: '2.0', ...message }));
+  }
+
+  respond(id: RequestId, result: Record<string, unknown> | SerializedResult): void {
+    if (result instanceof SerializedResult) this.send(200, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result.json}}`);
+    else this.finish(200, { id, result });
+  }
+
+  private send(status: number, json: string): void {
     if (this.stream) {
       this.stream.end(sseEvent(json));
       return;
@@ -84,7 +92,7 @@ export async function serveModern(endpoint: ModernEndpoint, req: IncomingMessage
     // An unknown method answers 404 with -32601, which tells a modern client this endpoint speaks its revision.
     if (!method) throw new JunctionError('MethodNotFound', `Method not found: ${request.method}`);
     const result = await method(request, scope, { notify: (m, p) => exchange.notify(m, p), signal: hangUpSignal(req) });
-    exchange.finish(200, { id: message.id, result });
+    exchange.respond(message.id, result);
   } catch (error) {
     exchange.fail(message.id, error);
   }

@@ -38,7 +38,12 @@ export class JsonRpcError extends Error {
   }
 }
 
-type Method = (request: ModernRequest, scope: AgentScope, channel: RequestChannel) => Promise<Record<string, unknown>>;
+/** A result already serialised (a tool result reuses the JSON the dispatcher made for the audit trail). */
+export class SerializedResult {
+  constructor(readonly json: string) {}
+}
+
+type Method = (request: ModernRequest, scope: AgentScope, channel: RequestChannel) => Promise<Record<string, unknown> | SerializedResult>;
 export type ModernMethods = ReadonlyMap<string, Method>;
 
 const ToolCallParams = z.looseObject({
@@ -75,13 +80,19 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
   const serverMeta = { [META.serverInfo]: { name: deps.name, version: deps.version } };
   const complete = (result: Record<string, unknown>) => ({ ...result, resultType: 'complete', _meta: serverMeta });
 
-  const toolAnswer = (name: string, unknownTool: boolean, outcome: ToolOutcome): Record<string, unknown> => {
+  const completeTail = `"resultType":"complete","_meta":${JSON.stringify(serverMeta)}}`;
+  const toolAnswer = (unknownTool: boolean, outcome: ToolOutcome): Record<string, unknown> | SerializedResult => {
     // The spec makes an unknown tool a protocol error, not a tool result (as the session revisions do).
     if (unknownTool && outcome.error) {
       const { kind, pluginStatus: _status, ...error } = outcome.error;
       throw new JsonRpcError(ANSWER_BY_KIND[kind].jsonRpc, error.message, error);
     }
-    return complete(outcome.result as Record<string, unknown>);
+    const { result, resultJson } = outcome;
+    // Spliced into the JSON the dispatcher already made, unless the result has keys of its own there.
+    if (resultJson?.startsWith('{') && !('_meta' in result) && !('resultType' in result)) {
+      return new SerializedResult(resultJson === '{}' ? `{${completeTail}` : `${resultJson.slice(0, -1)},${completeTail}`);
+    }
+    return complete(result as Record<string, unknown>);
   };
 
   const callTool: Method = async (request, scope, channel) => {
@@ -125,7 +136,7 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
         details: { requiredCapabilities: step.capabilities },
       });
     }
-    return toolAnswer(params.name, unknownTool, step.outcome);
+    return toolAnswer(unknownTool, step.outcome);
   };
 
   const methods = new Map<string, Method>([

@@ -262,6 +262,12 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
     .tool({ name: 'test_streaming_elicitation', description: 'Elicits during the call (input-required for stateless agents)', input: noArgs, handler: async (_args, ctx) => elicitationText('Streamed', await askName(ctx)) })
     .tool({ name: 'test_logging_tool', description: 'Logs while it runs (a 2026-07-28 agent hears it only if it set a log level)', input: noArgs, handler: logWhileRunning })
     .tool({
+      name: 'test_custom_header',
+      description: 'Has a parameter mirrored into an Mcp-Param header (x-mcp-header, SEP-2243)',
+      input: { type: 'object', properties: { region: { type: 'string', description: 'Where to run', 'x-mcp-header': 'Region' } }, required: ['region'] },
+      handler: (args) => `Region: ${String(args['region'])}`,
+    })
+    .tool({
       name: 'test_trigger_tool_change',
       description: 'Republishes a tool, so the catalogue changes',
       input: noArgs,

@@ -72,6 +72,8 @@ export interface ModernRequest {
   capabilities: ClientCapabilities;
   clientInfo: { name: string; version: string } | undefined;
   logLevel: z.infer<typeof LogLevel> | undefined;
+  /** `Mcp-Param-{Name}` headers by lower-cased name, for tools whose parameters declare `x-mcp-header`. */
+  paramHeaders: ReadonlyMap<string, string>;
 }
 
 const mismatch = (message: string) => new JunctionError('HeaderMismatch', `Header mismatch: ${message}`);
@@ -112,9 +114,21 @@ export function standardHeaders(message: { method: string; params?: unknown }): 
 
 /** A header value with the Base64 sentinel decoded; undefined when the value is not a valid header value. */
 export function decodeHeaderValue(value: string): string | undefined {
-  const encoded = SENTINEL.exec(value);
-  if (encoded) return Buffer.from(encoded[1]!, 'base64').toString('utf8');
-  return HEADER_SAFE.test(value) ? value : undefined;
+  const encoded = SENTINEL.exec(value)?.[1];
+  if (encoded === undefined) return HEADER_SAFE.test(value) ? value : undefined;
+  // Strict Base64: padded to a multiple of four, and nothing Node's lenient decoder would drop.
+  const bytes = Buffer.from(encoded, 'base64');
+  return encoded.length % 4 === 0 && bytes.toString('base64') === encoded ? bytes.toString('utf8') : undefined;
+}
+
+const PARAM_PREFIX = 'mcp-param-';
+
+function paramHeadersOf(req: IncomingMessage): ReadonlyMap<string, string> {
+  const found = new Map<string, string>();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (name.startsWith(PARAM_PREFIX) && value !== undefined) found.set(name.slice(PARAM_PREFIX.length), Array.isArray(value) ? value[0]! : value);
+  }
+  return found;
 }
 
 /**
@@ -162,5 +176,6 @@ export function readModernRequest(req: IncomingMessage, message: { id: string | 
     capabilities: capabilities.data,
     clientInfo: clientInfo?.success ? { name: clientInfo.data.name, version: clientInfo.data.version } : undefined,
     logLevel: logLevel?.success ? logLevel.data : undefined,
+    paramHeaders: paramHeadersOf(req),
   };
 }

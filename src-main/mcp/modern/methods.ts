@@ -14,6 +14,7 @@ import type { McpServedParts } from '../server.js';
 import type { CacheHints } from './cache-hints.js';
 import { ALL_VERSIONS, META, type ModernRequest } from './envelope.js';
 import type { CallOwner, InputRequiredCalls } from './input-required.js';
+import { checkParamHeaders } from './param-headers.js';
 
 export interface ModernMethodDeps extends McpServedParts {
   cache: CacheHints;
@@ -99,7 +100,9 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
     const params = parse(ToolCallParams, request.params, 'tools/call');
     const client = request.clientInfo;
     const owner: CallOwner = { tool: params.name, key: `${scope.pin ?? ''}\n${client?.name ?? ''}` };
-    const unknownTool = catalogue.resolve(params.name) === undefined;
+    const entry = catalogue.resolve(params.name);
+    const unknownTool = entry === undefined;
+    if (entry) checkParamHeaders(entry.descriptor.inputSchema, params.arguments ?? {}, request.paramHeaders);
     const progressToken = (request.params['_meta'] as Record<string, unknown>)['progressToken'];
     const logLevel = new SessionLogLevel();
     if (request.logLevel) logLevel.set(request.logLevel);

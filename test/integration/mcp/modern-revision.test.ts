@@ -121,6 +121,19 @@ describe('MCP 2026-07-28 beside 2025-11-25 on one endpoint', () => {
     assert.equal(encoded.body.result?.['resultType'], 'complete');
   });
 
+  test('a parameter marked x-mcp-header needs its Mcp-Param header, equal to the body once decoded', async () => {
+    const args = { arguments: { region: 'us-west1' } };
+    const ok = await call('test_custom_header', args, { headers: { 'mcp-param-region': 'us-west1' } });
+    assert.equal(textOf(ok.body.result), 'Region: us-west1');
+    const encoded = await call('test_custom_header', { arguments: { region: 'Grüße' } }, { headers: { 'mcp-param-region': `=?base64?${Buffer.from('Grüße').toString('base64')}?=` } });
+    assert.equal(textOf(encoded.body.result), 'Region: Grüße');
+    for (const header of [null, 'eu-north1', '=?base64?dXMtd2VzdDE?=', '=?base64?dXMt!2VzdDE=?=']) {
+      const refused = await call('test_custom_header', args, { headers: { 'mcp-param-region': header } });
+      assert.equal(refused.status, 400, String(header));
+      assert.equal(refused.body.error?.code, -32020, String(header));
+    }
+  });
+
   test("the request's _meta and version: missing fields are -32602, an unsupported version -32022 listing the supported ones", async () => {
     const noMeta = await rpc('server/discover', {}, { meta: null });
     assert.equal(noMeta.status, 400);

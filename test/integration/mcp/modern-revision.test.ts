@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createConformancePlugin } from '../../../plugins/examples/conformance/plugin.js';
 import type { McpPlugin } from '../../../plugins/sdk/index.js';
+import type { HistoryPage } from '../../../src-main/contracts/index.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 import { rawRelay } from '../../support/raw-relay.js';
 
@@ -87,6 +88,16 @@ describe('MCP 2026-07-28 beside 2025-11-25 on one endpoint', () => {
     const read = await rpc('resources/read', { uri: 'test://static-text' });
     assert.equal(read.body.result?.['ttlMs'], 0);
     assert.match(JSON.stringify(read.body.result?.['contents']), /static text resource/);
+  });
+
+  test('a stateless call lands in the same audit trail, its agent labelled with the revision it speaks', async () => {
+    await call('test_image_content');
+    junction.audit!.store.flush();
+    const page = (await junction.control.execute('history', { tool: 'test_image_content' })) as { ok: true; value: HistoryPage };
+    const recorded = page.value.calls[0];
+    assert.equal(recorded?.transport, 'mcp-http');
+    assert.equal(recorded?.agent, `raw-agent/1.0.0 ${VERSION}`);
+    assert.equal(recorded?.status, 'ok');
   });
 
   test('a 2025-11-25 SDK client keeps its session on the same endpoint while stateless requests come and go', async () => {

@@ -87,6 +87,8 @@ export class ListenStreams {
     };
     this.open.add(listening);
     res.once('close', () => listening.close(false));
+    // The agent may have gone while the owners were asked; then no close event is left to come.
+    if (res.destroyed || !res.socket || res.socket.destroyed) listening.close(false);
   }
 
   count(): number {

@@ -58,7 +58,7 @@ describe('MCP 2026-07-28 beside 2025-11-25 on one endpoint', () => {
 
   before(async () => {
     junction = await startTestJunction();
-    fixture = createConformancePlugin({ endpoint: `${junction.baseUrl}/hub/mcp-server` });
+    fixture = createConformancePlugin({ endpoint: `${junction.baseUrl}/hub/mcp-server`, watchIntervalMs: 50 });
     await fixture.connect();
     await eventually(async () => ((await rpc('tools/list')).body.result?.['tools'] as Array<{ name: string }>).some((t) => t.name === 'test_input_required_result_elicitation'), 10_000, 'the fixture tools');
   });
@@ -279,6 +279,17 @@ describe('MCP 2026-07-28 beside 2025-11-25 on one endpoint', () => {
     assert.ok(!prompts.frames.some((f) => f.method === 'notifications/tools/list_changed'), 'a prompts-only stream must not hear of tool changes');
     await tools.close();
     await prompts.close();
+
+    // A watched resource: updates arrive tagged, and closing the stream releases the plugin's subscription.
+    const subscribed: boolean[] = [];
+    const off = fixture.on('subscription', ({ uri, subscribed: on }) => void (uri === 'test://watched-resource' && subscribed.push(on)));
+    const watch = await open({ resourceSubscriptions: ['test://watched-resource'] });
+    const updated = await eventually(() => watch.frames.find((f) => f.method === 'notifications/resources/updated'), 5_000, 'resources/updated');
+    assert.equal(updated.params._meta['io.modelcontextprotocol/subscriptionId'], watch.id);
+    assert.deepEqual((watch.frames[0] as unknown as { params: { notifications: unknown } }).params.notifications, { resourceSubscriptions: ['test://watched-resource'] });
+    await watch.close();
+    await eventually(() => subscribed.at(-1) === false, 5_000, 'the subscription released');
+    off();
   });
 
   test('the stdio relay (`junction connect`) carries 2026-07-28 requests and their input-required rounds, each as its own POST', async () => {

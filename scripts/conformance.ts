@@ -1,12 +1,19 @@
 /**
  * `npm run conformance`: the official MCP conformance suite's server scenarios against Junction's /mcp
- * with the conformance fixture plugin connected through the bridge.
+ * with the conformance fixture plugin connected through the bridge, once per protocol revision Junction
+ * serves (each revision's frozen requirement set, run at its own wire version).
+ *
+ * The suite's version is pinned in package.json (`config.conformanceSuite`), nowhere else. A revision
+ * Junction does not yet pass in full has its known failures in scripts/conformance-expected.json, each
+ * with its reason; the suite itself then fails the run on an unlisted failure and on a listed scenario
+ * that passes (a stale entry), so the list can only shrink.
  *
  * The suite needs Node >= 22 while the project runs on Node 20, so the suite and a Node 22 binary (the
  * npm registry's `node-<platform>-<arch>` package, which ships the binary in its tarball) are installed
  * into a cache folder with the ordinary npm client; the project's own Node and package.json are untouched.
  *
- *   npm run conformance [-- --scenario NAME] [-- --suite active|all]   (default: all)
+ *   npm run conformance [-- --revision 2025-11-25|2026-07-28]   (default: every revision)
+ *   npm run conformance -- --scenario NAME [--revision R]        (one scenario, expected failures not applied)
  *   CONFORMANCE_CACHE=DIR overrides the cache folder (default node_modules/.cache/junction-conformance).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -18,15 +25,29 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 const SUITE_PACKAGE = '@modelcontextprotocol/conformance';
-const SUITE_VERSION = '0.1.16';
 const NODE_MAJOR = 22;
 const READY_TIMEOUT_MS = 60_000;
 /** Every tool the fixture publishes must be in the catalogue before the suite starts. */
 const FIXTURE_TOOLS = ['test_simple_text', 'test_sampling', 'test_elicitation', 'json_schema_2020_12_tool'];
 
+/** The revisions Junction serves on one endpoint, each measured against its own requirement set. */
+const REVISIONS = ['2025-11-25', '2026-07-28'] as const;
+type Revision = (typeof REVISIONS)[number];
+
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const { values } = parseArgs({ options: { scenario: { type: 'string' }, suite: { type: 'string', default: 'all' } }, strict: true });
-const options = z.object({ scenario: z.string().min(1).optional(), suite: z.enum(['active', 'all', 'pending']) }).parse(values);
+const SUITE_VERSION = z
+  .object({ config: z.object({ conformanceSuite: z.string().regex(/^\d+\.\d+\.\d+(-[\w.]+)?$/) }) })
+  .parse(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))).config.conformanceSuite;
+
+/**
+ * Known failures per revision: scenario (or `scenario:check-id`) to the reason it fails today. Only the
+ * newer revision may have any: 2025-11-25 must pass in full.
+ */
+const ExpectedFailures = z.strictObject({ '2026-07-28': z.record(z.string().min(1), z.string().min(10, 'each expected failure needs its reason')) });
+const expectedFailures = ExpectedFailures.parse(JSON.parse(readFileSync(join(root, 'scripts', 'conformance-expected.json'), 'utf8')));
+
+const { values } = parseArgs({ options: { scenario: { type: 'string' }, revision: { type: 'string' } }, strict: true });
+const options = z.object({ scenario: z.string().min(1).optional(), revision: z.enum(REVISIONS).optional() }).parse(values);
 
 function nodePackage(): string {
   const platform = { linux: 'linux', darwin: 'darwin', win32: 'win' }[process.platform as string];
@@ -90,6 +111,20 @@ async function waitForFixture(baseUrl: string): Promise<void> {
   throw new Error('The conformance fixture plugin did not publish its tools in time.');
 }
 
+/** The suite's own baseline format, written from the committed list (reasons stay in the list). */
+function baselineFile(dir: string, revision: Revision): string[] {
+  const entries = revision === '2026-07-28' ? Object.keys(expectedFailures[revision]) : [];
+  if (entries.length === 0) return [];
+  const file = join(dir, `expected-${revision}.yaml`);
+  writeFileSync(file, `server:\n${entries.map((e) => `  - ${JSON.stringify(e)}\n`).join('')}`);
+  return ['--expected-failures', file];
+}
+
+function runSuite(node: string, args: string[]): Promise<number> {
+  const run = spawn(node, args, { cwd: root, stdio: 'inherit' });
+  return new Promise<number>((r) => run.once('exit', (code) => r(code ?? 1)));
+}
+
 async function main(): Promise<number> {
   const { node, suite } = ensureToolchain();
   const state = mkdtempSync(join(tmpdir(), 'junction-conformance-'));
@@ -98,9 +133,19 @@ async function main(): Promise<number> {
     const baseUrl = await baseUrlOf(junction);
     start(['plugins/examples/conformance/main.ts', '--endpoint', `${baseUrl}/hub/mcp-server`], 'fixture');
     await waitForFixture(baseUrl);
-    const args = [suite, 'server', '--url', `${baseUrl}/mcp`, ...(options.scenario ? ['--scenario', options.scenario] : ['--suite', options.suite])];
-    const run = spawn(node, args, { cwd: root, stdio: 'inherit' });
-    return await new Promise<number>((r) => run.once('exit', (code) => r(code ?? 1)));
+    const url = `${baseUrl}/mcp`;
+    if (options.scenario) {
+      const version = options.revision ? ['--spec-version', options.revision] : [];
+      return await runSuite(node, [suite, 'server', '--url', url, '--scenario', options.scenario, ...version]);
+    }
+    const failed: Revision[] = [];
+    for (const revision of options.revision ? [options.revision] : REVISIONS) {
+      process.stderr.write(`conformance: ${SUITE_PACKAGE}@${SUITE_VERSION}, requirements ${revision}\n`);
+      const code = await runSuite(node, [suite, 'server', '--url', url, '--requirements', revision, ...baselineFile(state, revision)]);
+      if (code !== 0) failed.push(revision);
+    }
+    if (failed.length) process.stderr.write(`conformance: failed for ${failed.join(', ')}\n`);
+    return failed.length ? 1 : 0;
   } finally {
     // The plugin first, so it does not spend the shutdown reconnecting to a stopped Junction.
     for (const child of [...children].reverse()) child.kill('SIGTERM');

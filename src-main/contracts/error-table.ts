@@ -5,7 +5,7 @@
  * failure of any other request (prompts, resources, completion, subscriptions, or tools/call of a
  * name no source publishes) is a JSON-RPC error with the kind's code.
  */
-import { KIND_BY_CODE, type ErrorKind, type StructuredError } from './errors.js';
+import { KIND_BY_CODE, type ErrorCode, type ErrorKind, type StructuredError } from './errors.js';
 
 /** JSON-RPC 2.0 codes the table uses (the MCP SDK's ErrorCode values). */
 export const JSONRPC_INVALID_REQUEST = -32600;
@@ -33,6 +33,17 @@ export const ANSWER_BY_KIND: Readonly<Record<ErrorKind, KindAnswer>> = {
   timeout: { http: 504, jsonRpc: JSONRPC_INTERNAL_ERROR },
 };
 
+/**
+ * Codes the MCP specification numbers itself (2026-07-28 reserves -32020..-32099 and fixes these),
+ * answered with that number instead of their kind's; their HTTP status stays the kind's.
+ */
+const JSONRPC_BY_CODE: Readonly<Partial<Record<ErrorCode, number>>> = {
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+  MethodNotFound: -32601,
+};
+
 /** The HTTP status of a structured error, by its code's kind. */
 export function httpStatusOf(error: Pick<StructuredError, 'code'>): number {
   return ANSWER_BY_KIND[KIND_BY_CODE[error.code]].http;
@@ -40,5 +51,5 @@ export function httpStatusOf(error: Pick<StructuredError, 'code'>): number {
 
 /** The JSON-RPC error code of a structured error raised by a request other than a tool call. */
 export function jsonRpcCodeOf(error: Pick<StructuredError, 'code'>): number {
-  return ANSWER_BY_KIND[KIND_BY_CODE[error.code]].jsonRpc;
+  return JSONRPC_BY_CODE[error.code] ?? ANSWER_BY_KIND[KIND_BY_CODE[error.code]].jsonRpc;
 }

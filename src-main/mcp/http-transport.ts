@@ -13,11 +13,15 @@ import { requestRoute } from '../shared/index.js';
 import type { BodyReader } from './direct-http.js';
 import { HttpSessionTransport } from './http-session-transport.js';
 import { header, isInitialize, MAX_BATCH_SIZE, parseJsonRpcBody, refuse, refusedPostHeaders, refusedStreamHeaders } from './jsonrpc-http.js';
+import { speaksModern } from './modern/envelope.js';
+import { serveModern, type ModernEndpoint } from './modern/http.js';
 import type { McpServerFactory } from './server.js';
 
 export interface McpHttpOptions {
   path?: string;
   factory: McpServerFactory;
+  /** The stateless revision's methods (2026-07-28), chosen per request by what the request carries. */
+  modern?: ModernEndpoint;
   idleTimeoutMs: number;
   maxSessions: number;
   /** Reads the request body within the configured cap and deadline, or throws a JunctionError (PayloadTooLarge, RequestTimeout). */
@@ -167,6 +171,15 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     if (req.method === 'POST') {
       body = await readMessages(options.readBody, req, res);
       if (!body) return;
+      if (options.modern && body.messages.some((m) => speaksModern(req, m))) {
+        if (refusedPostHeaders(req, res)) return;
+        if (body.batch) {
+          refuse(res, 400, -32600, 'Invalid Request: protocol version 2026-07-28 has no JSON-RPC batching; send one message per request.');
+          return;
+        }
+        await serveModern(options.modern, req, res, body.messages[0]!, pin);
+        return;
+      }
     }
     const sessionId = header(req, 'mcp-session-id');
     if (sessionId) {
@@ -198,6 +211,11 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       }
       session.lastSeen = Date.now();
       serveSession(req, res, session, sessionId, body);
+      return;
+    }
+    if (!body && options.modern && speaksModern(req, undefined)) {
+      // The stateless revision has no GET stream and no session to DELETE.
+      refuse(res, 405, -32000, 'Method not allowed: protocol version 2026-07-28 takes POST only (subscriptions/listen replaces the GET stream).', undefined, { allow: 'POST' });
       return;
     }
     if (!body?.messages.some(isInitialize)) {

@@ -25,7 +25,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
 
 /**
  * The common case, checked without the SDK's schema: a request or notification whose params carry no
- * `_meta`. It accepts only what JSONRPCMessageSchema accepts (anything else goes to the schema), so the
+ * `_meta`, or a plain one. It accepts only what JSONRPCMessageSchema accepts (anything else goes to the schema), so the
  * SDK's Server never receives a message it cannot classify and leave unanswered.
  */
 function plainCall(item: unknown): item is JSONRPCMessage {
@@ -33,7 +33,17 @@ function plainCall(item: unknown): item is JSONRPCMessage {
   for (const key in item) if (!CALL_KEYS.has(key)) return false;
   if ('id' in item && typeof item['id'] !== 'string' && !Number.isSafeInteger(item['id'])) return false;
   const params = item['params'];
-  return !('params' in item) || (isPlainObject(params) && !('_meta' in params));
+  return !('params' in item) || (isPlainObject(params) && (!('_meta' in params) || plainMeta(params['_meta'])));
+}
+
+/**
+ * A `_meta` the SDK's RequestMeta accepts as it stands (2026-07-28 requests carry one on every call):
+ * an object whose progress token, if any, is a string or an integer, and without a related task.
+ */
+function plainMeta(meta: unknown): boolean {
+  if (!isPlainObject(meta) || 'io.modelcontextprotocol/related-task' in meta) return false;
+  const token = meta['progressToken'];
+  return token === undefined ? !('progressToken' in meta) : typeof token === 'string' || Number.isSafeInteger(token);
 }
 
 /**

@@ -13,7 +13,12 @@ import type { ContentSource } from './content-source.js';
 import { createDirectToolApi, type BodyReader } from './direct-http.js';
 import { createDispatcher, type Admission, type CallObserver, type Dispatcher } from './dispatcher.js';
 import { createMcpHttpHandler } from './http-transport.js';
-import { createMcpServerFactory, type McpServerFactory, type SessionObserver } from './server.js';
+import { CacheHints } from './modern/cache-hints.js';
+import { InputRequiredCalls } from './modern/input-required.js';
+import { ListenStreams } from './modern/listen.js';
+import { createModernMethods } from './modern/methods.js';
+import { RequestStateSeal } from './modern/request-state.js';
+import { createMcpServerFactory, DEFAULT_MAX_SUBSCRIPTIONS, type McpServerFactory, type SessionObserver } from './server.js';
 import { createSystemToolApi, type SystemToolProvider } from './system-tools-http.js';
 
 export interface McpMountContext {
@@ -55,6 +60,10 @@ export interface MountedMcp {
   dispose(): Promise<void>;
 }
 
+/** How long a call waiting on an agent's input-required retry is kept, and how many may wait at once. */
+const PARKED_CALL_TTL_MS = 5 * 60_000;
+const MAX_PARKED_CALLS = 256;
+
 export function mountMcp(context: McpMountContext): MountedMcp {
   const { control } = context;
   const elicitations = new ConsoleElicitations(context.elicitationAnswerer);
@@ -79,7 +88,11 @@ export function mountMcp(context: McpMountContext): MountedMcp {
     sessionClosed: context.sessionClosed,
     sessions: context.sessions,
   });
-  const mcpHttp = createMcpHttpHandler({ factory, idleTimeoutMs: context.idleTimeoutMs, maxSessions: context.maxSessions, readBody: context.readBody });
+  const cache = new CacheHints([(l) => catalogue.onChanged(l), (l) => content.source.onPromptsChanged(l), (l) => content.source.onResourcesChanged(l)]);
+  const calls = new InputRequiredCalls({ seal: new RequestStateSeal(), ttlMs: PARKED_CALL_TTL_MS, maxParked: MAX_PARKED_CALLS });
+  const methods = createModernMethods({ name: context.name, version: context.version, instructions: context.instructions, catalogue, dispatcher, content: content.source, cache, calls });
+  const listens = new ListenStreams({ catalogue, content: content.source, maxStreams: context.maxSessions, maxResourceSubscriptions: DEFAULT_MAX_SUBSCRIPTIONS });
+  const mcpHttp = createMcpHttpHandler({ factory, modern: { methods, listens }, idleTimeoutMs: context.idleTimeoutMs, maxSessions: context.maxSessions, readBody: context.readBody });
   const directApi = createDirectToolApi({ catalogue, dispatcher, readBody: context.readBody, onCaller: context.apiCaller });
   const systemToolApi = createSystemToolApi({ provider: context.systemTools, readBody: context.readBody });
   return {
@@ -107,6 +120,9 @@ export function mountMcp(context: McpMountContext): MountedMcp {
     async dispose() {
       for (const off of offs) off();
       await mcpHttp.close();
+      listens.close();
+      calls.close();
+      cache.close();
       factory.close();
       content.dispose();
       catalogue.close();

@@ -29,13 +29,17 @@ import type { Dispatcher } from './dispatcher.js';
 import { createSchemaValidator } from './schema-validator.js';
 import { errorMessage } from '../shared/index.js';
 
-export interface McpServerDeps {
+/** What every MCP revision is served over: Junction's identity, the catalogue, the dispatcher and the content. */
+export interface McpServedParts {
   name: string;
   version: string;
   instructions?: string;
   catalogue: Catalogue;
   dispatcher: Dispatcher;
   content?: ContentSource;
+}
+
+export interface McpServerDeps extends McpServedParts {
   /** Told when an agent session's server closes, so session-scoped approvals end with it. */
   sessionClosed?: (session: string) => void;
   /** Told when an agent session completes its initialize handshake and when it closes. */
@@ -46,7 +50,8 @@ export interface McpServerDeps {
   visibility?: Pick<ToolVisibility, 'onChanged'>;
 }
 
-const DEFAULT_MAX_SUBSCRIPTIONS = 100;
+/** Resource subscriptions one agent session (or one 2026-07-28 listen stream) may hold. */
+export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
 
 /** What one live agent session holds of the MCP extension: its logging level and resource subscriptions. */
 interface SessionState {

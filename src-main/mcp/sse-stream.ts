@@ -9,8 +9,9 @@ import type { ServerResponse } from 'node:http';
 export const SSE_KEEP_ALIVE_MS = 15_000;
 const KEEP_ALIVE_FRAME = ': keepalive\n\n';
 
-export function sseHeaders(sessionId: string): Record<string, string> {
-  return { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', 'mcp-session-id': sessionId };
+/** `sessionId` for the session revisions; a stateless (2026-07-28) stream has none. */
+export function sseHeaders(sessionId?: string): Record<string, string> {
+  return { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', ...(sessionId !== undefined ? { 'mcp-session-id': sessionId } : {}) };
 }
 
 /** One JSON-RPC message as an SSE event; `json` is the message already serialised. */
@@ -26,7 +27,7 @@ export class SseStream {
    */
   constructor(
     private readonly res: ServerResponse,
-    sessionId: string,
+    sessionId?: string,
     first?: string,
   ) {
     res.writeHead(200, sseHeaders(sessionId));

@@ -5,6 +5,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest, isJSONRPCRequest, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { StructuredError } from '../contracts/index.js';
+import { createStatelessRelay } from './modern/stdio-relay.js';
 import type { McpServerFactory } from './server.js';
 import { StdioLineTransport, type StdioLineOptions } from './stdio-lines.js';
 
@@ -72,6 +73,8 @@ export async function proxyStdioToHttp(
   // The SDK's client side (and its OAuth and SSE dependencies) is loaded only by `junction connect`, never by a serving Junction.
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const local = new StdioLineTransport(options);
+  // 2026-07-28 requests carry their version in _meta and need no session: each is its own POST.
+  const stateless = createStatelessRelay(url, options.headers ?? {}, (message) => void local.send(message).catch(() => undefined), log);
   const remote = new StreamableHTTPClientTransport(url, options.headers ? { requestInit: { headers: options.headers } } : undefined);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -79,6 +82,7 @@ export async function proxyStdioToHttp(
   const close = async () => {
     if (closing) return closed;
     closing = true;
+    stateless.close();
     // Ending the HTTP session tells Junction (and the plugins it notifies) that this agent left.
     await remote.terminateSession().catch(() => undefined);
     await Promise.allSettled([remote.close(), local.close()]);
@@ -111,6 +115,10 @@ export async function proxyStdioToHttp(
   }
 
   local.onmessage = (message) => {
+    if (stateless.takes(message)) {
+      stateless.forward(message);
+      return;
+    }
     if (initializing !== undefined) {
       held.push(message);
       return;

@@ -4,7 +4,7 @@
  * progress, logging, sampling and elicitation through the hub, completion and subscriptions.
  */
 import { z } from 'zod';
-import { createPlugin, type ElicitationResult, type McpPlugin } from '../../sdk/index.js';
+import { createPlugin, type ElicitationResult, type McpPlugin, type ToolContext } from '../../sdk/index.js';
 
 export interface ConformancePluginOptions {
   endpoint: string;
@@ -43,6 +43,15 @@ const elicitationText = (prefix: string, result: ElicitationResult) => `${prefix
 
 /** Values offered for `test_prompt_with_arguments` arguments, filtered by what the agent typed. */
 const COMPLETIONS = ['paris', 'park', 'party', 'test', 'testing', 'tested'];
+
+async function logWhileRunning(_args: unknown, ctx: ToolContext): Promise<string> {
+  ctx.log('info', 'Tool execution started');
+  await sleep(50);
+  ctx.log('info', 'Tool processing data');
+  await sleep(50);
+  ctx.log('info', 'Tool execution completed');
+  return 'Tool with logging executed successfully';
+}
 
 export function createConformancePlugin(options: ConformancePluginOptions): McpPlugin {
   const plugin = createPlugin({
@@ -88,19 +97,7 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
         ],
       }),
     })
-    .tool({
-      name: 'test_tool_with_logging',
-      description: 'Tests tool that emits log messages during execution',
-      input: noArgs,
-      handler: async (_args, ctx) => {
-        ctx.log('info', 'Tool execution started');
-        await sleep(50);
-        ctx.log('info', 'Tool processing data');
-        await sleep(50);
-        ctx.log('info', 'Tool execution completed');
-        return 'Tool with logging executed successfully';
-      },
-    })
+    .tool({ name: 'test_tool_with_logging', description: 'Tests tool that emits log messages during execution', input: noArgs, handler: logWhileRunning })
     .tool({
       name: 'test_tool_with_progress',
       description: 'Tests tool that reports progress notifications',
@@ -203,6 +200,92 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
         additionalProperties: false,
       },
       handler: (args) => `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`,
+    });
+
+  // The 2026-07-28 scenarios: the tool asks through the bridge as always; Junction turns each question
+  // into an input-required result for a stateless agent and resumes the call with its answers.
+  const askName = (ctx: ToolContext) => ctx.elicit('What is your name?', { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+  const greeting = (ctx: ToolContext) => ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 });
+  const sampledText = (result: Record<string, unknown>) => {
+    const content = result['content'] as { text?: unknown } | undefined;
+    return typeof content?.text === 'string' ? content.text : JSON.stringify(result['content']);
+  };
+  let dynamicToolVersion = 0;
+  let dynamicPromptVersion = 0;
+  plugin
+    .tool({
+      name: 'test_input_required_result_elicitation',
+      description: 'Asks the agent for a name (an elicitation), then greets it',
+      input: noArgs,
+      handler: async (_args, ctx) => `Hello, ${String((await askName(ctx)).content?.['name'] ?? 'nobody')}!`,
+    })
+    .tool({ name: 'test_input_required_result_sampling', description: 'Asks the agent for a completion (sampling)', input: noArgs, handler: async (_args, ctx) => `Sampled: ${sampledText(await greeting(ctx))}` })
+    .tool({
+      name: 'test_input_required_result_request_state',
+      description: 'Asks for a confirmation; Junction seals the request state between the rounds',
+      input: noArgs,
+      handler: async (_args, ctx) => {
+        const answer = await ctx.elicit('Please confirm', { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] });
+        return `state-ok: confirmed=${String(answer.content?.['ok'])}`;
+      },
+    })
+    .tool({ name: 'test_input_required_result_tampered_state', description: 'Asks for a confirmation (the retry must carry the untouched state)', input: noArgs, handler: async (_args, ctx) => elicitationText('Confirmed', await ctx.elicit('Please confirm', { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] })) })
+    .tool({
+      name: 'test_input_required_result_multi_round',
+      description: 'Asks two questions one after the other',
+      input: noArgs,
+      handler: async (_args, ctx) => {
+        const name = await ctx.elicit('Step 1: What is your name?', { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+        const color = await ctx.elicit('Step 2: What is your favorite color?', { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] });
+        return `${String(name.content?.['name'])} likes ${String(color.content?.['color'])}`;
+      },
+    })
+    .tool({
+      name: 'test_input_required_result_multiple_inputs',
+      description: 'Asks an elicitation and a sampling question in the same turn',
+      input: noArgs,
+      handler: async (_args, ctx) => {
+        const [name, sampled] = await Promise.all([askName(ctx), greeting(ctx)]);
+        return `${sampledText(sampled)}, ${String(name.content?.['name'])}`;
+      },
+    })
+    .tool({
+      name: 'test_input_required_result_capabilities',
+      description: 'Asks what the agent can answer: questions for undeclared capabilities are refused to the tool',
+      input: noArgs,
+      handler: async (_args, ctx) => {
+        const answers = await Promise.allSettled([askName(ctx), greeting(ctx)]);
+        return `answered ${answers.filter((a) => a.status === 'fulfilled').length} of ${answers.length}`;
+      },
+    })
+    .tool({ name: 'test_missing_capability', description: 'Needs sampling: an agent that does not declare it is refused', input: noArgs, handler: async (_args, ctx) => `Sampled: ${sampledText(await greeting(ctx))}` })
+    .tool({ name: 'test_streaming_elicitation', description: 'Elicits during the call (input-required for stateless agents)', input: noArgs, handler: async (_args, ctx) => elicitationText('Streamed', await askName(ctx)) })
+    .tool({ name: 'test_logging_tool', description: 'Logs while it runs (a 2026-07-28 agent hears it only if it set a log level)', input: noArgs, handler: logWhileRunning })
+    .tool({
+      name: 'test_custom_header',
+      description: 'Has a parameter mirrored into an Mcp-Param header (x-mcp-header, SEP-2243)',
+      input: { type: 'object', properties: { region: { type: 'string', description: 'Where to run', 'x-mcp-header': 'Region' } }, required: ['region'] },
+      handler: (args) => `Region: ${String(args['region'])}`,
+    })
+    .tool({
+      name: 'test_trigger_tool_change',
+      description: 'Republishes a tool, so the catalogue changes',
+      input: noArgs,
+      handler: () => {
+        dynamicToolVersion++;
+        plugin.tool({ name: 'test_dynamic_tool', description: `A tool republished ${dynamicToolVersion} times`, input: noArgs, handler: () => `version ${dynamicToolVersion}` });
+        return `tool list changed (${dynamicToolVersion})`;
+      },
+    })
+    .tool({
+      name: 'test_trigger_prompt_change',
+      description: 'Republishes a prompt, so the prompt list changes',
+      input: noArgs,
+      handler: () => {
+        dynamicPromptVersion++;
+        plugin.prompt({ name: 'test_dynamic_prompt', description: `A prompt republished ${dynamicPromptVersion} times`, handler: () => `version ${dynamicPromptVersion}` });
+        return `prompt list changed (${dynamicPromptVersion})`;
+      },
     });
 
   let watchedVersion = 0;

@@ -1,43 +1,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { CLI_SOURCE_FOR_TESTS, isolatedEnv } from '../../support/cli.js';
+import { rawRelay } from '../../support/raw-relay.js';
 import { startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 import { startLoopbackProxy, type LoopbackProxy } from '../../support/loopback-proxy.js';
 
 const initialize = (id: number) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw-agent', version: '1' } } });
-
-/** `junction connect` driven line by line, as an agent that does not wait for answers would drive it. */
-function rawRelay(port: number) {
-  const child = spawn(process.execPath, [...CLI_SOURCE_FOR_TESTS, 'connect', '--port', String(port), 'log-level=warn'], { env: isolatedEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-  const answers: Array<Record<string, unknown>> = [];
-  const waiters: Array<() => void> = [];
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    answers.push(JSON.parse(line) as Record<string, unknown>);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return {
-    write: (...lines: string[]) => child.stdin.write(lines.map((l) => `${l}\n`).join('')),
-    async answer(match: (a: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
-      for (;;) {
-        const found = answers.find(match);
-        if (found) return found;
-        await new Promise<void>((resolve) => waiters.push(resolve));
-      }
-    },
-    async end() {
-      child.stdin.end();
-      return { code: await exited, stderr };
-    },
-  };
-}
 
 describe('`junction connect` relays stdio to a running Junction the way MCP clients expect', () => {
   let junction: TestJunction;

@@ -14,6 +14,17 @@ const messageLike = fc.record(
     params: fc.oneof(
       fc.record({ name: fc.string(), arguments: odd }),
       fc.record({ _meta: fc.oneof(fc.record({ progressToken: fc.oneof(fc.integer(), fc.string(), fc.double()) }), odd) }),
+      // 2026-07-28 requests carry _meta on every call; a related task is the SDK schema's to check.
+      fc.record(
+        {
+          _meta: fc.record(
+            { 'io.modelcontextprotocol/protocolVersion': fc.oneof(fc.string(), odd), 'io.modelcontextprotocol/related-task': fc.oneof(fc.record({ taskId: fc.string() }), odd), progressToken: fc.oneof(fc.integer(), fc.string(), fc.double(), odd) },
+            { requiredKeys: ['io.modelcontextprotocol/protocolVersion'] },
+          ),
+          name: fc.string(),
+        },
+        { requiredKeys: ['_meta'] },
+      ),
       odd,
     ),
     result: fc.oneof(fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }), odd),

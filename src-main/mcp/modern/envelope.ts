@@ -1,0 +1,181 @@
+/**
+ * MCP 2026-07-28 on the same endpoint as the 2025 revisions: which revision a POST speaks, and the
+ * checks a stateless request must pass before any method runs, in the spec's order (standard headers,
+ * the `_meta` every request carries, then the version). Each refusal is a JunctionError whose code the
+ * one error table answers (HeaderMismatch -32020, MissingRequiredClientCapability -32021,
+ * UnsupportedProtocolVersion -32022, InvalidArguments -32602), all with HTTP 400.
+ */
+import type { IncomingMessage } from 'node:http';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { JunctionError } from '../../contracts/index.js';
+import { header } from '../jsonrpc-http.js';
+
+/** The stateless revisions Junction serves; everything in SUPPORTED_PROTOCOL_VERSIONS goes through sessions. */
+export const MODERN_VERSIONS: readonly string[] = ['2026-07-28'];
+/** What server/discover and UnsupportedProtocolVersion advertise: every revision the endpoint serves. */
+export const ALL_VERSIONS: readonly string[] = [...MODERN_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+
+export const META = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+} as const;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The `_meta` of a message's params, when it has one. */
+function metaOf(message: unknown): Record<string, unknown> | undefined {
+  if (!isObject(message) || !isObject(message['params'])) return undefined;
+  const meta = message['params']['_meta'];
+  return isObject(meta) ? meta : undefined;
+}
+
+/** Whether a message names its protocol version in `_meta`, as every 2026-07-28 request does. */
+export function carriesModernMeta(message: unknown): boolean {
+  return metaOf(message)?.[META.protocolVersion] !== undefined;
+}
+
+/**
+ * Whether a request speaks 2026-07-28 or later: its `_meta` names a protocol version, or (without a
+ * session) its MCP-Protocol-Version header names one that is not a session revision. A 2025 client
+ * (initialize, or a request on its session) carries neither, so it keeps the path it has today; a
+ * session request with an unknown header version stays the session's refusal.
+ */
+export function speaksModern(req: IncomingMessage, message: unknown): boolean {
+  if (carriesModernMeta(message)) return true;
+  const version = header(req, 'mcp-protocol-version');
+  return header(req, 'mcp-session-id') === undefined && version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+}
+
+/** The client capabilities a request declares; only their presence matters to Junction. */
+const ClientCapabilities = z.looseObject({
+  elicitation: z.looseObject({}).optional(),
+  sampling: z.looseObject({}).optional(),
+  roots: z.looseObject({}).optional(),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+});
+export type ClientCapabilities = z.infer<typeof ClientCapabilities>;
+
+const ClientInfo = z.looseObject({ name: z.string(), version: z.string() });
+const LogLevel = z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+
+/** A stateless request that passed the envelope checks. */
+export interface ModernRequest {
+  id: string | number;
+  method: string;
+  params: Record<string, unknown>;
+  protocolVersion: string;
+  capabilities: ClientCapabilities;
+  clientInfo: { name: string; version: string } | undefined;
+  logLevel: z.infer<typeof LogLevel> | undefined;
+  /** `Mcp-Param-{Name}` headers by lower-cased name, for tools whose parameters declare `x-mcp-header`. */
+  paramHeaders: ReadonlyMap<string, string>;
+}
+
+const mismatch = (message: string) => new JunctionError('HeaderMismatch', `Header mismatch: ${message}`);
+const invalidMeta = (message: string) => new JunctionError('InvalidArguments', `Invalid params: ${message}`);
+
+/** Methods whose `Mcp-Name` header mirrors a body field (SEP-2243), and which field. */
+const NAME_FIELD: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+/** Header values are visible ASCII, space and tab (RFC 9110). */
+const HEADER_SAFE = /^[\t\x20-\x7e]*$/;
+
+/** A value as a header carries it: as is when it is plain visible ASCII, else in the Base64 sentinel. */
+export function encodeHeaderValue(value: string): string {
+  const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !SENTINEL.test(value);
+  return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+/** The standard headers of a stateless request, mirrored from its body (what a conformant client sends). */
+export function standardHeaders(message: { method: string; params?: unknown }): Record<string, string> {
+  const params = isObject(message.params) ? message.params : {};
+  const version = metaOf(message)?.[META.protocolVersion];
+  const field = NAME_FIELD[message.method];
+  const name = field ? params[field] : undefined;
+  return {
+    ...(typeof version === 'string' ? { 'mcp-protocol-version': version } : {}),
+    'mcp-method': message.method,
+    ...(typeof name === 'string' ? { 'mcp-name': encodeHeaderValue(name) } : {}),
+  };
+}
+
+/** A header value with the Base64 sentinel decoded; undefined when the value is not a valid header value. */
+export function decodeHeaderValue(value: string): string | undefined {
+  const encoded = SENTINEL.exec(value)?.[1];
+  if (encoded === undefined) return HEADER_SAFE.test(value) ? value : undefined;
+  // Strict Base64: padded to a multiple of four, and nothing Node's lenient decoder would drop.
+  const bytes = Buffer.from(encoded, 'base64');
+  return encoded.length % 4 === 0 && bytes.toString('base64') === encoded ? bytes.toString('utf8') : undefined;
+}
+
+const PARAM_PREFIX = 'mcp-param-';
+
+function paramHeadersOf(req: IncomingMessage): ReadonlyMap<string, string> {
+  const found = new Map<string, string>();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (name.startsWith(PARAM_PREFIX) && value !== undefined) found.set(name.slice(PARAM_PREFIX.length), Array.isArray(value) ? value[0]! : value);
+  }
+  return found;
+}
+
+/**
+ * Checks a stateless request's headers and `_meta`; throws the refusal. `Mcp-Session-Id` belongs to
+ * the session revisions, so a request that carries one with 2026 `_meta` mixes revisions.
+ */
+export function readModernRequest(req: IncomingMessage, message: { id: string | number; method: string; params?: unknown }): ModernRequest {
+  if (header(req, 'mcp-session-id') !== undefined) {
+    throw mismatch('Mcp-Session-Id belongs to the session revisions (2025-11-25 and earlier); a 2026-07-28 request carries none.');
+  }
+  const headerVersion = header(req, 'mcp-protocol-version');
+  if (headerVersion === undefined) throw mismatch('the MCP-Protocol-Version header is required.');
+  const params = isObject(message.params) ? message.params : {};
+  const meta = params['_meta'];
+  if (!isObject(meta)) throw invalidMeta(`params._meta is required and must carry ${META.protocolVersion} and ${META.clientCapabilities}.`);
+  const protocolVersion = meta[META.protocolVersion];
+  if (typeof protocolVersion !== 'string') throw invalidMeta(`params._meta["${META.protocolVersion}"] must be a string.`);
+  const capabilities = ClientCapabilities.safeParse(meta[META.clientCapabilities]);
+  if (!capabilities.success) throw invalidMeta(`params._meta["${META.clientCapabilities}"] must be an object of capability objects.`);
+  if (headerVersion !== protocolVersion) throw mismatch(`MCP-Protocol-Version header '${headerVersion}' does not match _meta protocol version '${protocolVersion}'.`);
+  if (!MODERN_VERSIONS.includes(protocolVersion)) {
+    throw new JunctionError('UnsupportedProtocolVersion', `Unsupported protocol version '${protocolVersion}'; this server supports ${ALL_VERSIONS.join(', ')}.`, {
+      details: { supported: [...ALL_VERSIONS], requested: protocolVersion },
+    });
+  }
+  const method = header(req, 'mcp-method');
+  if (method === undefined) throw mismatch('the Mcp-Method header is required.');
+  if (method !== message.method) throw mismatch(`Mcp-Method header value '${method}' does not match body method '${message.method}'.`);
+  const field = NAME_FIELD[message.method];
+  if (field) {
+    const raw = header(req, 'mcp-name');
+    if (raw === undefined) throw mismatch(`the Mcp-Name header is required for ${message.method}.`);
+    const name = decodeHeaderValue(raw);
+    if (name === undefined) throw mismatch('the Mcp-Name header holds characters a header value may not carry; Base64-encode it (=?base64?...?=).');
+    if (name !== params[field]) throw mismatch(`Mcp-Name header value '${name}' does not match body value '${String(params[field])}'.`);
+  }
+  // Both optional: parsed only when sent, so a request without them builds no validation error.
+  const clientInfo = meta[META.clientInfo] === undefined ? undefined : ClientInfo.safeParse(meta[META.clientInfo]);
+  const logLevel = meta[META.logLevel] === undefined ? undefined : LogLevel.safeParse(meta[META.logLevel]);
+  return {
+    id: message.id,
+    method: message.method,
+    params,
+    protocolVersion,
+    capabilities: capabilities.data,
+    clientInfo: clientInfo?.success ? { name: clientInfo.data.name, version: clientInfo.data.version } : undefined,
+    logLevel: logLevel?.success ? logLevel.data : undefined,
+    paramHeaders: paramHeadersOf(req),
+  };
+}

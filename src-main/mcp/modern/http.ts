@@ -1,0 +1,99 @@
+/**
+ * One 2026-07-28 POST to /mcp (or /p/{pin}/mcp): the envelope checks, the method, and its answer: plain
+ * JSON, or an SSE stream once a request-scoped notification (progress, a log line) has to go first.
+ * Refusals of the request itself (headers, `_meta`, version, an unknown method, bad params) carry the
+ * HTTP status the error table gives their code; failures of the work a method did answer 200.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { httpStatusOf, jsonRpcCodeOf, JunctionError, KIND_BY_CODE, toStructuredError, type AgentScope } from '../../contracts/index.js';
+import { hangUpSignal } from '../../shared/index.js';
+import { isRequest } from '../jsonrpc-http.js';
+import { sseEvent, SseStream } from '../sse-stream.js';
+import { readModernRequest } from './envelope.js';
+import type { ListenStreams } from './listen.js';
+import { fromMcpError, JsonRpcError, SerializedResult, type ModernMethods } from './methods.js';
+
+/** What serves the stateless revision: its request/response methods and its listen streams. */
+export interface ModernEndpoint {
+  methods: ModernMethods;
+  listens: ListenStreams;
+}
+
+interface ErrorAnswer {
+  status: number;
+  error: { code: number; message: string; data?: unknown };
+}
+
+/** The request's own refusals answer their table status; the rest are results of the work (200). */
+function errorAnswer(error: unknown): ErrorAnswer {
+  const rpc = error instanceof JsonRpcError ? error : fromMcpError(error);
+  if (rpc) return { status: 200, error: { code: rpc.code, message: rpc.message, ...(rpc.data !== undefined ? { data: rpc.data } : {}) } };
+  const structured = toStructuredError(error);
+  const refusal = KIND_BY_CODE[structured.code] === 'binding' || structured.code === 'MethodNotFound';
+  // The spec's errors carry their data members (supported/requested, requiredCapabilities) at the top of `data`.
+  return { status: refusal ? httpStatusOf(structured) : 200, error: { code: jsonRpcCodeOf(structured), message: structured.message, data: { ...structured.details, ...structured } } };
+}
+
+/** The answer to one request: JSON until something must be streamed before the response. */
+class Exchange {
+  private stream: SseStream | undefined;
+
+  constructor(private readonly res: ServerResponse) {}
+
+  notify(method: string, params: Record<string, unknown>): void {
+    if (this.res.writableEnded) return;
+    this.stream ??= new SseStream(this.res);
+    this.stream.write(sseEvent(JSON.stringify({ jsonrpc: '2.0', method, params })));
+  }
+
+  finish(status: number, message: Record<string, unknown>): void {
+    this.send(status, JSON.stringify({ jsonrpc: '2.0', ...message }));
+  }
+
+  respond(id: RequestId, result: Record<string, unknown> | SerializedResult): void {
+    if (result instanceof SerializedResult) this.send(200, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result.json}}`);
+    else this.finish(200, { id, result });
+  }
+
+  private send(status: number, json: string): void {
+    if (this.stream) {
+      this.stream.end(sseEvent(json));
+      return;
+    }
+    if (this.res.headersSent) return;
+    this.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
+    this.res.end(json);
+  }
+
+  fail(id: RequestId | null, error: unknown): void {
+    const answer = errorAnswer(error);
+    this.finish(answer.status, { id, error: answer.error });
+  }
+}
+
+/** Serves one stateless message. */
+export async function serveModern(endpoint: ModernEndpoint, req: IncomingMessage, res: ServerResponse, message: JSONRPCMessage, pin: string | undefined): Promise<void> {
+  const exchange = new Exchange(res);
+  if (!isRequest(message)) {
+    // This revision defines no client notifications over HTTP; one is accepted and has no effect.
+    if ('method' in message) res.writeHead(202).end();
+    else exchange.finish(400, { id: null, error: { code: -32600, message: 'Invalid Request: a client sends requests, not responses.' } });
+    return;
+  }
+  try {
+    const request = readModernRequest(req, message);
+    const scope: AgentScope = pin !== undefined ? { pin } : {};
+    if (request.method === 'subscriptions/listen') {
+      await endpoint.listens.serve(request, scope, res);
+      return;
+    }
+    const method = endpoint.methods.get(request.method);
+    // An unknown method answers 404 with -32601, which tells a modern client this endpoint speaks its revision.
+    if (!method) throw new JunctionError('MethodNotFound', `Method not found: ${request.method}`);
+    const result = await method(request, scope, { notify: (m, p) => exchange.notify(m, p), signal: hangUpSignal(req) });
+    exchange.respond(message.id, result);
+  } catch (error) {
+    exchange.fail(message.id, error);
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * Multi round-trip requests (SEP-2322) over the bridge. A 2026-07-28 agent cannot be sent a request,
+ * so when a plugin's tool elicits or samples during a call, the call keeps running, parked here with
+ * its question, and the agent gets an InputRequiredResult naming every question asked in the same turn.
+ * The agent's retry (same tool, `inputResponses`, the sealed `requestState`) answers them and the call
+ * goes on to its result or its next questions. Parked calls are bounded in number and in time: one
+ * the agent never comes back to is aborted, so its plugin stops waiting.
+ */
+import { randomUUID } from 'node:crypto';
+import { CreateMessageResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { JunctionError, type AgentRequests, type ElicitationAnswer, type ToolOutcome } from '../../contracts/index.js';
+import type { ClientCapabilities } from './envelope.js';
+import type { RequestStateSeal } from './request-state.js';
+
+export interface InputRequest {
+  method: 'elicitation/create' | 'sampling/createMessage';
+  params: Record<string, unknown>;
+}
+
+export type CallStep =
+  | { kind: 'done'; outcome: ToolOutcome }
+  | { kind: 'input'; inputRequests: Record<string, InputRequest>; requestState: string }
+  /** The call failed after its plugin asked for something the agent did not declare. */
+  | { kind: 'missingCapability'; capabilities: Record<string, Record<string, never>> };
+
+/** Who may resume a parked call: the tool, the route's pin and the agent's name the first round came with. */
+export interface CallOwner {
+  tool: string;
+  key: string;
+}
+
+interface Question {
+  request: InputRequest;
+  answer(response: unknown): void;
+}
+
+const ANSWER_SCHEMA = { 'elicitation/create': ElicitResultSchema, 'sampling/createMessage': CreateMessageResultSchema } as const;
+const CAPABILITY_OF = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling' } as const;
+
+class ParkedCall {
+  readonly id = randomUUID();
+  round = 0;
+  /** Set while a retry is being served, so a second retry with the same state is refused. */
+  busy = true;
+  readonly questions = new Map<string, Question>();
+  readonly missing = new Set<'elicitation' | 'sampling'>();
+  readonly abort = new AbortController();
+  outcome!: Promise<ToolOutcome>;
+  expires: NodeJS.Timeout | undefined;
+  private asked = 0;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    readonly owner: CallOwner,
+    private readonly capabilities: ClientCapabilities,
+  ) {}
+
+  readonly requests: AgentRequests = {
+    elicit: (params, signal) => this.ask({ method: 'elicitation/create', params: { mode: 'form', ...params } }, signal) as Promise<ElicitationAnswer>,
+    sample: (params, signal) => this.ask({ method: 'sampling/createMessage', params }, signal) as Promise<Record<string, unknown>>,
+    // Log lines of a stateless call travel only on its own response stream; the HTTP side adds that.
+    log: () => undefined,
+  };
+
+  private ask(request: InputRequest, signal: AbortSignal): Promise<unknown> {
+    const capability = CAPABILITY_OF[request.method];
+    if (!this.capabilities[capability]) {
+      this.missing.add(capability);
+      return Promise.reject(new JunctionError('CapabilityUnavailable', `The agent that made this call did not declare the ${capability} capability.`));
+    }
+    const key = `${capability}-${++this.asked}`;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.questions.delete(key);
+        reject(new JunctionError('CallNotActive', 'The call ended before the agent answered.'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.questions.set(key, {
+        request,
+        answer: (response) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(response);
+        },
+      });
+      // Questions the tool asks in the same turn go out in one result.
+      setImmediate(() => this.wake?.());
+    });
+  }
+
+  /** Resolves once the call asked something it has no answer to (after the turn it asked in). */
+  asking(): Promise<void> {
+    if (this.questions.size > 0) return new Promise((r) => setImmediate(r));
+    return new Promise((r) => (this.wake = r));
+  }
+}
+
+const InputResponses = z.record(z.string(), z.unknown());
+
+export interface InputRequiredOptions {
+  seal: RequestStateSeal;
+  /** How long a parked call waits for the agent's retry before it is aborted. */
+  ttlMs: number;
+  maxParked: number;
+}
+
+export class InputRequiredCalls {
+  private readonly parked = new Map<string, ParkedCall>();
+
+  constructor(private readonly options: InputRequiredOptions) {}
+
+  /** Starts a call; `run` gets the agent requests the call's plugin asks through. */
+  start(owner: CallOwner, capabilities: ClientCapabilities, hangUp: AbortSignal, run: (requests: AgentRequests, signal: AbortSignal) => Promise<ToolOutcome>): Promise<CallStep> {
+    const call = new ParkedCall(owner, capabilities);
+    call.outcome = run(call.requests, call.abort.signal);
+    return this.next(call, hangUp);
+  }
+
+  /** Serves a retry: checks its state, hands the answers to the waiting questions and waits for what comes next. */
+  resume(owner: CallOwner, requestState: string, inputResponses: unknown, hangUp: AbortSignal): Promise<CallStep> {
+    const state = this.options.seal.open(requestState);
+    const call = this.parked.get(state.run);
+    if (!call || call.busy || call.round !== state.round || state.owner !== owner.key || call.owner.key !== owner.key || call.owner.tool !== owner.tool) {
+      throw new JunctionError('RequestStateInvalid', 'Invalid params: requestState was already used, has expired, or belongs to another call; call the tool again without it to start over.');
+    }
+    const responses = InputResponses.safeParse(inputResponses ?? {});
+    if (!responses.success) throw new JunctionError('InvalidArguments', 'Invalid params: inputResponses must be an object keyed by the inputRequests it answers.');
+    const answers: Array<[Question, unknown]> = [];
+    for (const [key, question] of call.questions) {
+      if (!(key in responses.data)) continue;
+      const parsed = ANSWER_SCHEMA[question.request.method].safeParse(responses.data[key]);
+      if (!parsed.success) throw new JunctionError('InvalidArguments', `Invalid params: inputResponses["${key}"] is not a valid ${question.request.method} result.`);
+      answers.push([question, parsed.data]);
+    }
+    call.busy = true;
+    for (const [key] of call.questions) if (key in responses.data) call.questions.delete(key);
+    for (const [question, answer] of answers) question.answer(answer);
+    return this.next(call, hangUp);
+  }
+
+  parkedCount(): number {
+    return this.parked.size;
+  }
+
+  close(): void {
+    for (const call of [...this.parked.values()]) this.drop(call, true);
+  }
+
+  private async next(call: ParkedCall, hangUp: AbortSignal): Promise<CallStep> {
+    // Closing the response stream cancels a stateless request (and with it the call it runs).
+    const onHangUp = () => this.drop(call, true);
+    hangUp.addEventListener('abort', onHangUp, { once: true });
+    try {
+      const settled = await Promise.race([call.outcome.then((outcome) => ({ outcome })), call.asking().then(() => undefined)]);
+      if (settled) {
+        this.drop(call, false);
+        if (call.missing.size > 0 && settled.outcome.result.isError) return { kind: 'missingCapability', capabilities: Object.fromEntries([...call.missing].map((c) => [c, {}])) };
+        return { kind: 'done', outcome: settled.outcome };
+      }
+      this.park(call);
+      const inputRequests = Object.fromEntries([...call.questions].map(([key, q]) => [key, q.request]));
+      return { kind: 'input', inputRequests, requestState: this.options.seal.seal({ run: call.id, round: call.round, owner: call.owner.key }) };
+    } finally {
+      hangUp.removeEventListener('abort', onHangUp);
+    }
+  }
+
+  private park(call: ParkedCall): void {
+    call.round++;
+    call.busy = false;
+    if (!this.parked.has(call.id)) {
+      while (this.parked.size >= this.options.maxParked) {
+        const oldest = this.parked.values().next().value;
+        if (!oldest) break;
+        this.drop(oldest, true);
+      }
+      this.parked.set(call.id, call);
+    }
+    clearTimeout(call.expires);
+    call.expires = setTimeout(() => this.drop(call, true), this.options.ttlMs).unref();
+  }
+
+  private drop(call: ParkedCall, abort: boolean): void {
+    clearTimeout(call.expires);
+    this.parked.delete(call.id);
+    if (abort) call.abort.abort();
+  }
+}

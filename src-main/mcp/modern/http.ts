@@ -83,7 +83,8 @@ export async function serveModern(endpoint: ModernEndpoint, req: IncomingMessage
   }
   try {
     const request = readModernRequest(req, message);
-    const scope: AgentScope = pin !== undefined ? { pin } : {};
+    // Visibility rules judge the agent by the name it gives itself, as on the session revisions.
+    const scope: AgentScope = { ...(pin !== undefined ? { pin } : {}), ...(request.clientInfo ? { agentName: request.clientInfo.name } : {}) };
     if (request.method === 'subscriptions/listen') {
       await endpoint.listens.serve(request, scope, res);
       return;

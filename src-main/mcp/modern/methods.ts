@@ -100,8 +100,7 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
     const params = parse(ToolCallParams, request.params, 'tools/call');
     const client = request.clientInfo;
     const owner: CallOwner = { tool: params.name, key: `${scope.pin ?? ''}\n${client?.name ?? ''}` };
-    const entry = catalogue.resolve(params.name);
-    const unknownTool = entry === undefined;
+    const entry = catalogue.resolve(params.name, scope);
     if (entry) checkParamHeaders(entry.descriptor.inputSchema, params.arguments ?? {}, request.paramHeaders);
     const progressToken = (request.params['_meta'] as Record<string, unknown>)['progressToken'];
     const logLevel = new SessionLogLevel();
@@ -139,7 +138,8 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
         details: { requiredCapabilities: step.capabilities },
       });
     }
-    return toolAnswer(unknownTool, step.outcome);
+    // The dispatcher says unknown too when the tool was hidden while the call was held.
+    return toolAnswer(entry === undefined || step.outcome.unknownTool === true, step.outcome);
   };
 
   const methods = new Map<string, Method>([

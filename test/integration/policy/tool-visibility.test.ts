@@ -188,6 +188,33 @@ describe('what each agent sees (visibility rules)', () => {
     assert.equal(whoamiRuns, 0, 'no hidden call reached the plugin');
   });
 
+  test('the same rules hold for a stateless MCP 2026-07-28 agent: its list, and a hidden tool answering as an unknown one', async () => {
+    // No SDK speaks the revision yet, so the requests are raw: the agent names itself in _meta, not in initialize.
+    const modern = async (path: string, agentName: string, method: string, params: Record<string, unknown> = {}) => {
+      const response = await fetch(`${junction.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(typeof params['name'] === 'string' ? { 'mcp-name': params['name'] } : {}) },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method,
+          params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: agentName, version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+        }),
+      });
+      return (await response.json()) as { result?: { tools?: Array<{ name: string }> }; error?: JsonRpcError };
+    };
+    const path = `/p/${PIN_B}/mcp`;
+    const readerList = (await modern(path, 'reader', 'tools/list')).result!.tools!.map((t) => t.name).sort();
+    const writerList = (await modern(path, 'writer', 'tools/list')).result!.tools!.map((t) => t.name).sort();
+    assert.deepEqual(readerList, await names(await agent('reader', path)), 'a 2026 reader sees what a 2025 reader sees');
+    assert.ok(writerList.includes('whoami') && !readerList.includes('whoami'));
+    const hidden = (await modern(path, 'reader', 'tools/call', { name: 'whoami', arguments: {} })).error!;
+    const unknown = (await modern(path, 'reader', 'tools/call', { name: 'whoamx', arguments: {} })).error!;
+    assert.ok(hidden, 'the hidden tool is refused');
+    assert.equal(JSON.stringify(hidden).replaceAll('whoami', 'whoamx'), JSON.stringify(unknown));
+    assert.equal(whoamiRuns, 0, 'no hidden call reached the plugin');
+  });
+
   test('the console switch reaches a connected agent as list_changed, only the sessions it affects, and lands in the audit trail', async () => {
     const writer = await agent('writer', `/p/${PIN_B}/mcp`);
     const reader = await agent('reader', `/p/${PIN_B}/mcp`);

@@ -25,6 +25,9 @@
  *                      date first with npm start's incremental tsc -b; tsx adds ~100 MB of RSS)
  *   BENCH_FEATURES=1   instead, what features cost: /mcp and /api at 64 connections in three Junctions
  *                      (everything on, audit trail off, console off), interleaved the same way
+ *   BENCH_PROJECTS=1   instead, routing among many projects: a pinned /api call at 1 and 16 connections with
+ *                      one project connected and with BENCH_PROJECT_COUNT (default 1,000), interleaved the
+ *                      same way; p50 and CPU ratios and Junction's RSS per connected plugin
  *   BENCH_LARGE=1      instead, large payloads: results and arguments of 1 MB and 16 MB through /mcp and
  *                      /api at 1 and 4 connections beside a floor forwarding the same bytes over one
  *                      ws, interleaved the same way; calls/s ratios and Junction's peak RSS per MB in flight
@@ -32,6 +35,7 @@
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
+import { projectPathHash } from '../plugins/sdk/index.js';
 import { chooseRunner, countWarnings, startJunctionProcess, untilToolListed, type RunningJunction } from './support/junction-process.js';
 import { httpLane, runLoad, type Lane, type LoadResult } from './support/load.js';
 import { openMcpLane } from './support/mcp-session.js';
@@ -180,13 +184,23 @@ async function startFloors(): Promise<Running> {
 
 const apiOk = (status: number) => status === 200;
 
+interface JunctionSetup {
+  /** Appended to the paths' names. */
+  label?: string;
+  /** Runs once Junction is ready, before the plugin connects. */
+  beforePlugin?: (junction: RunningJunction) => Promise<void>;
+  /** The echo plugin's project root (project-routing=multi gives it a pin). */
+  project?: string;
+}
+
 /** A Junction with the echo plugin connected, and its /mcp and /api paths labelled with `label`. */
-async function startJunctionWithPlugin(settings: readonly string[], label = '', beforePlugin?: (junction: RunningJunction) => Promise<void>): Promise<Running & { junction: RunningJunction }> {
+async function startJunctionWithPlugin(settings: readonly string[], setup: JunctionSetup = {}): Promise<Running & { junction: RunningJunction }> {
+  const { label = '', beforePlugin, project } = setup;
   const junction = await startJunctionProcess(runner, settings);
   let plugin: Child | undefined;
   try {
     await beforePlugin?.(junction);
-    plugin = startTs('echo plugin', here('./support/echo-plugin.ts'), [junction.hubEndpoint]);
+    plugin = startTs('echo plugin', here('./support/echo-plugin.ts'), [junction.hubEndpoint, ...(project ? [project] : [])]);
     await plugin.waitFor(/^connected$/);
     await untilToolListed(junction.base, 'echo');
   } catch (error) {
@@ -246,7 +260,7 @@ async function featureCosts(): Promise<void> {
   ] as const;
   const running: Running[] = [];
   try {
-    for (const [label, settings] of variants) running.push(await startJunctionWithPlugin(settings, `, ${label}`));
+    for (const [label, settings] of variants) running.push(await startJunctionWithPlugin(settings, { label: `, ${label}` }));
     const rows = await measureInterleaved(running.flatMap((r) => r.paths), [64]);
     console.log(`\nfeature costs at 64 connections, ${ROUNDS} interleaved rounds, medians; load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before`);
     console.log(
@@ -256,6 +270,70 @@ async function featureCosts(): Promise<void> {
       ),
     );
   } finally {
+    await Promise.all(running.map((r) => r.stop()));
+  }
+}
+
+/** Projects connected in the crowded Junction of BENCH_PROJECTS (the echo plugin's among them). */
+const PROJECTS = Number(process.env.BENCH_PROJECT_COUNT ?? 1000);
+const ECHO_PROJECT = '/bench/echo-project';
+
+/**
+ * Routing among many projects: two Junctions in project-routing=multi, each with the echo plugin as
+ * the editor of its own project; the second also has PROJECTS - 1 other projects connected (one
+ * crowd process). The pinned POST /p/{pin}/api/tools/echo is measured at 1 and 16 connections,
+ * interleaved; printed: p50 and CPU per call of each and their ratio, and what one connected plugin
+ * costs Junction in RSS (the crowded Junction's RSS after the crowd connected, less before, per plugin).
+ */
+async function manyProjects(): Promise<void> {
+  const loadBefore = loadavg();
+  const pin = projectPathHash(ECHO_PROJECT).slice(0, 12);
+  const settings = ['project-routing=multi'];
+  const running: Running[] = [];
+  let crowd: Child | undefined;
+  try {
+    const alone = await startJunctionWithPlugin(settings, { project: ECHO_PROJECT });
+    running.push(alone);
+    const crowded = await startJunctionWithPlugin(settings, { project: ECHO_PROJECT });
+    running.push(crowded);
+    const pid = crowded.junction.child.pid;
+    await delay(SETTLE_MS);
+    const rssBefore = procStats(pid)?.rssBytes ?? NaN;
+    crowd = startTs('crowd plugins', here('./support/crowd-plugins.ts'), [crowded.junction.hubEndpoint, String(PROJECTS - 1)]);
+    await crowd.waitFor(/^connected \d+$/, 300_000);
+    await untilToolListed(crowded.junction.base, 'crowd-echo');
+    await delay(SETTLE_MS);
+    const rssAfter = procStats(pid)?.rssBytes ?? NaN;
+    const lane = (junction: RunningJunction) => httpLane(junction.base, `/p/${pin}/api/tools/echo`, JSON.stringify(ARGS), apiOk);
+    const paths: Path[] = [
+      { name: 'pinned /api, 1 project', serverPid: alone.junction.child.pid, openLane: lane(alone.junction) },
+      { name: `pinned /api, ${PROJECTS} projects`, serverPid: pid, openLane: lane(crowded.junction) },
+    ];
+    const levels = [1, 16] as const;
+    const rows = await measureInterleaved(paths, levels);
+    const [one, many] = rows as [Row, Row];
+    const perPluginKb = (rssAfter - rssBefore) / 1024 / (PROJECTS - 1);
+    console.log(`\nmany projects (project-routing=multi), ${ROUNDS} interleaved rounds of ${PHASE_MS / 1000} s, medians; Junction from ${runner}; load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before, ${loadavg().map((l) => fmt(l, 2)).join(' ')} after`);
+    console.log(
+      table(
+        ['path', ...levels.flatMap((c) => [`${c}× calls/s`, `${c}× p50 ms`, `${c}× cpu ms/call`])],
+        rows.map((row) => [row.name, ...levels.flatMap((_, i) => [fmt(levelMedian(row, i, (r) => r.callsPerSecond), 0), ms(levelMedian(row, i, (r) => r.p50)), ms(median(row.cpuPerCall[i]!))])]),
+      ),
+    );
+    console.log(`Junction RSS ${fmt(mb(rssBefore), 1)} MB before the crowd, ${fmt(mb(rssAfter), 1)} MB with it: ${fmt(perPluginKb, 1)} KB per connected plugin`);
+    const targets: Target[] = [
+      { name: `p50 at 1, ${PROJECTS} projects × 1`, measured: ratioMedian(many, one, 0, (r) => r.p50), kind: 'max', limit: 1.1, unit: '×' },
+      { name: `p50 at 16, ${PROJECTS} projects × 1`, measured: ratioMedian(many, one, 1, (r) => r.p50), kind: 'max', limit: 1.1, unit: '×' },
+    ];
+    console.log('\ntargets');
+    for (const target of targets) console.log(verdict(target));
+    const failed = rows.reduce((n, row) => n + row.rounds.flat().reduce((m, r) => m + r.errors, 0), 0);
+    if (failed > 0) {
+      console.log(`\n${failed} calls failed; the numbers above are not comparable.`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await crowd?.stop();
     await Promise.all(running.map((r) => r.stop()));
   }
 }
@@ -358,6 +436,11 @@ if (process.env.BENCH_LARGE === '1') {
   process.exit(0);
 }
 
+if (process.env.BENCH_PROJECTS === '1') {
+  await manyProjects();
+  process.exit(0);
+}
+
 if (process.env.BENCH_FEATURES === '1') {
   await featureCosts();
   process.exit(0);
@@ -375,8 +458,10 @@ let maxListenerWarnings: number;
 try {
   let idle: IdleRss = { early: NaN, settled: NaN };
   // Idle RSS is read before the plugin connects: no workspace and nothing attached.
-  const junction = await startJunctionWithPlugin([], '', async (started) => {
-    idle = await idleRssOf(started.child.pid);
+  const junction = await startJunctionWithPlugin([], {
+    beforePlugin: async (started) => {
+      idle = await idleRssOf(started.child.pid);
+    },
   });
   idleRss = idle;
   try {

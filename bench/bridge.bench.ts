@@ -274,6 +274,17 @@ async function featureCosts(): Promise<void> {
   }
 }
 
+/** The targets' verdicts, and a failed exit when any call of `rows` failed (then nothing above compares). */
+function printVerdicts(targets: readonly Target[], rows: readonly Row[]): void {
+  console.log('\ntargets');
+  for (const target of targets) console.log(verdict(target));
+  const failed = rows.reduce((n, row) => n + row.rounds.flat().reduce((m, r) => m + r.errors, 0), 0);
+  if (failed > 0) {
+    console.log(`\n${failed} calls failed; the numbers above are not comparable.`);
+    process.exitCode = 1;
+  }
+}
+
 /** Projects connected in the crowded Junction of BENCH_PROJECTS (the echo plugin's among them). */
 const PROJECTS = Number(process.env.BENCH_PROJECT_COUNT ?? 1000);
 const ECHO_PROJECT = '/bench/echo-project';
@@ -325,13 +336,7 @@ async function manyProjects(): Promise<void> {
       { name: `p50 at 1, ${PROJECTS} projects × 1`, measured: ratioMedian(many, one, 0, (r) => r.p50), kind: 'max', limit: 1.1, unit: '×' },
       { name: `p50 at 16, ${PROJECTS} projects × 1`, measured: ratioMedian(many, one, 1, (r) => r.p50), kind: 'max', limit: 1.1, unit: '×' },
     ];
-    console.log('\ntargets');
-    for (const target of targets) console.log(verdict(target));
-    const failed = rows.reduce((n, row) => n + row.rounds.flat().reduce((m, r) => m + r.errors, 0), 0);
-    if (failed > 0) {
-      console.log(`\n${failed} calls failed; the numbers above are not comparable.`);
-      process.exitCode = 1;
-    }
+    printVerdicts(targets, rows);
   } finally {
     await crowd?.stop();
     await Promise.all(running.map((r) => r.stop()));
@@ -524,10 +529,4 @@ const targets: Target[] = [
   { name: `RSS ${AFTER_MS / 1000} s after the load, × idle`, measured: afterRss / idleRss.settled, kind: 'max', limit: 1.1, unit: '×' },
   { name: 'MaxListenersExceededWarning', measured: maxListenerWarnings, kind: 'max', limit: 0, unit: '', digits: 0 },
 ];
-console.log('\ntargets');
-for (const target of targets) console.log(verdict(target));
-const failed = rows.reduce((n, row) => n + row.rounds.flat().reduce((m, r) => m + r.errors, 0), 0);
-if (failed > 0) {
-  console.log(`\n${failed} calls failed; the numbers above are not comparable.`);
-  process.exitCode = 1;
-}
+printVerdicts(targets, rows);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HttpConnection } from './load.js';
-import { delay, startCommand, startTs, type Child } from './processes.js';
+import { delay, startCommand, type Child } from './processes.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const DIST_CLI = join(ROOT, 'dist/src-main/app/cli.js');
@@ -39,13 +39,19 @@ export function chooseRunner(requested: string | undefined): Runner {
   return 'dist';
 }
 
+/**
+ * Extra Node flags for Junction's process from BENCH_JUNCTION_NODE (space-separated), e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under the benchmark's load.
+ */
+const NODE_FLAGS = (process.env.BENCH_JUNCTION_NODE ?? '').split(' ').filter(Boolean);
+
 export async function startJunctionProcess(runner: Runner, settings: readonly string[]): Promise<RunningJunction> {
   const home = mkdtempSync(join(tmpdir(), 'junction-bench-'));
   // Admission stays on; its per-agent rate limit is raised so that it admits rather than throttles the
   // load (every /api lane is one agent, the caller's address).
   const args = ['serve', 'host=127.0.0.1', 'port=0', `state-dir=${join(home, 'state')}`, 'log-level=warn', 'rate-limit=1000000', 'rate-limit-burst=1000000', ...settings];
   const env = { XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state-home') };
-  const child = runner === 'dist' ? startCommand('junction', process.execPath, [DIST_CLI, ...args], env) : startTs('junction', SOURCE_CLI, args, env);
+  const child = runner === 'dist' ? startCommand('junction', process.execPath, [...NODE_FLAGS, DIST_CLI, ...args], env) : startCommand('junction', process.execPath, [...NODE_FLAGS, '--import', 'tsx', SOURCE_CLI, ...args], env);
   try {
     const [, mcpUrl] = await child.waitFor(/MCP\s+(http:\/\/\S+)\/mcp/);
     const base = new URL(mcpUrl!);

@@ -22,7 +22,7 @@ import {
 import type { CallContext } from '../../contracts/index.js';
 import { errorMessage, onAbort } from '../../shared/index.js';
 import { CallDeadline, contentProblem, InvokeFailure, issuesText, parseCallReply, replyFromEnvelope, type PluginReply } from '../calls/index.js';
-import { HubInvocationError, type HubConnection } from '../signalr/index.js';
+import { HubInvocationError, type HubConnection, type InvokeOptions } from '../signalr/index.js';
 import type { PluginPort } from '../source/index.js';
 import { ActiveCalls } from './active-calls.js';
 
@@ -39,6 +39,8 @@ function checkedContent<T extends { content: PluginReply['content'] }>(reply: T)
  * NotifyToolRequestCompleted for 5 minutes (RemoteToolRunner), so a Unity test run or build completes.
  */
 export const PROCESSING_WAIT_MS = 5 * 60_000;
+
+type CancelWhen = NonNullable<InvokeOptions['cancelWhen']>;
 
 interface PendingCompletion {
   connectionId: string;
@@ -174,25 +176,24 @@ export class HubPluginPort implements PluginPort {
   ): Promise<PluginReply> {
     const connection = this.connection(connectionId);
     const { requestId } = request;
-    const { deadline } = options;
-    // One signal for both ends of the wait: the caller giving up, and the deadline running out.
-    const stop = new AbortController();
+    const { deadline, signal } = options;
+    // Both ends of the wait, the caller giving up and the deadline running out, abort it alike; the
+    // deadline is registered with whatever waits rather than through a signal of this call's own.
     let timedOut = false;
-    const stopWatching = options.signal.aborted ? undefined : onAbort(options.signal, () => stop.abort());
-    if (options.signal.aborted) stop.abort();
-    const cancelExpiry = deadline.onExpiry(() => {
-      timedOut = true;
-      stop.abort();
-    });
+    const untilExpiry: CancelWhen = (abort) =>
+      deadline.onExpiry(() => {
+        timedOut = true;
+        abort();
+      });
     if (options.onProgress) this.progress.set(requestId, options.onProgress);
     this.inFlight.set(requestId, undefined);
     this.calls.begin(requestId, connectionId, options.agentRequests, deadline);
     try {
-      const raw = await this.invoke(connection, method, [request], stop.signal);
+      const raw = await this.invoke(connection, method, [request], { signal, cancelWhen: untilExpiry });
       const reply = this.decodeCallReply(connectionId, method, raw);
       if (reply.status !== ResponseStatus.Processing) return reply;
       deadline.extend(PROCESSING_WAIT_MS - deadline.budgetMs);
-      const completed = this.inFlight.get(requestId) ?? (await this.completion(connectionId, requestId, stop.signal));
+      const completed = this.inFlight.get(requestId) ?? (await this.completion(connectionId, requestId, signal, untilExpiry));
       const result = this.decodeCompletion(connectionId, completed);
       return replyFromEnvelope({ requestId, status: result.status, errorKind: result.errorKind, message: undefined, httpStatusCode: undefined, value: result });
     } catch (error) {
@@ -205,8 +206,6 @@ export class HubPluginPort implements PluginPort {
       }
       throw failure;
     } finally {
-      cancelExpiry();
-      stopWatching?.();
       this.progress.delete(requestId);
       this.inFlight.delete(requestId);
       this.calls.end(requestId);
@@ -214,9 +213,9 @@ export class HubPluginPort implements PluginPort {
   }
 
   /** Every server-to-plugin payload goes out as McpPlugin.Server writes it (PascalCase, enum names). */
-  private async invoke(connection: HubConnection, method: string, args: unknown[], bound: number | AbortSignal): Promise<unknown> {
+  private async invoke(connection: HubConnection, method: string, args: unknown[], bound: number | InvokeOptions): Promise<unknown> {
     try {
-      const options = typeof bound === 'number' ? { timeoutMs: Math.max(1, bound) } : { signal: bound };
+      const options = typeof bound === 'number' ? { timeoutMs: Math.max(1, bound) } : bound;
       return await connection.invoke(method, args.map(toDotNetWire), options);
     } catch (error) {
       throw asInvokeFailure(error);
@@ -250,8 +249,8 @@ export class HubPluginPort implements PluginPort {
     }
   }
 
-  /** Waits for NotifyToolRequestCompleted of a call the plugin answered `Processing`, until `signal` (the call's deadline or its caller) ends the wait. */
-  private completion(connectionId: string, requestId: string, signal: AbortSignal): Promise<ResponseCallTool> {
+  /** Waits for NotifyToolRequestCompleted of a call the plugin answered `Processing`, until its caller (`signal`) or its deadline (`cancelWhen`) ends the wait. */
+  private completion(connectionId: string, requestId: string, signal: AbortSignal, cancelWhen: CancelWhen): Promise<ResponseCallTool> {
     return new Promise((resolve, reject) => {
       if (signal.aborted) {
         reject(new InvokeFailure('aborted', 'The call was cancelled.'));
@@ -259,12 +258,15 @@ export class HubPluginPort implements PluginPort {
       }
       const finish = () => {
         stopWatching();
+        withdrawCancel();
         this.completions.delete(requestId);
       };
-      const stopWatching = onAbort(signal, () => {
+      const cancel = () => {
         finish();
         reject(new InvokeFailure('aborted', 'The call was cancelled.'));
-      });
+      };
+      const stopWatching = onAbort(signal, cancel);
+      const withdrawCancel = cancelWhen(cancel);
       this.completions.set(requestId, {
         connectionId,
         resolve: (result) => {

@@ -78,7 +78,29 @@ export function projectLabel(identity: ProjectIdentity): string {
 
 /** The shortest pin (at least 8 hex characters, the McpPlugin convention) that no other hash shares. */
 export function pinFor(hashValue: string, others: readonly string[]): string {
-  let length = Math.min(8, hashValue.length);
-  while (length < hashValue.length && others.some((o) => o !== hashValue && o.startsWith(hashValue.slice(0, length)))) length++;
-  return hashValue.slice(0, length);
+  return pinsFor([hashValue, ...others]).get(hashValue)!;
+}
+
+const MIN_PIN_CHARS = 8;
+
+function commonPrefixLength(a: string, b: string | undefined): number {
+  if (b === undefined) return 0;
+  let n = 0;
+  while (n < a.length && n < b.length && a.charCodeAt(n) === b.charCodeAt(n)) n++;
+  return n;
+}
+
+/**
+ * Every hash's pin among all the others at once (as `pinFor` gives each): in sorted order the hash
+ * sharing the longest prefix with a given one is its neighbour, so this is one sort rather than a
+ * comparison of every pair, which made each change of 1,000 connected projects cost seconds.
+ */
+export function pinsFor(hashes: readonly string[]): Map<string, string> {
+  const sorted = [...new Set(hashes)].sort();
+  const pins = new Map<string, string>();
+  sorted.forEach((hash, i) => {
+    const shared = Math.max(commonPrefixLength(hash, sorted[i - 1]), commonPrefixLength(hash, sorted[i + 1]));
+    pins.set(hash, hash.slice(0, Math.min(hash.length, Math.max(MIN_PIN_CHARS, shared + 1))));
+  });
+  return pins;
 }

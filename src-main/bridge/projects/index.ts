@@ -11,4 +11,4 @@
 export { ProjectRegistry, type InstanceView, type PinnedProject, type Project, type ProjectResolution, type ProjectRoutingControl } from './project-registry.js';
 export { ProjectSelectionTools, LIST_INSTANCES, SELECT_INSTANCE } from './selection-tools.js';
 export { resolutionError, type Unresolved } from './resolution-error.js';
-export { projectIdentityOf, projectKeyOf, projectLabel, pinFor, type ProjectIdentity, type IdentityParse } from './identity.js';
+export { projectIdentityOf, projectKeyOf, projectLabel, pinFor, pinsFor, type ProjectIdentity, type IdentityParse } from './identity.js';

@@ -14,7 +14,7 @@ import { pinMatches, TypedEmitter } from '../../shared/index.js';
 import { type AgentScope } from '../../contracts/index.js';
 import { evaluateHandshake, PluginRegistry, type DuplicateToolDiagnostic, type HandshakeOutcome, type ListDegradedDiagnostic, type PluginConnectionInfo, type RegistryEvents } from '../registry/index.js';
 import type { AwaitedPlugin, PluginRecord } from '../registry/index.js';
-import { pinFor, projectIdentityOf, projectKeyOf, projectLabel, type ProjectIdentity } from './identity.js';
+import { pinFor, pinsFor, projectIdentityOf, projectKeyOf, projectLabel, type ProjectIdentity } from './identity.js';
 
 export interface Project {
   readonly key: string;
@@ -78,6 +78,11 @@ export interface ProjectRoutingControl {
 const SINGLE_KEY = 'single';
 const MAX_SELECTIONS = 10_000;
 const MAX_REMEMBERED_PROJECTS = 256;
+/** Pins at least this long are looked up by their first characters instead of tested against every project. */
+const PIN_INDEX_CHARS = 4;
+
+/** Most recently active first; a stable sort keeps insertion order among equals. */
+const byRecency = (a: Project, b: Project) => b.lastActiveAt - a.lastActiveAt;
 
 export class ProjectRegistry implements ProjectRoutingControl {
   readonly events = new TypedEmitter<RegistryEvents & { projectsChanged: undefined; modeChanged: ProjectRouting }>();
@@ -90,6 +95,8 @@ export class ProjectRegistry implements ProjectRoutingControl {
   private readonly advised = new Map<string, string>();
   /** Projects seen since start, so an error for a pin whose editor is closed can name the project. */
   private readonly remembered = new Map<string, ProjectIdentity>();
+  /** See projectsByPinPrefix; dropped whenever a project comes, goes or changes its identity. */
+  private pinIndex: Map<string, Project[]> | undefined;
 
   constructor(
     private readonly serverVersion: string,
@@ -107,6 +114,7 @@ export class ProjectRegistry implements ProjectRoutingControl {
     const gone = [...this.projects.values()].flatMap((p) => p.registry.views(this.now()).map((v) => v.connectionId));
     for (const project of this.projects.values()) for (const off of project.unsubscribe) off();
     this.projects.clear();
+    this.pinIndex = undefined;
     this.byConnection.clear();
     this.identities.clear();
     this.selections.clear();
@@ -138,6 +146,7 @@ export class ProjectRegistry implements ProjectRoutingControl {
     const outcome = project.registry.handshake(connectionId, request);
     if (outcome.response.compatible) {
       project.identity = this.identities.get(connectionId) ?? project.identity;
+      this.pinIndex = undefined;
       project.lastActiveAt = this.now();
       this.remember(project);
       this.events.emit('projectsChanged', undefined);
@@ -241,34 +250,38 @@ export class ProjectRegistry implements ProjectRoutingControl {
     return this.resolve(scope, false);
   }
 
-  /** The project an agent's call or listing goes to; never falls through a pin. */
+  /**
+   * The project an agent's call or listing goes to; never falls through a pin. Every call resolves, so
+   * this never sorts or lists all projects: a pin looks its projects up by hash prefix, and the most
+   * recently active project is one pass. Only the error messages list the live projects.
+   */
   resolve(scope: AgentScope | undefined, advise = true): ProjectResolution {
     if (this.currentMode === 'single') {
       const only = this.projects.get(SINGLE_KEY);
       return only ? { kind: 'resolved', project: only } : { kind: 'empty', message: 'No plugin is connected.' };
     }
-    const live = this.liveProjects();
-    let candidates = live;
+    const now = this.now();
     const pin = scope?.pin;
-    if (pin !== undefined) {
-      candidates = live.filter((p) => pinMatches(pin, [p.identity.projectPathHash, p.identity.projectPathHashLegacy]));
-      if (candidates.length === 0) return { kind: 'noMatchPinned', pin, message: this.noMatchMessage(pin, live) };
-    }
-    if (candidates.length === 0) return { kind: 'empty', message: 'No project is connected: open a project in its editor (its plugin connects to this bridge).' };
+    const pinned = pin === undefined ? undefined : this.livePinned(pin, now);
+    if (pin !== undefined && pinned?.length === 0) return { kind: 'noMatchPinned', pin, message: this.noMatchMessage(pin, this.liveProjects()) };
+    const latest = pinned === undefined ? this.latestLive(now) : undefined;
+    if (pinned === undefined && latest === undefined) return { kind: 'empty', message: 'No project is connected: open a project in its editor (its plugin connects to this bridge).' };
     const selected = scope?.sessionId === undefined ? undefined : this.selections.get(scope.sessionId);
     if (selected !== undefined) {
-      const sticky = candidates.find((p) => p.key === selected);
-      if (sticky) return { kind: 'resolved', project: sticky };
+      const project = this.projects.get(selected);
+      const live = project !== undefined && project.registry.hasPlugins(now);
+      if (live && (pinned === undefined || pinned.includes(project))) return { kind: 'resolved', project };
       // A selection the pin excludes yields to the pin; one whose project left is not silently replaced.
-      if (!live.some((p) => p.key === selected)) return { kind: 'selectionGone', projectKey: selected, message: this.selectionGoneMessage(selected, live) };
+      if (!live) return { kind: 'selectionGone', projectKey: selected, message: this.selectionGoneMessage(selected, this.liveProjects()) };
     }
-    const [first] = candidates;
-    if (!first || candidates.length === 1) return first ? { kind: 'resolved', project: first } : { kind: 'empty', message: 'No project is connected.' };
-    if (pin !== undefined) {
-      const named = candidates.map((p) => ({ label: projectLabel(p.identity), pin: this.pinOf(p) }));
-      return { kind: 'ambiguousPin', pin, candidates: named, message: this.ambiguousMessage(pin, named) };
+    if (pinned !== undefined) {
+      const [only] = pinned;
+      if (only && pinned.length === 1) return { kind: 'resolved', project: only };
+      const named = pinned.map((p) => ({ label: projectLabel(p.identity), pin: this.pinOf(p) }));
+      return { kind: 'ambiguousPin', pin: pin!, candidates: named, message: this.ambiguousMessage(pin!, named) };
     }
-    // `candidates` keeps the most recently active project first.
+    const { project: first, several } = latest!;
+    if (!several) return { kind: 'resolved', project: first };
     const note = `Routed to ${projectLabel(first.identity)}; use list_engine_instances / select_engine_instance to switch.`;
     const sessionId = scope?.sessionId;
     if (!advise) return { kind: 'resolved', project: first };
@@ -276,6 +289,50 @@ export class ProjectRegistry implements ProjectRoutingControl {
     if (this.advised.get(sessionId) === first.key) return { kind: 'resolved', project: first };
     this.bounded(this.advised, sessionId, first.key);
     return { kind: 'resolved', project: first, note };
+  }
+
+  /** The live projects `pin` matches, most recently active first (as `liveProjects` orders them). */
+  private livePinned(pin: string, now: number): Project[] {
+    const pool = pin.length >= PIN_INDEX_CHARS ? (this.projectsByPinPrefix().get(pin.slice(0, PIN_INDEX_CHARS)) ?? []) : this.projects.values();
+    const matches: Project[] = [];
+    for (const project of pool) {
+      if (pinMatches(pin, [project.identity.projectPathHash, project.identity.projectPathHashLegacy]) && project.registry.hasPlugins(now)) matches.push(project);
+    }
+    return matches.length > 1 ? matches.sort(byRecency) : matches;
+  }
+
+  /** The most recently active live project (the first of `liveProjects`), and whether there are others. */
+  private latestLive(now: number): { project: Project; several: boolean } | undefined {
+    let latest: Project | undefined;
+    let several = false;
+    for (const project of this.projects.values()) {
+      if (!project.registry.hasPlugins(now)) continue;
+      if (latest === undefined) latest = project;
+      else {
+        several = true;
+        // Strictly later only: among equals the earlier project stays first, as the stable sort keeps it.
+        if (project.lastActiveAt > latest.lastActiveAt) latest = project;
+      }
+    }
+    return latest && { project: latest, several };
+  }
+
+  /** Projects under the first PIN_INDEX_CHARS of each of their path hashes, in insertion order; built when a pin first needs it after a change. */
+  private projectsByPinPrefix(): Map<string, Project[]> {
+    if (this.pinIndex) return this.pinIndex;
+    const index = new Map<string, Project[]>();
+    for (const project of this.projects.values()) {
+      for (const hash of [project.identity.projectPathHash, project.identity.projectPathHashLegacy]) {
+        // A hash shorter than the prefix cannot start with a pin this long.
+        if (hash === undefined || hash.length < PIN_INDEX_CHARS) continue;
+        const prefix = hash.slice(0, PIN_INDEX_CHARS).toLowerCase();
+        const bucket = index.get(prefix);
+        if (!bucket) index.set(prefix, [project]);
+        else if (bucket.at(-1) !== project) bucket.push(project);
+      }
+    }
+    this.pinIndex = index;
+    return index;
   }
 
   /** A routed call makes its project the most recently active one. */
@@ -300,8 +357,10 @@ export class ProjectRegistry implements ProjectRoutingControl {
 
   pinnedProjects(): PinnedProject[] {
     if (this.currentMode === 'single') return [];
-    return this.liveProjects().flatMap((project) => {
-      const pin = this.pinOf(project);
+    const live = this.liveProjects();
+    const pins = this.pinsAmong(live);
+    return live.flatMap((project) => {
+      const pin = this.pinIn(pins, project);
       const name = project.identity.projectName;
       return pin ? [{ key: project.key, label: projectLabel(project.identity), pin, ...(name ? { projectName: name } : {}) }] : [];
     });
@@ -319,10 +378,12 @@ export class ProjectRegistry implements ProjectRoutingControl {
 
   instances(): InstanceView[] {
     const now = this.now();
-    return this.liveProjects().flatMap((project) =>
+    const live = this.liveProjects();
+    const pins = this.pinsAmong(live);
+    return live.flatMap((project) =>
       project.registry.views(now).map((view) => {
         const identity = this.identities.get(view.connectionId) ?? project.identity;
-        const pin = this.pinOf(project);
+        const pin = this.pinIn(pins, project);
         return {
           instanceId: identity.instanceId ?? view.connectionId,
           connectionId: view.connectionId,
@@ -347,6 +408,17 @@ export class ProjectRegistry implements ProjectRoutingControl {
     if (!hash) return undefined;
     const others = this.liveProjects().flatMap((p) => (p === project || !p.identity.projectPathHash ? [] : [p.identity.projectPathHash]));
     return pinFor(hash, others);
+  }
+
+  /** The pins of `live` projects among each other, for listing them all (`pinOf` each would compare every pair). */
+  private pinsAmong(live: readonly Project[]): Map<string, string> {
+    return pinsFor(live.flatMap((p) => (p.identity.projectPathHash ? [p.identity.projectPathHash] : [])));
+  }
+
+  /** `project`'s pin among the live projects whose `pinsAmong` is `pins`; `project` is one of them. */
+  private pinIn(pins: ReadonlyMap<string, string>, project: Project): string | undefined {
+    const hash = project.identity.projectPathHash;
+    return hash ? pins.get(hash) : undefined;
   }
 
   /** The project a connection belongs to. */
@@ -374,6 +446,7 @@ export class ProjectRegistry implements ProjectRoutingControl {
       e.on('listDegraded', (d) => this.events.emit('listDegraded', d)),
     );
     this.projects.set(key, project);
+    this.pinIndex = undefined;
     return project;
   }
 
@@ -411,11 +484,12 @@ export class ProjectRegistry implements ProjectRoutingControl {
     if (this.currentMode === 'single' || project.connections.size > 0 || project.registry.views(now).length > 0) return;
     for (const off of project.unsubscribe) off();
     this.projects.delete(project.key);
+    this.pinIndex = undefined;
     this.events.emit('projectsChanged', undefined);
   }
 
   private ordered(): Project[] {
-    return [...this.projects.values()].sort((a, b) => b.lastActiveAt - a.lastActiveAt);
+    return [...this.projects.values()].sort(byRecency);
   }
 
   private remember(project: Project): void {

@@ -1,7 +1,7 @@
 /**
  * Server-to-client invocations waiting for the client's Completion ("client results"). Each entry
- * settles exactly once: by the client's Completion, its own timeout, its abort signal, or the
- * connection closing.
+ * settles exactly once: by the client's Completion, its own timeout, its abort signal or other
+ * cancellation, or the connection closing.
  */
 import { onAbort, callDeadlines, errorMessage } from '../../shared/index.js';
 import { HubInvocationError, type InvokeOptions } from './types.js';
@@ -27,6 +27,7 @@ export class PendingInvocations {
       }
       let cancelTimeout: (() => void) | undefined;
       let stopWatching: (() => void) | undefined;
+      let withdrawCancel: (() => void) | undefined;
       const entry: Pending = {
         method,
         resolve,
@@ -34,6 +35,7 @@ export class PendingInvocations {
         dispose: () => {
           cancelTimeout?.();
           stopWatching?.();
+          withdrawCancel?.();
         },
       };
       this.pending.set(id, entry);
@@ -41,7 +43,9 @@ export class PendingInvocations {
         const ms = options.timeoutMs;
         cancelTimeout = callDeadlines.after(ms, () => this.fail(id, new HubInvocationError('timeout', `Client method '${method}' did not complete within ${ms} ms.`)));
       }
-      if (options.signal) stopWatching = onAbort(options.signal, () => this.fail(id, new HubInvocationError('aborted', `Invocation of client method '${method}' was aborted.`)));
+      const abort = () => this.fail(id, new HubInvocationError('aborted', `Invocation of client method '${method}' was aborted.`));
+      if (options.signal) stopWatching = onAbort(options.signal, abort);
+      if (options.cancelWhen) withdrawCancel = options.cancelWhen(abort);
       try {
         transmit(id);
       } catch (error) {

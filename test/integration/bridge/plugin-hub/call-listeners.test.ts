@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { z } from 'zod';
 import { createPlugin, type McpPlugin } from '../../../../plugins/sdk/index.js';
+import { ServerToPlugin } from '../../../../plugins/sdk/wire/index.js';
 import { callDeadlines } from '../../../../src-main/shared/deadlines.js';
 import type { ToolOutcome } from '../../../../src-main/contracts/tool-source.js';
 import { eventually, startTestJunction } from '../../../support/junction-harness.js';
@@ -96,6 +97,39 @@ describe('bridged calls leave no listeners or timers behind', () => {
     assert.equal(readyListeners(), baseline.ready);
     assert.equal(callDeadlines.size, baseline.deadlines);
     assert.deepEqual(bridge.bridge.extensionCounts(), { calls: 0, nested: 0, subscribedResources: 0 });
+  });
+});
+
+describe('what a bridged call waits on', () => {
+  test("the invocation waits on the caller's own signal, not on a signal made per call", async () => {
+    // Making an AbortController per call to merge the caller's signal with the deadline, and watching
+    // it, cost several percent of a call's CPU; the deadline is registered with the wait instead.
+    const bridge = await startBridge({ pluginTimeoutMs: 300 });
+    const plugin = createPlugin({ name: 'signals', version: '1.0.0', role: 'editor', endpoint: bridge.endpoint });
+    plugin.tool({ name: 'echo', description: 'Echoes its text.', input: z.object({ text: z.string() }), handler: (args) => args });
+    plugin.tool({ name: 'hang', description: 'Never answers.', input: z.object({}), handler: () => new Promise(() => undefined) });
+    try {
+      await plugin.connect();
+      await until(bridge.bridge, () => toolNames(bridge.bridge).includes('hang'), 'tools');
+      const [connection] = bridge.hub.connections();
+      assert.ok(connection);
+      const waitedOn: Array<AbortSignal | undefined> = [];
+      const invoke = connection.invoke.bind(connection);
+      connection.invoke = (method, args, options) => {
+        if (method === ServerToPlugin.RunCallTool) waitedOn.push(options?.signal);
+        return invoke(method, args, options);
+      };
+      const session = new AbortController();
+      const deadlines = callDeadlines.size;
+      for (let i = 0; i < 3; i++) assertOk(await bridge.bridge.tools.callTool('echo', { text: `s${i}` }, callContext({ signal: session.signal })));
+      assert.deepEqual(waitedOn, [session.signal, session.signal, session.signal]);
+      // The deadline still ends the wait, and the plugin hears the cancel.
+      assert.equal(errorCode(await bridge.bridge.tools.callTool('hang', {}, callContext({ signal: session.signal }))), 'ToolTimeout');
+      assert.equal(callDeadlines.size, deadlines);
+    } finally {
+      await plugin.disconnect();
+      await bridge.close();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MCP_PLUGIN_VERSION } from '../../../../plugins/sdk/wire/index.js';
-import { pinFor, projectIdentityOf, ProjectRegistry } from '../../../../src-main/bridge/projects/index.js';
+import { pinFor, pinsFor, projectIdentityOf, ProjectRegistry } from '../../../../src-main/bridge/projects/index.js';
 import { splitPinnedPath } from '../../../../src-main/shared/project-pin.js';
 import { tool } from '../registry/fixtures.js';
 
@@ -21,6 +21,21 @@ describe('project pins in paths', () => {
     assert.equal(pinFor('aabbccdd1122', []), 'aabbccdd');
     assert.equal(pinFor('aabbccdd1122', ['aabbccdd1199']), 'aabbccdd112');
     assert.equal(pinFor('abc', []), 'abc');
+  });
+
+  test('all pins at once are the pins each hash gets against all the others', () => {
+    // The definition, compared pair by pair: the shortest prefix of at least 8 that no other hash starts with.
+    const pairwise = (hash: string, others: readonly string[]) => {
+      let length = Math.min(8, hash.length);
+      while (length < hash.length && others.some((o) => o !== hash && o.startsWith(hash.slice(0, length)))) length++;
+      return hash.slice(0, length);
+    };
+    let seed = 7;
+    const hex = (n: number) => Array.from({ length: n }, () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), '0123'[seed % 4])).join('');
+    const hashes = Array.from({ length: 300 }, (_, i) => hex(1 + (i % 24)));
+    hashes.push(hashes[5]!, `${hashes[40]!}0`, hashes[41]!.slice(0, 3));
+    const pins = pinsFor(hashes);
+    for (const hash of hashes) assert.equal(pins.get(hash), pairwise(hash, hashes), hash);
   });
 });
 
@@ -133,6 +148,46 @@ describe('project registry', () => {
     const gone = registry.resolve({ pin: 'bbbb' });
     assert.equal(gone.kind, 'noMatchPinned');
     assert.match(gone.kind === 'noMatchPinned' ? gone.message : '', /godot:B \(pin bbbb\).*Connected projects: A/);
+  });
+
+  test('a pinned call among 1,000 projects looks only at the projects its pin can match', () => {
+    let now = 1_000;
+    const registry = new ProjectRegistry('1.0.0', 'multi', () => now);
+    const hashOf = (i: number) => i.toString(16).padStart(8, '0').repeat(8);
+    for (let i = 0; i < 1000; i++) {
+      now += 1;
+      join(registry, `project_path_hash=${hashOf(i)}&project_name=P${i}`);
+    }
+    const projects = registry.liveProjects();
+    let looked = 0;
+    for (const project of projects) {
+      const hasPlugins = project.registry.hasPlugins.bind(project.registry);
+      project.registry.hasPlugins = (at: number) => (looked++, hasPlugins(at));
+    }
+    const pinned = registry.resolve({ sessionId: 's', pin: hashOf(417).slice(0, 12) });
+    assert.equal(pinned.kind === 'resolved' && pinned.project.identity.projectName, 'P417');
+    assert.ok(looked <= 2, `resolving one pin asked ${looked} projects whether they are live`);
+    const latest = registry.resolve({ sessionId: 's' });
+    assert.equal(latest.kind === 'resolved' && latest.project.identity.projectName, 'P999', 'unpinned: the most recently active project');
+    registry.touch(projects.find((p) => p.identity.projectName === 'P3')!);
+    const touched = registry.resolve({ sessionId: 's' });
+    assert.equal(touched.kind === 'resolved' && touched.project.identity.projectName, 'P3', 'a routed call makes its project the most recent');
+  });
+
+  test('among projects equally recent the earliest joined is the latest, and an ambiguous pin lists its projects most recent first', () => {
+    let now = 1_000;
+    const registry = new ProjectRegistry('1.0.0', 'multi', () => now);
+    join(registry, 'project_path_hash=abcd0001&project_name=A');
+    join(registry, 'project_path_hash=abcd0002&project_name=B');
+    const tie = registry.resolve({});
+    assert.equal(tie.kind === 'resolved' && tie.project.identity.projectName, 'A');
+    now += 10;
+    join(registry, 'project_path_hash=abcd0003&project_name=C');
+    const ambiguous = registry.resolve({ pin: 'abcd' });
+    assert.equal(ambiguous.kind, 'ambiguousPin');
+    assert.deepEqual(ambiguous.kind === 'ambiguousPin' && ambiguous.candidates.map((c) => c.label), ['C', 'A', 'B']);
+    const short = registry.resolve({ pin: 'ab' });
+    assert.deepEqual(short.kind === 'ambiguousPin' && short.candidates.map((c) => c.label), ['C', 'A', 'B'], 'a pin shorter than the index prefix finds the same projects');
   });
 
   test('switching routing forgets every plugin so they reconnect into the new grouping', () => {

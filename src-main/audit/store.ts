@@ -314,7 +314,8 @@ export class AuditStore {
     if (!writer) return false;
     const batch = this.queue.length <= max ? this.queue : this.queue.slice(0, max);
     this.queue = this.queue.length <= max ? [] : this.queue.slice(max);
-    this.inflight = { id: writer.send({ op: 'write', batch, now: this.now() }), batch };
+    // The spilled records lead the queue: they may be in the file already, if a run was killed writing them back.
+    this.inflight = { id: writer.send({ op: 'write', batch, now: this.now(), fromSpill: Math.min(this.spilled, batch.length) }), batch };
     return true;
   }
 

@@ -32,7 +32,7 @@ const PRUNE_BUDGET_MS = 25;
 
 export class AuditWriter {
   private db: Database.Database | undefined;
-  private writeBatch: ((batch: readonly AuditRecord[]) => void) | undefined;
+  private writeBatch: ((batch: readonly AuditRecord[], fromSpill: number) => void) | undefined;
   private lastPrune = 0;
 
   /**
@@ -62,10 +62,12 @@ export class AuditWriter {
   /**
    * Writes a batch in one transaction (a throw means none of it is in the file), then applies retention
    * when it is due; a retention failure is returned, not thrown, since the batch itself is written.
+   * The first `fromSpill` records came back from the spill file: an earlier run may have written them
+   * before it was killed, so each is written only when the file does not hold it yet (see `prepare`).
    */
-  write(batch: readonly AuditRecord[], now: number): { migrated?: MigrationReport; pruneError?: unknown } {
+  write(batch: readonly AuditRecord[], now: number, fromSpill = 0): { migrated?: MigrationReport; pruneError?: unknown } {
     const migrated = this.open(now);
-    this.guard(() => this.writeBatch?.(batch));
+    this.guard(() => this.writeBatch?.(batch, fromSpill));
     const out: { migrated?: MigrationReport; pruneError?: unknown } = migrated ? { migrated } : {};
     if (now - this.lastPrune < PRUNE_EVERY_MS) return out;
     try {
@@ -129,21 +131,35 @@ export class AuditWriter {
   }
 
   private prepare(db: Database.Database): void {
-    const insertCall = db.prepare(`INSERT INTO calls (${CALL_FIELDS.map(([column]) => column).join(', ')}) VALUES (${CALL_FIELDS.map(() => '?').join(', ')})`);
-    const insertEvent = db.prepare('INSERT INTO events (at, kind, workspace_id, transaction_id, data) VALUES (@at, @kind, @workspaceId, @transactionId, @data)');
+    const columns = CALL_FIELDS.map(([column]) => column).join(', ');
+    const values = CALL_FIELDS.map(() => '?').join(', ');
+    const insertCall = db.prepare(`INSERT INTO calls (${columns}) VALUES (${values})`);
+    const insertEvent = db.prepare(`INSERT INTO events (${EVENT_COLUMNS}) VALUES (${EVENT_VALUES})`);
+    // A spilled record is written again after a crash mid-write-back: a call is known by its id (its
+    // last parameter binds the id once more), an event, which has none, by all its columns.
+    const insertSpilledCall = db.prepare(`INSERT INTO calls (${columns}) SELECT ${values} WHERE NOT EXISTS (SELECT 1 FROM calls WHERE call_id = ?)`);
+    const insertSpilledEvent = db.prepare(
+      `INSERT INTO events (${EVENT_COLUMNS}) SELECT ${EVENT_VALUES} WHERE NOT EXISTS (SELECT 1 FROM events WHERE at = @at AND kind = @kind AND workspace_id IS @workspaceId AND transaction_id IS @transactionId AND data = @data)`,
+    );
     // One statement per index covers the whole batch: FTS5 costs about half as much per row as a statement (or trigger) per row.
     const indexBatch = batchStatements('?').map((sql) => db.prepare(sql));
-    this.writeBatch = db.transaction((batch: readonly AuditRecord[]) => {
+    this.writeBatch = db.transaction((batch: readonly AuditRecord[], fromSpill: number) => {
       let first: number | bigint | undefined;
-      for (const item of batch) {
+      for (let i = 0; i < batch.length; i++) {
+        const item = batch[i]!;
         const params = rowParams(item, this.options);
+        const spilled = i < fromSpill;
         if (item.type === 'call') {
-          const { lastInsertRowid } = insertCall.run(CALL_FIELDS.map(([, key]) => params[key] ?? null));
-          first ??= lastInsertRowid;
-        } else insertEvent.run(params);
+          const bound = CALL_FIELDS.map(([, key]) => params[key] ?? null);
+          const { changes, lastInsertRowid } = spilled ? insertSpilledCall.run([...bound, params.callId ?? null]) : insertCall.run(bound);
+          if (changes > 0) first ??= lastInsertRowid;
+        } else (spilled ? insertSpilledEvent : insertEvent).run(params);
       }
       if (first === undefined) return;
       for (const statement of indexBatch) statement.run(first);
     });
   }
 }
+
+const EVENT_COLUMNS = 'at, kind, workspace_id, transaction_id, data';
+const EVENT_VALUES = '@at, @kind, @workspaceId, @transactionId, @data';

@@ -40,6 +40,14 @@ export interface AuditStoreOptions {
   /** How long after a failure the store waits before opening the database again. */
   retryMs?: number;
   now?: () => number;
+  /** Told each time the database starts failing in a new way (locked, full, damaged…), with the operator's words for it. */
+  onProblem?: (problem: AuditProblem) => void;
+}
+
+/** Why the trail cannot write: `key` tells kinds apart (`locked`, `full`, `access`, `corrupt`, …). */
+export interface AuditProblem {
+  key: string;
+  message: string;
 }
 
 /** Records per timer-driven batch: one message and one transaction each; the rest follows when it is written. */
@@ -79,7 +87,7 @@ export class AuditStore {
    * not written yet; the file is on disk exactly while this is above zero.
    */
   private spilled = 0;
-  private problem: { key: string; message: string } | undefined;
+  private problem: AuditProblem | undefined;
   private retryAt = 0;
   private closed = false;
   private readonly flushIntervalMs: number;
@@ -529,7 +537,10 @@ export class AuditStore {
     const first = this.problem?.key !== problem.key;
     this.problem = problem;
     this.retryAt = this.now() + this.retryMs;
-    if (first) this.options.logger.warn(`audit: ${problem.message}; tool calls continue unrecorded meanwhile (retrying every ${Math.round(this.retryMs / 1000)} s, holding up to ${this.maxQueue} records)`);
+    if (first) {
+      this.options.logger.warn(`audit: ${problem.message}; tool calls continue unrecorded meanwhile (retrying every ${Math.round(this.retryMs / 1000)} s, holding up to ${this.maxQueue} records)`);
+      this.options.onProblem?.(problem);
+    }
     if (this.queue.length > 0) this.schedule(this.retryMs);
   }
 

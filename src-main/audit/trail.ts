@@ -3,14 +3,15 @@
  * store, the transaction, approval and plugin events worth keeping, and the console's history, export
  * and replay. The composition root feeds it events; it imports no room but through their doors.
  */
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { exportAudit, exportCalls } from './export.js';
 import type { StoredCall, StoredEvent } from './records.js';
 import type { RedactionRules } from './redact.js';
-import { AuditStore } from './store.js';
+import { AuditStore, type AuditProblem } from './store.js';
 import type { AuditExportFilter, AuditExportRequest, HistoryProvider } from '../control/index.js';
-import type { ApprovalView, CallDetail, HistoryAvailability, HistoryPage, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
+import type { ApprovalView, CallDetail, HistoryAvailability, HistoryPage, OperatorNotice, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
 import type { CallObserver, Dispatcher } from '../mcp/index.js';
 import { JunctionError } from '../contracts/index.js';
 import type { Logger } from '../shared/index.js';
@@ -25,6 +26,20 @@ export interface AuditTrailOptions {
   logger: Logger;
   retentionDays: number;
   maxMb: number;
+  /** Raises a notice for the operator (the console's `notice.raised`) when the trail stops recording. */
+  notice?: (notice: OperatorNotice) => void;
+}
+
+/** What the console shows when the database starts failing: calls go on, unrecorded, and why. */
+export function problemNotice(problem: AuditProblem, at: number): OperatorNotice {
+  return {
+    id: randomUUID(),
+    level: problem.key === 'corrupt' || problem.key === 'access' ? 'error' : 'warning',
+    title: 'Audit trail not recording',
+    message: `${problem.message[0]!.toUpperCase()}${problem.message.slice(1)}. Tool calls continue; their records are held (the oldest dropped beyond the queue's bound) and written once the database works again.`,
+    subject: { kind: 'audit', id: 'audit-database', label: 'audit database' },
+    at,
+  };
 }
 
 const HISTORY_PAGE = 100;
@@ -53,6 +68,7 @@ export class AuditTrail {
       logger: options.logger,
       retentionDays: options.retentionDays,
       maxBytes: options.maxMb * 1024 * 1024,
+      ...(options.notice ? { onProblem: (problem: AuditProblem) => options.notice!(problemNotice(problem, Date.now())) } : {}),
     });
     this.store.open();
   }

@@ -4,6 +4,7 @@
  * it runs the same on the main thread or in the store's worker thread; every failure is thrown to the
  * caller, which decides what the operator is told.
  */
+import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { CALL_FIELDS, describeDbError, openAuditDatabase } from './database.js';
 import type { RedactionRules } from './redact.js';
@@ -17,7 +18,7 @@ export interface AuditWriterOptions {
   rules: RedactionRules;
   /** Calls and events older than this are deleted. */
   retentionDays: number;
-  /** The file is kept under this size by deleting the oldest records. */
+  /** The file and its write-ahead log are kept under this size by deleting the oldest records. */
   maxBytes: number;
   /** Largest stored JSON text for arguments, a result or an event payload; longer values keep a text preview. */
   previewBytes: number;
@@ -27,8 +28,14 @@ const DAY_MS = 86_400_000;
 const PRUNE_EVERY_MS = 60_000;
 /** Rows one retention statement deletes, so a large backlog of expired records is removed in short steps. */
 const PRUNE_STEP = 10_000;
-/** Longest a size-cap pass may take before it stops and continues after the next write. */
-const PRUNE_BUDGET_MS = 25;
+/**
+ * Longest the size-cap pass run when the database opens may take (on the main thread, at start) before
+ * it stops and continues after the first batch. After a batch it runs to the end: the cap must hold, and
+ * the writer thread's pause costs the agents nothing (their records queue meanwhile).
+ */
+const OPEN_PRUNE_BUDGET_MS = 25;
+/** A pass deletes down to this share of the cap, so the next batches fit without another. */
+const CAP_TARGET = 0.9;
 
 export class AuditWriter {
   private db: Database.Database | undefined;
@@ -55,7 +62,7 @@ export class AuditWriter {
     const db = openAuditDatabase(this.options.path, { migrated: (r) => (report = r), upgrade: this.upgrade });
     this.db = db;
     this.prepare(db);
-    this.guard(() => this.prune(now));
+    this.guard(() => this.prune(now, OPEN_PRUNE_BUDGET_MS));
     return report;
   }
 
@@ -69,17 +76,18 @@ export class AuditWriter {
     const migrated = this.open(now);
     this.guard(() => this.writeBatch?.(batch, fromSpill));
     const out: { migrated?: MigrationReport; pruneError?: unknown } = migrated ? { migrated } : {};
-    if (now - this.lastPrune < PRUNE_EVERY_MS) return out;
+    // The size cap holds after every batch; age-based retention, which scans, once a minute.
+    const due = now - this.lastPrune >= PRUNE_EVERY_MS;
     try {
-      this.guard(() => this.prune(now));
+      this.guard(() => (due ? this.prune(now) : this.capSize()));
     } catch (error) {
       out.pruneError = error;
     }
     return out;
   }
 
-  /** Deletes records past the retention age, then the oldest until the file fits `maxBytes`. */
-  prune(now: number): void {
+  /** Deletes records past the retention age, then the oldest until the files fit `maxBytes` (see `capSize`). */
+  prune(now: number, budgetMs = Number.POSITIVE_INFINITY): void {
     const db = this.db;
     if (!db) return;
     this.lastPrune = now;
@@ -88,25 +96,53 @@ export class AuditWriter {
     const expiredEvents = db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE at < ? LIMIT ?)').run(cutoff, PRUNE_STEP).changes;
     // More expired rows remain: the next flush continues instead of one long pause now.
     if (expiredCalls === PRUNE_STEP || expiredEvents === PRUNE_STEP) this.lastPrune = 0;
+    if (!this.capSize(budgetMs)) {
+      db.pragma('incremental_vacuum');
+      db.pragma('wal_checkpoint(PASSIVE)');
+    }
+    // Keeps the planner's statistics current, so a filtered page walks the most selective index.
+    db.pragma('optimize');
+  }
+
+  /**
+   * Keeps the database file and its write-ahead log together under `maxBytes`: checked after every
+   * batch (three pragmas and a stat), so the cap holds as writes happen. Over it, the log is checkpointed
+   * and cut to nothing, then the oldest records go until the rest fills a `CAP_TARGET` share of the cap
+   * (or `budgetMs` ran out; the next batch continues), and the freed pages go back to the file system.
+   * True when it had to act.
+   */
+  private capSize(budgetMs = Number.POSITIVE_INFINITY): boolean {
+    const db = this.db;
+    if (!db || this.bytesOnDisk(db) <= this.options.maxBytes) return false;
+    db.pragma('wal_checkpoint(TRUNCATE)');
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     const used = () => ((db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number)) * pageSize;
     const started = performance.now();
-    while (used() > this.options.maxBytes) {
+    while (used() > this.options.maxBytes * CAP_TARGET) {
       const { n } = db.prepare('SELECT COUNT(*) AS n FROM calls').get() as { n: number };
       const { e } = db.prepare('SELECT COUNT(*) AS e FROM events').get() as { e: number };
       if (n + e === 0) break;
       // A tenth of the oldest rows per round: few rounds, and no more history lost than the cap demands.
       db.prepare('DELETE FROM calls WHERE seq IN (SELECT seq FROM calls ORDER BY seq LIMIT ?)').run(Math.min(PRUNE_STEP, Math.max(1, Math.ceil(n / 10))));
       db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events ORDER BY seq LIMIT ?)').run(Math.min(PRUNE_STEP, Math.max(1, Math.ceil(e / 10))));
-      if (performance.now() - started > PRUNE_BUDGET_MS) {
-        this.lastPrune = 0;
-        break;
-      }
+      if (performance.now() - started > budgetMs) break;
     }
     db.pragma('incremental_vacuum');
-    // Keeps the planner's statistics current, so a filtered page walks the most selective index.
-    db.pragma('optimize');
-    db.pragma('wal_checkpoint(PASSIVE)');
+    // The deletes went to the log: copied into the file and cut again, so what is on disk is the file alone.
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    return true;
+  }
+
+  /** The database file's pages and the write-ahead log's bytes: what the trail takes on disk. */
+  private bytesOnDisk(db: Database.Database): number {
+    const pages = (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+    let wal = 0;
+    try {
+      wal = statSync(`${this.options.path}-wal`).size;
+    } catch {
+      // No log (after a truncating checkpoint, or not yet written).
+    }
+    return pages + wal;
   }
 
   close(): void {

@@ -52,6 +52,9 @@ function record(audit: AuditTrail, event: ControlEvent): void {
     case 'approval.decided':
       audit.approval(event.type, event.approval);
       return;
+    case 'callApproval.decided':
+      audit.callDecided(event.approval);
+      return;
     case 'policy.updated':
       audit.policyEdited(event.policy, event.change);
       return;

@@ -11,7 +11,7 @@ import type { StoredCall, StoredEvent } from './records.js';
 import type { RedactionRules } from './redact.js';
 import { AuditStore, type AuditProblem } from './store.js';
 import type { AuditExportFilter, AuditExportRequest, HistoryProvider } from '../control/index.js';
-import type { ApprovalView, CallDetail, HistoryAvailability, HistoryPage, OperatorNotice, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
+import type { ApprovalView, CallApprovalView, CallDetail, HistoryAvailability, HistoryPage, OperatorNotice, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
 import type { CallObserver, Dispatcher } from '../mcp/index.js';
 import { JunctionError } from '../contracts/index.js';
 import type { Logger } from '../shared/index.js';
@@ -111,6 +111,17 @@ export class AuditTrail {
     // The approval's files repeat the staged diff already recorded with its revision.
     const { files: _files, ...rest } = approval;
     this.store.recordEvent({ kind, at: approval.decidedAt ?? approval.requestedAt, workspaceId: approval.workspaceId, transactionId: approval.transactionId, data: { ...rest, workspaceName: tx?.workspaceName ?? null } });
+  }
+
+  /**
+   * A held call's wait ended (the operator decided, the policy changed, the timeout, the agent gave up).
+   * Written before this returns: the event is told before the held call is released, so an operator's
+   * decision is in the file before the call it allowed runs, and survives a crash that follows. A
+   * blocking write of one small batch, at the pace of a human's decisions.
+   */
+  callDecided(approval: CallApprovalView): void {
+    this.store.recordEvent({ kind: 'callApproval.decided', at: approval.decidedAt ?? Date.now(), data: approval });
+    this.store.flush();
   }
 
   policyEdited(policy: PolicyView, change: PolicyChangeView): void {

@@ -26,19 +26,31 @@ export const DEFAULT_SECRET_KEY = new RegExp(`${SECRET_ANYWHERE.join('|')}|(?:^|
 const PAIR_NAME_FIELDS = ['name', 'key'] as const;
 const PAIR_VALUE_FIELD = 'value';
 
-/** Credentials in a URL's user information (`scheme://user:password@host`); the scheme is kept. */
-const URL_CREDENTIALS = '([a-z][a-z0-9+.-]*://)([^\\s/?#@:"]+:[^\\s/?#@"]*)@';
+/**
+ * Credentials in a URL's user information (`scheme://user:password@host`), found from their `://` (a
+ * literal a regular expression finds fast; one matching the scheme first would rescan every run of
+ * letters, quadratic on a megabyte of text). `SCHEME_CHAR` must precede it.
+ */
+const URL_CREDENTIALS = /:\/\/([^\s/?#@:"]+:[^\s/?#@"]*)@/gi;
+const SCHEME_CHAR = /[a-z0-9+.-]/i;
 
 /**
  * Tested on a whole JSON text before any parsing (see `mayRedact`): a word that may be part of a secret
- * key or a pair's name, or a URL with credentials. A superset of what the walk redacts; a false hit
- * (`author`) costs only the walk.
+ * key or a pair's name. A superset of what the walk redacts by key; a false hit (`author`) costs only the walk.
  */
-const SECRET_TEXT = new RegExp(`${[...SECRET_ANYWHERE, ...SECRET_WORDS].join('|')}|${URL_CREDENTIALS}`, 'i');
+const SECRET_TEXT = new RegExp([...SECRET_ANYWHERE, ...SECRET_WORDS].join('|'), 'i');
+
+/** Whether `text` may hold something redaction replaces: a secret's key or pair name, or a URL's credentials. */
+function secretIn(rules: RedactionRules, text: string): boolean {
+  if (rules.secretText.test(text)) return true;
+  if (!text.includes('://')) return false;
+  URL_CREDENTIALS.lastIndex = 0;
+  return URL_CREDENTIALS.test(text);
+}
 
 export interface RedactionRules {
   secretKey: RegExp;
-  /** Tested on JSON text: false means no key, pair or URL in it can be redacted (see SECRET_TEXT). */
+  /** Tested on JSON text: false means no key or pair in it can be redacted (see SECRET_TEXT). */
   secretText: RegExp;
   /** Parsed pointers, each a list of unescaped segments from the `{ arguments, result }` root. */
   pointers: readonly (readonly string[])[];
@@ -190,10 +202,11 @@ class Redactor {
   private urlCredentials(text: string, path: string[]): string {
     if (!text.includes('://')) return text;
     let found = false;
-    const out = text.replace(new RegExp(URL_CREDENTIALS, 'gi'), (_match, scheme: string, credentials: string) => {
+    const out = text.replace(URL_CREDENTIALS, (match: string, credentials: string, offset: number) => {
+      if (offset === 0 || !SCHEME_CHAR.test(text[offset - 1]!)) return match;
       found = true;
       collectLeaves(credentials, this.secrets);
-      return `${scheme}${REDACTED}@`;
+      return `://${REDACTED}@`;
     });
     if (found) this.paths.push(`/${path.map(escapeSegment).join('/')}`);
     return out;
@@ -204,7 +217,7 @@ class Redactor {
     const first = text.trimStart()[0];
     if (first !== '{' && first !== '[') return undefined;
     // Only a key or pair named like a secret, or a URL's credentials, can make embedded JSON need redaction (pointers do not reach inside text).
-    if (!this.rules.secretText.test(text)) return undefined;
+    if (!secretIn(this.rules, text)) return undefined;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -242,13 +255,13 @@ export function redactValue<T>(value: T, rules: RedactionRules = DEFAULT_REDACTI
  * Whether redaction could change values serialised as `texts`. It changes a value only through a
  * configured pointer or pattern, a key or a pair's name like a secret, or a URL's credentials; each
  * stands in JSON.stringify's text verbatim (it escapes no letter, `-`, `_`, `:`, `/` or `@`, all
- * SECRET_TEXT is made of). So with no
+ * `secretIn` looks for). So with no
  * rule configured and no match anywhere in the text, the redacted value serialises to exactly that text,
  * and the walk that copies every value can be skipped: most calls carry no secret-like key. Sound only
  * for text JSON.stringify wrote: an agent's own bytes may spell a key with escapes.
  */
 export function mayRedact(rules: RedactionRules, ...texts: ReadonlyArray<string | undefined>): boolean {
-  return rules.pointers.length > 0 || rules.patterns.length > 0 || texts.some((text) => text !== undefined && rules.secretText.test(text));
+  return rules.pointers.length > 0 || rules.patterns.length > 0 || texts.some((text) => text !== undefined && secretIn(rules, text));
 }
 
 /** `redactCall` for a call serialised by JSON.stringify; parses and re-serialises only when redaction may change it. */

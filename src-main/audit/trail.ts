@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { exportAudit, exportCalls } from './export.js';
+import { endedTransactions, findCall, queryCalls } from './queries.js';
 import type { StoredCall, StoredEvent } from './records.js';
 import type { RedactionRules } from './redact.js';
 import { AuditStore, type AuditProblem } from './store.js';
@@ -132,28 +133,37 @@ export class AuditTrail {
     this.store.recordEvent({ kind, at: Date.now(), data });
   }
 
+  /**
+   * The console's history. It waits for the writer to have written what was recorded before it (a
+   * message, not a blocking wait: agents' calls go on meanwhile), then reads.
+   */
   readonly history: HistoryProvider = {
-    query: (query) => {
-      const page = this.store.queryCalls({ ...query, limit: query.limit ?? HISTORY_PAGE });
+    query: async (query) => {
+      await this.store.written();
+      const page = this.store.readNow((db) => queryCalls(db, { ...query, limit: query.limit ?? HISTORY_PAGE }), { items: [] });
       const out: HistoryPage = { calls: page.items.map((i) => i.call), ...this.availability() };
       if (page.nextBefore !== undefined) out.nextBefore = page.nextBefore;
       return out;
     },
-    detail: (callId) => {
-      const stored = this.store.findCall(callId);
+    detail: async (callId) => {
+      await this.store.written();
+      const stored = this.store.readNow((db) => findCall(db, callId), undefined);
       if (!stored) return undefined;
       const detail: CallDetail = { call: stored.call, arguments: stored.arguments, truncated: stored.truncated, redacted: stored.redacted };
       if (stored.result !== undefined) detail.result = stored.result;
       if (stored.policy !== null) detail.policy = stored.policy;
       return detail;
     },
-    transactions: (limit) => ({
-      transactions: this.store.endedTransactions(limit).flatMap(({ transactionId, events }) => {
-        const record = transactionRecord(transactionId, events);
-        return record ? [record] : [];
-      }),
-      ...this.availability(),
-    }),
+    transactions: async (limit) => {
+      await this.store.written();
+      return {
+        transactions: this.store.readNow((db) => endedTransactions(db, limit), []).flatMap(({ transactionId, events }) => {
+          const record = transactionRecord(transactionId, events);
+          return record ? [record] : [];
+        }),
+        ...this.availability(),
+      };
+    },
   };
 
   /** Read after the query, so a query that found the database failing reports it. */

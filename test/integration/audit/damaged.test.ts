@@ -101,7 +101,7 @@ test('a real Junction started on a truncated trail warns, answers calls, and its
       const res = await fetch(`${junction.baseUrl}/api/tools/no-such-tool`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       assert.equal(res.status, 404, await res.text());
       assert.ok(warnings.some((w) => /audit database .* is damaged \(it is truncated/.test(w)), warnings.join('\n'));
-      const history = junction.audit!.history.query({ limit: 10 });
+      const history = await junction.audit!.history.query({ limit: 10 });
       assert.equal(history.available, false);
       assert.match(history.reason ?? '', /truncated/);
     } finally {

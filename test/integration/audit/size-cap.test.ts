@@ -25,7 +25,7 @@ test('with audit-max-mb=1, the database and its write-ahead log stay under 1 MiB
       const bytes = store.fileBytes();
       assert.ok(bytes <= CAP, `after ${recorded} calls the database and its log hold ${bytes} bytes, over the cap of ${CAP}`);
     }
-    const page = junction.audit!.history.query({ limit: 10 });
+    const page = await junction.audit!.history.query({ limit: 10 });
     assert.ok(page.calls.length > 0, 'the newest calls are still there');
     assert.match(JSON.stringify(page.calls[0]), /no-such-tool/);
   } finally {

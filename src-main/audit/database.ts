@@ -3,7 +3,7 @@
  * wrong with it, and the conversion between rows and the trail's records. Shared by the writer (which may
  * run in a worker thread), the store's reading connection and the export.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CallView, PolicyDecisionView } from '../contracts/index.js';
@@ -131,6 +131,14 @@ export function needsUpgrade(path: string): boolean {
   }
 }
 
+/**
+ * Each connection's page cache, in KiB: SQLite's default (2,000 KiB), stated so what relies on it (the
+ * audit memory test's plateau) reads it here. The writer appends at the ends of its indexes (seqs,
+ * time-ordered ids), and a 16 MB cache bought no measurable write speed, while the memory it freed when
+ * the writer thread rested stayed in the allocator's arena (12 MB of RSS after a load).
+ */
+export const PAGE_CACHE_KIB = 2_000;
+
 /** The write-ahead log's size limit: many batches' worth, so ordinary writes never truncate it. */
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
@@ -140,12 +148,48 @@ export interface OpenListeners {
   migrated?: (report: MigrationReport) => void;
 }
 
+/** The database file's size in bytes as its header records it, when the header says it is current; undefined otherwise. */
+function headerBytes(path: string): number | undefined {
+  const header = Buffer.alloc(100);
+  const fd = openSync(path, 'r');
+  try {
+    if (readSync(fd, header, 0, header.length, 0) < header.length) return undefined;
+  } finally {
+    closeSync(fd);
+  }
+  if (header.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') return undefined;
+  const raw = header.readUInt16BE(16);
+  const pageSize = raw === 1 ? 65_536 : raw;
+  // The in-header page count is valid only when written with the current change counter (SQLite's own rule).
+  if (header.readUInt32BE(92) !== header.readUInt32BE(24)) return undefined;
+  return header.readUInt32BE(28) * pageSize;
+}
+
+/**
+ * Throws `SQLITE_CORRUPT` when the file is shorter than its header says, which SQLite itself notices
+ * only when a read reaches a missing page: a trail cut short (a copy, a full disk, a crash of the disk)
+ * would look whole, record, and lose its newest pages without a word. Sound only without a write-ahead
+ * log: pages in the log may lie beyond the file's end until a checkpoint copies them.
+ */
+function assertWhole(path: string): void {
+  if (!existsSync(path)) return;
+  const wal = `${path}-wal`;
+  if (existsSync(wal) && statSync(wal).size > 0) return;
+  const size = statSync(path).size;
+  const expected = size === 0 ? undefined : headerBytes(path);
+  if (expected !== undefined && size < expected) {
+    throw Object.assign(new Error(`it is truncated: ${size} bytes of the ${expected} its header records`), { code: 'SQLITE_CORRUPT' });
+  }
+}
+
 /**
  * Opens (creating when needed) an audit database for writing, in WAL mode, never waiting on another
- * process's lock, and migrates it to the current schema (told to `migrated` when it had to).
+ * process's lock, and migrates it to the current schema (told to `migrated` when it had to). A file
+ * shorter than its header says is refused as damaged.
  */
 export function openAuditDatabase(path: string, listeners: OpenListeners = {}): Database.Database {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  assertWhole(path);
   const db = new Database(path, { timeout: 0 });
   try {
     // Before any pragma writes to the file: a newer Junction's database stays exactly as it was.
@@ -157,9 +201,7 @@ export function openAuditDatabase(path: string, listeners: OpenListeners = {}): 
     // checkpoint. An upgrade's backfill is one transaction as large as the search index it builds.
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     db.pragma('synchronous = NORMAL');
-    // SQLite's default page cache (2 MB) is kept: the writer appends at the ends of its indexes (seqs,
-    // time-ordered ids), and a 16 MB cache bought no measurable write speed, while the memory it freed
-    // when the writer thread rested stayed in the allocator's arena (12 MB of RSS after a load).
+    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     const report = migrate(db, SCHEMA_VERSION, listeners.upgrade);
     if (report) {
       // Gives the log's pages back now rather than after the next write's checkpoint.

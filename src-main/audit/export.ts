@@ -103,23 +103,31 @@ function format(line: Line, as: ExportFormat): string {
   return `${CSV_COLUMNS.map((c) => csvCell(line[c])).join(',')}\n`;
 }
 
-async function write(out: Writable, text: string): Promise<void> {
-  if (out.write(text)) return;
-  await new Promise<void>((resolve, reject) => {
-    const onDrain = () => {
-      out.off('error', onError);
-      resolve();
-    };
-    const onError = (error: Error) => {
+/**
+ * Writes `text`, waiting for the output to drain; false once the output is closed, when its reader went
+ * away (`junction audit export | head`): the export then stops, as a Unix filter does.
+ */
+async function write(out: Writable, text: string): Promise<boolean> {
+  if (out.destroyed) return false;
+  if (out.write(text)) return true;
+  return new Promise<boolean>((resolve, reject) => {
+    const settle = (open: boolean, error?: Error) => {
       out.off('drain', onDrain);
-      reject(error);
+      out.off('close', onClose);
+      out.off('error', onError);
+      if (error) reject(error);
+      else resolve(open);
     };
+    const onDrain = () => settle(true);
+    const onClose = () => settle(false);
+    const onError = (error: NodeJS.ErrnoException) => settle(false, error.code === 'EPIPE' ? undefined : error);
     out.once('drain', onDrain);
+    out.once('close', onClose);
     out.once('error', onError);
   });
 }
 
-/** Writes the export to `out` and resolves with the number of records written; `out` is left open. */
+/** Writes the export to `out` and resolves with the number of records written (fewer when `out` closed first); `out` is left open. */
 export async function exportAudit(options: ExportOptions, out: Writable): Promise<number> {
   const pendingPath = spillPath(options.path);
   const hasDatabase = existsSync(options.path);
@@ -165,10 +173,10 @@ export async function exportAudit(options: ExportOptions, out: Writable): Promis
 }
 
 async function writeLines(lines: Iterable<Line>, as: ExportFormat, out: Writable): Promise<number> {
-  if (as === 'csv') await write(out, `${CSV_COLUMNS.join(',')}\n`);
+  if (as === 'csv' && !(await write(out, `${CSV_COLUMNS.join(',')}\n`))) return 0;
   let count = 0;
   for (const line of lines) {
-    await write(out, format(line, as));
+    if (!(await write(out, format(line, as)))) break;
     count++;
   }
   return count;

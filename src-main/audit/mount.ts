@@ -20,8 +20,8 @@ export interface AuditMountContext {
   retentionDays: number;
   maxMb: number;
   logger: Logger;
-  /** The console's event stream. */
-  events: { subscribe(listener: (event: ControlEvent) => void): () => void };
+  /** The console's event stream: heard for what to record, told when the trail stops recording. */
+  events: { subscribe(listener: (event: ControlEvent) => void): () => void; publish(event: ControlEvent): unknown };
 }
 
 export interface MountedAudit {
@@ -52,6 +52,9 @@ function record(audit: AuditTrail, event: ControlEvent): void {
     case 'approval.decided':
       audit.approval(event.type, event.approval);
       return;
+    case 'callApproval.decided':
+      audit.callDecided(event.approval);
+      return;
     case 'policy.updated':
       audit.policyEdited(event.policy, event.change);
       return;
@@ -68,7 +71,14 @@ export function mountAudit(context: AuditMountContext): MountedAudit {
   if (!context.enabled) {
     return { audit: undefined, redaction, observers: [], views: {}, commands: () => ({ replay: refused }), dispose: () => undefined };
   }
-  const audit = new AuditTrail({ stateDir: context.stateDir, rules: redaction, logger: context.logger, retentionDays: context.retentionDays, maxMb: context.maxMb });
+  const audit = new AuditTrail({
+    stateDir: context.stateDir,
+    rules: redaction,
+    logger: context.logger,
+    retentionDays: context.retentionDays,
+    maxMb: context.maxMb,
+    notice: (notice) => context.events.publish({ type: 'notice.raised', notice }),
+  });
   const unsubscribe = context.events.subscribe((event) => record(audit, event));
   return {
     audit,

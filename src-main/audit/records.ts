@@ -22,6 +22,7 @@ export type AuditEventKind =
   | 'transaction.revertedTo'
   | 'approval.requested'
   | 'approval.decided'
+  | 'callApproval.decided'
   | 'plugin.connected'
   | 'plugin.disconnected'
   | 'policy.edited';

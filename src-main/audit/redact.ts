@@ -1,6 +1,7 @@
 /**
  * Redaction: pure domain logic applied to a call's arguments and result before they are stored, shown or
- * exported. Three rules, all applied: keys named like a secret (case-insensitive substring), configured
+ * exported. These rules, all applied: keys named like a secret (see DEFAULT_SECRET_KEY), the value of a
+ * name/value pair whose name is one, credentials in URLs (`scheme://user:password@`), configured
  * JSON pointers into `{ arguments, result }` (`*` matches any key or index), and configured regular
  * expressions replacing matching text inside any string. Strings that hold JSON text (MCP results carry
  * their structured content again as text) are redacted inside and re-serialised, so a secret cannot
@@ -10,11 +11,47 @@ import { JunctionError, type CallJson } from '../contracts/index.js';
 
 export const REDACTED = '[redacted]';
 
-/** Keys whose values are secrets by default; matched anywhere in the key, ignoring case. */
-export const DEFAULT_SECRET_KEY = /token|passw(or)?d|secret|api[-_]?key|authorization|cookie|credential|private[-_]?key/i;
+/** Words that make a key a secret's wherever they stand in it, ignoring case. */
+const SECRET_ANYWHERE = ['token', 'passw(or)?d', 'passphrase', 'pwd', 'secret', 'api[-_]?key', 'authorization', 'cookie', 'credential', 'private[-_]?key', 'ssh[-_]?key'];
+/** Words that also start ordinary ones (`author`), so they count only as a whole word of the key (`auth`, `basic_auth`, `x-auth`, `bearer`). */
+const SECRET_WORDS = ['auth', 'bearer'];
+
+/** Keys whose values are secrets by default. */
+export const DEFAULT_SECRET_KEY = new RegExp(`${SECRET_ANYWHERE.join('|')}|(?:^|[-_.\\s])(?:${SECRET_WORDS.join('|')})(?:$|[-_.\\s])`, 'i');
+
+/**
+ * A header-like pair, `{"name":"Authorization","value":…}` (HAR, fetch and .NET header lists): the key
+ * naming the secret is one field's value, so the pair's `value` is what gets redacted.
+ */
+const PAIR_NAME_FIELDS = ['name', 'key'] as const;
+const PAIR_VALUE_FIELD = 'value';
+
+/**
+ * Credentials in a URL's user information (`scheme://user:password@host`), found from their `://` (a
+ * literal a regular expression finds fast; one matching the scheme first would rescan every run of
+ * letters, quadratic on a megabyte of text). `SCHEME_CHAR` must precede it.
+ */
+const URL_CREDENTIALS = /:\/\/([^\s/?#@:"]+:[^\s/?#@"]*)@/gi;
+const SCHEME_CHAR = /[a-z0-9+.-]/i;
+
+/**
+ * Tested on a whole JSON text before any parsing (see `mayRedact`): a word that may be part of a secret
+ * key or a pair's name. A superset of what the walk redacts by key; a false hit (`author`) costs only the walk.
+ */
+const SECRET_TEXT = new RegExp([...SECRET_ANYWHERE, ...SECRET_WORDS].join('|'), 'i');
+
+/** Whether `text` may hold something redaction replaces: a secret's key or pair name, or a URL's credentials. */
+function secretIn(rules: RedactionRules, text: string): boolean {
+  if (rules.secretText.test(text)) return true;
+  if (!text.includes('://')) return false;
+  URL_CREDENTIALS.lastIndex = 0;
+  return URL_CREDENTIALS.test(text);
+}
 
 export interface RedactionRules {
   secretKey: RegExp;
+  /** Tested on JSON text: false means no key or pair in it can be redacted (see SECRET_TEXT). */
+  secretText: RegExp;
   /** Parsed pointers, each a list of unescaped segments from the `{ arguments, result }` root. */
   pointers: readonly (readonly string[])[];
   patterns: readonly RegExp[];
@@ -59,7 +96,7 @@ export function compileRedaction(entries: readonly string[]): RedactionRules {
       pointers.push(parsePointer(entry));
     }
   }
-  return { secretKey: DEFAULT_SECRET_KEY, pointers, patterns };
+  return { secretKey: DEFAULT_SECRET_KEY, secretText: SECRET_TEXT, pointers, patterns };
 }
 
 export const DEFAULT_REDACTION: RedactionRules = compileRedaction([]);
@@ -126,9 +163,11 @@ class Redactor {
     }
     if (value !== null && typeof value === 'object') {
       const out: Record<string, unknown> = {};
+      const pair = this.secretPair(value as Record<string, unknown>);
       for (const [key, item] of Object.entries(value)) {
         path.push(key);
-        out[key] = this.rules.secretKey.test(key) && item !== null && item !== undefined && item !== '' ? this.mark(path, item) : this.value(item, path);
+        const secret = pair ? key === PAIR_VALUE_FIELD : this.rules.secretKey.test(key);
+        out[key] = secret && item !== null && item !== undefined && item !== '' ? this.mark(path, item) : this.value(item, path);
         path.pop();
       }
       return out;
@@ -136,9 +175,18 @@ class Redactor {
     return value;
   }
 
+  /** Whether the object is a name/value pair whose name is a secret's (its `value` is then redacted). */
+  private secretPair(object: Record<string, unknown>): boolean {
+    if (!(PAIR_VALUE_FIELD in object)) return false;
+    return PAIR_NAME_FIELDS.some((field) => {
+      const name = object[field];
+      return typeof name === 'string' && this.rules.secretKey.test(name);
+    });
+  }
+
   private text(text: string, path: string[]): string {
     const embedded = this.embeddedJson(text, path);
-    let out = embedded ?? text;
+    let out = this.urlCredentials(embedded ?? text, path);
     for (const pattern of this.rules.patterns) {
       pattern.lastIndex = 0;
       if (pattern.test(out)) {
@@ -150,12 +198,26 @@ class Redactor {
     return out;
   }
 
+  /** The text with the user information of each URL holding credentials replaced; the credentials are scrubbed elsewhere too. */
+  private urlCredentials(text: string, path: string[]): string {
+    if (!text.includes('://')) return text;
+    let found = false;
+    const out = text.replace(URL_CREDENTIALS, (match: string, credentials: string, offset: number) => {
+      if (offset === 0 || !SCHEME_CHAR.test(text[offset - 1]!)) return match;
+      found = true;
+      collectLeaves(credentials, this.secrets);
+      return `://${REDACTED}@`;
+    });
+    if (found) this.paths.push(`/${path.map(escapeSegment).join('/')}`);
+    return out;
+  }
+
   /** Re-serialised JSON text when the string is a JSON object or array and something inside it was redacted. */
   private embeddedJson(text: string, path: string[]): string | undefined {
     const first = text.trimStart()[0];
     if (first !== '{' && first !== '[') return undefined;
-    // Only a key named like a secret can make embedded JSON need redaction (pointers do not reach inside text).
-    if (!this.rules.secretKey.test(text)) return undefined;
+    // Only a key or pair named like a secret, or a URL's credentials, can make embedded JSON need redaction (pointers do not reach inside text).
+    if (!secretIn(this.rules, text)) return undefined;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -191,14 +253,15 @@ export function redactValue<T>(value: T, rules: RedactionRules = DEFAULT_REDACTI
 
 /**
  * Whether redaction could change values serialised as `texts`. It changes a value only through a
- * configured pointer or pattern, or a key named like a secret; such a key stands in JSON.stringify's
- * text verbatim (it escapes no letter, `-` or `_`, all the secret-key pattern is made of). So with no
+ * configured pointer or pattern, a key or a pair's name like a secret, or a URL's credentials; each
+ * stands in JSON.stringify's text verbatim (it escapes no letter, `-`, `_`, `:`, `/` or `@`, all
+ * `secretIn` looks for). So with no
  * rule configured and no match anywhere in the text, the redacted value serialises to exactly that text,
  * and the walk that copies every value can be skipped: most calls carry no secret-like key. Sound only
  * for text JSON.stringify wrote: an agent's own bytes may spell a key with escapes.
  */
 export function mayRedact(rules: RedactionRules, ...texts: ReadonlyArray<string | undefined>): boolean {
-  return rules.pointers.length > 0 || rules.patterns.length > 0 || texts.some((text) => text !== undefined && rules.secretKey.test(text));
+  return rules.pointers.length > 0 || rules.patterns.length > 0 || texts.some((text) => text !== undefined && secretIn(rules, text));
 }
 
 /** `redactCall` for a call serialised by JSON.stringify; parses and re-serialises only when redaction may change it. */

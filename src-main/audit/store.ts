@@ -5,7 +5,8 @@
  * pays for the trail with a message, not with SQLite. A batch is either wholly in the file or not at all.
  * A locked, full or broken database never fails a call: the store warns once per distinct problem,
  * keeps a bounded queue, retries, and counts what it had to drop. Reads (the console's history) use a
- * second connection on this thread after a synchronous flush, so a page shows every call recorded before it.
+ * second connection on this thread after the writer has written what was recorded before them (`written`,
+ * awaited by message; the direct `queryCalls` flushes synchronously), so a page shows every call recorded before it.
  */
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -40,6 +41,14 @@ export interface AuditStoreOptions {
   /** How long after a failure the store waits before opening the database again. */
   retryMs?: number;
   now?: () => number;
+  /** Told each time the database starts failing in a new way (locked, full, damaged…), with the operator's words for it. */
+  onProblem?: (problem: AuditProblem) => void;
+}
+
+/** Why the trail cannot write: `key` tells kinds apart (`locked`, `full`, `access`, `corrupt`, …). */
+export interface AuditProblem {
+  key: string;
+  message: string;
 }
 
 /** Records per timer-driven batch: one message and one transaction each; the rest follows when it is written. */
@@ -79,7 +88,11 @@ export class AuditStore {
    * not written yet; the file is on disk exactly while this is above zero.
    */
   private spilled = 0;
-  private problem: { key: string; message: string } | undefined;
+  private problem: AuditProblem | undefined;
+  /** Records ever queued, and those that left the queue written or dropped: `written()` waits for the second to reach the first. */
+  private enqueued = 0;
+  private handled = 0;
+  private writtenWaiters: Array<{ target: number; resolve: () => void }> = [];
   private retryAt = 0;
   private closed = false;
   private readonly flushIntervalMs: number;
@@ -172,6 +185,27 @@ export class AuditStore {
     }
   }
 
+  /**
+   * Resolves once every record queued before the call has been written (or dropped), without blocking:
+   * the console's reads see what was recorded before them. Resolves at once during an upgrade, while
+   * the database is unavailable, and when a write fails (the read then says why).
+   */
+  written(): Promise<void> {
+    const target = this.enqueued;
+    if (this.handled >= target || this.upgrade || this.closed || this.retryAt > this.now()) return Promise.resolve();
+    const settled = new Promise<void>((resolve) => this.writtenWaiters.push({ target, resolve }));
+    // The interval would wait for more records; the reader waits now, so the queue goes now (starting the thread if it rests).
+    if (!this.inflight) this.post(TIMED_BATCH);
+    this.holdWriter();
+    return settled;
+  }
+
+  /** Reads without flushing first (after `written()`): the async path of the console's history. */
+  readNow<T>(read: (db: Database.Database) => T, none: T): T {
+    const db = this.readerDb(false);
+    return db ? read(db) : none;
+  }
+
   /** Newest first, filtered on the server side, paged by sequence cursor. */
   queryCalls(query: CallQuery): CallPage {
     const db = this.readerDb();
@@ -203,6 +237,7 @@ export class AuditStore {
     if (this.upgrade) this.abandonUpgrade();
     else this.flush();
     this.closed = true;
+    this.releaseWaiters();
     this.clearTimer();
     this.clearRest();
     this.keepUnwritten();
@@ -248,6 +283,7 @@ export class AuditStore {
     }
     this.options.logger.info(`audit: writing ${loaded.records.length} records an earlier run kept in ${path}`);
     this.queue = [...loaded.records, ...this.queue];
+    this.enqueued += loaded.records.length;
     this.spilled = loaded.records.length;
     this.trim();
     this.schedule(this.flushIntervalMs);
@@ -297,6 +333,7 @@ export class AuditStore {
     this.clearRest();
     // While the writer is away the queue may hold thousands of records: keep them in stored form only.
     this.queue.push(this.writerOpen ? item : this.stored(item));
+    this.enqueued++;
     this.trim();
     // While a batch is in flight its reply posts the next one: a timer per record would only find the writer busy.
     this.schedule(this.queue.length >= TIMED_BATCH && !this.inflight ? 0 : this.flushIntervalMs);
@@ -314,7 +351,8 @@ export class AuditStore {
     if (!writer) return false;
     const batch = this.queue.length <= max ? this.queue : this.queue.slice(0, max);
     this.queue = this.queue.length <= max ? [] : this.queue.slice(max);
-    this.inflight = { id: writer.send({ op: 'write', batch, now: this.now() }), batch };
+    // The spilled records lead the queue: they may be in the file already, if a run was killed writing them back.
+    this.inflight = { id: writer.send({ op: 'write', batch, now: this.now(), fromSpill: Math.min(this.spilled, batch.length) }), batch };
     return true;
   }
 
@@ -335,15 +373,41 @@ export class AuditStore {
         this.trim();
       }
       this.fail(toError(reply.error));
+      this.releaseWaiters();
       return;
     }
-    if (batch) this.settleSpill(batch.length);
+    if (batch) {
+      this.settleSpill(batch.length);
+      this.handle(batch.length);
+    }
     if (reply.pruneError) this.fail(toError(reply.pruneError));
     else this.recovered();
     // What arrived during the write waits for the interval like any record, unless it is a full batch:
     // posting it at once would hand the thread a small batch per write, a message and a wake-up each.
-    if (this.queue.length > 0) this.schedule(this.queue.length >= TIMED_BATCH ? 0 : this.flushIntervalMs);
+    // A reader waiting for what it recorded (see `written`) does not wait for the interval.
+    if (this.queue.length > 0) this.schedule(this.queue.length >= TIMED_BATCH || this.writtenWaiters.length > 0 ? 0 : this.flushIntervalMs);
     else if (!this.inflight) this.scheduleRest();
+  }
+
+  /** `count` records left the queue, written or dropped. */
+  private handle(count: number): void {
+    this.handled += count;
+    if (this.writtenWaiters.length === 0) return;
+    const waiting = this.writtenWaiters;
+    this.writtenWaiters = waiting.filter((waiter) => waiter.target > this.handled);
+    for (const waiter of waiting) if (waiter.target <= this.handled) waiter.resolve();
+    this.holdWriter();
+  }
+
+  /** A write failed, an upgrade started or the store closed: readers go on and read what there is. */
+  private releaseWaiters(): void {
+    for (const { resolve } of this.writtenWaiters.splice(0)) resolve();
+    this.holdWriter();
+  }
+
+  /** The writer thread keeps the process alive while an upgrade runs or a reader waits for it (its messages and timers do not). */
+  private holdWriter(): void {
+    this.writer?.hold(this.upgrade !== undefined || this.writtenWaiters.length > 0);
   }
 
   private scheduleRest(): void {
@@ -376,6 +440,7 @@ export class AuditStore {
     if (excess <= 0) return;
     this.queue.splice(0, excess);
     this.dropped += excess;
+    this.handle(excess);
     this.settleSpill(excess);
   }
 
@@ -436,13 +501,14 @@ export class AuditStore {
       this.trim();
     }
     this.fail(error);
+    this.releaseWaiters();
     this.schedule(this.retryMs);
   }
 
-  /** A connection for reading, once the writer has the database open; what is queued is written first. */
-  private readerDb(): Database.Database | undefined {
+  /** A connection for reading, once the writer has the database open; what is queued is written first unless `flushFirst` is false. */
+  private readerDb(flushFirst = true): Database.Database | undefined {
     if (this.upgrade) return undefined;
-    this.flush();
+    if (flushFirst) this.flush();
     if (!this.writerOpen) return undefined;
     if (!this.reader) {
       try {
@@ -474,7 +540,7 @@ export class AuditStore {
       return;
     }
     // An upgrade in progress keeps the process alive until it ends or the store closes, so it is not cut short.
-    writer.hold(true);
+    this.holdWriter();
     this.opening = writer.send({ op: 'open', now: this.now() });
   }
 
@@ -489,7 +555,8 @@ export class AuditStore {
     if (upgrade.calls === 0) return;
     if (!this.upgrade) this.upgradeDropped = this.dropped;
     this.upgrade = { ...upgrade, startedAt: this.upgrade?.startedAt ?? this.now() };
-    this.writer?.hold(true);
+    this.releaseWaiters();
+    this.holdWriter();
     this.options.logger.info(
       `audit: upgrading ${this.options.path} from schema ${upgrade.from} to ${upgrade.to}, indexing ${upgrade.calls} recorded calls for search; history is unavailable until it ends, and calls are recorded once it has (up to ${this.maxQueue} held meanwhile, the oldest dropped beyond)`,
     );
@@ -498,7 +565,7 @@ export class AuditStore {
   /** The upgrade ended (`failed` says how, when it did not commit): history and the queue go on. */
   private upgradeEnded(failed?: string): void {
     this.upgrade = undefined;
-    this.writer?.hold(false);
+    this.holdWriter();
     const dropped = this.dropped - this.upgradeDropped;
     if (failed) this.options.logger.warn(`audit: ${failed}; it runs again when the database is next opened`);
     if (dropped > 0) this.options.logger.warn(`audit: ${dropped} records were dropped during the upgrade of ${this.options.path}: more calls ended than the ${this.maxQueue} it holds`);
@@ -528,7 +595,10 @@ export class AuditStore {
     const first = this.problem?.key !== problem.key;
     this.problem = problem;
     this.retryAt = this.now() + this.retryMs;
-    if (first) this.options.logger.warn(`audit: ${problem.message}; tool calls continue unrecorded meanwhile (retrying every ${Math.round(this.retryMs / 1000)} s, holding up to ${this.maxQueue} records)`);
+    if (first) {
+      this.options.logger.warn(`audit: ${problem.message}; tool calls continue unrecorded meanwhile (retrying every ${Math.round(this.retryMs / 1000)} s, holding up to ${this.maxQueue} records)`);
+      this.options.onProblem?.(problem);
+    }
     if (this.queue.length > 0) this.schedule(this.retryMs);
   }
 

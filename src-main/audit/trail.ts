@@ -3,14 +3,16 @@
  * store, the transaction, approval and plugin events worth keeping, and the console's history, export
  * and replay. The composition root feeds it events; it imports no room but through their doors.
  */
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { exportAudit, exportCalls } from './export.js';
+import { endedTransactions, findCall, queryCalls } from './queries.js';
 import type { StoredCall, StoredEvent } from './records.js';
 import type { RedactionRules } from './redact.js';
-import { AuditStore } from './store.js';
+import { AuditStore, type AuditProblem } from './store.js';
 import type { AuditExportFilter, AuditExportRequest, HistoryProvider } from '../control/index.js';
-import type { ApprovalView, CallDetail, HistoryAvailability, HistoryPage, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
+import type { ApprovalView, CallApprovalView, CallDetail, HistoryAvailability, HistoryPage, OperatorNotice, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
 import type { CallObserver, Dispatcher } from '../mcp/index.js';
 import { JunctionError } from '../contracts/index.js';
 import type { Logger } from '../shared/index.js';
@@ -25,6 +27,20 @@ export interface AuditTrailOptions {
   logger: Logger;
   retentionDays: number;
   maxMb: number;
+  /** Raises a notice for the operator (the console's `notice.raised`) when the trail stops recording. */
+  notice?: (notice: OperatorNotice) => void;
+}
+
+/** What the console shows when the database starts failing: calls go on, unrecorded, and why. */
+export function problemNotice(problem: AuditProblem, at: number): OperatorNotice {
+  return {
+    id: randomUUID(),
+    level: problem.key === 'corrupt' || problem.key === 'access' ? 'error' : 'warning',
+    title: 'Audit trail not recording',
+    message: `${problem.message[0]!.toUpperCase()}${problem.message.slice(1)}. Tool calls continue; their records are held (the oldest dropped beyond the queue's bound) and written once the database works again.`,
+    subject: { kind: 'audit', id: 'audit-database', label: 'audit database' },
+    at,
+  };
 }
 
 const HISTORY_PAGE = 100;
@@ -53,6 +69,7 @@ export class AuditTrail {
       logger: options.logger,
       retentionDays: options.retentionDays,
       maxBytes: options.maxMb * 1024 * 1024,
+      ...(options.notice ? { onProblem: (problem: AuditProblem) => options.notice!(problemNotice(problem, Date.now())) } : {}),
     });
     this.store.open();
   }
@@ -97,6 +114,17 @@ export class AuditTrail {
     this.store.recordEvent({ kind, at: approval.decidedAt ?? approval.requestedAt, workspaceId: approval.workspaceId, transactionId: approval.transactionId, data: { ...rest, workspaceName: tx?.workspaceName ?? null } });
   }
 
+  /**
+   * A held call's wait ended (the operator decided, the policy changed, the timeout, the agent gave up).
+   * Written before this returns: the event is told before the held call is released, so an operator's
+   * decision is in the file before the call it allowed runs, and survives a crash that follows. A
+   * blocking write of one small batch, at the pace of a human's decisions.
+   */
+  callDecided(approval: CallApprovalView): void {
+    this.store.recordEvent({ kind: 'callApproval.decided', at: approval.decidedAt ?? Date.now(), data: approval });
+    this.store.flush();
+  }
+
   policyEdited(policy: PolicyView, change: PolicyChangeView): void {
     this.store.recordEvent({ kind: 'policy.edited', at: policy.updatedAt, data: { path: policy.path, version: policy.version, change, document: policy.document } });
   }
@@ -105,28 +133,37 @@ export class AuditTrail {
     this.store.recordEvent({ kind, at: Date.now(), data });
   }
 
+  /**
+   * The console's history. It waits for the writer to have written what was recorded before it (a
+   * message, not a blocking wait: agents' calls go on meanwhile), then reads.
+   */
   readonly history: HistoryProvider = {
-    query: (query) => {
-      const page = this.store.queryCalls({ ...query, limit: query.limit ?? HISTORY_PAGE });
+    query: async (query) => {
+      await this.store.written();
+      const page = this.store.readNow((db) => queryCalls(db, { ...query, limit: query.limit ?? HISTORY_PAGE }), { items: [] });
       const out: HistoryPage = { calls: page.items.map((i) => i.call), ...this.availability() };
       if (page.nextBefore !== undefined) out.nextBefore = page.nextBefore;
       return out;
     },
-    detail: (callId) => {
-      const stored = this.store.findCall(callId);
+    detail: async (callId) => {
+      await this.store.written();
+      const stored = this.store.readNow((db) => findCall(db, callId), undefined);
       if (!stored) return undefined;
       const detail: CallDetail = { call: stored.call, arguments: stored.arguments, truncated: stored.truncated, redacted: stored.redacted };
       if (stored.result !== undefined) detail.result = stored.result;
       if (stored.policy !== null) detail.policy = stored.policy;
       return detail;
     },
-    transactions: (limit) => ({
-      transactions: this.store.endedTransactions(limit).flatMap(({ transactionId, events }) => {
-        const record = transactionRecord(transactionId, events);
-        return record ? [record] : [];
-      }),
-      ...this.availability(),
-    }),
+    transactions: async (limit) => {
+      await this.store.written();
+      return {
+        transactions: this.store.readNow((db) => endedTransactions(db, limit), []).flatMap(({ transactionId, events }) => {
+          const record = transactionRecord(transactionId, events);
+          return record ? [record] : [];
+        }),
+        ...this.availability(),
+      };
+    },
   };
 
   /** Read after the query, so a query that found the database failing reports it. */

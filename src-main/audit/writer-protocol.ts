@@ -11,10 +11,13 @@ export interface WriterInit {
   signal: Int32Array;
 }
 
-/** `now` is the store's clock (retention ages records by it). `open` opens, upgrades and prunes the database. */
+/**
+ * `now` is the store's clock (retention ages records by it). `open` opens, upgrades and prunes the
+ * database. A write's first `fromSpill` records came back from the spill file (see `AuditWriter.write`).
+ */
 export type WriterRequest =
   | { id: number; op: 'open'; now: number }
-  | { id: number; op: 'write'; batch: readonly AuditRecord[]; now: number }
+  | { id: number; op: 'write'; batch: readonly AuditRecord[]; now: number; fromSpill: number }
   | { id: number; op: 'prune'; now: number }
   | { id: number; op: 'close' };
 

@@ -31,7 +31,7 @@ function handle(request: WriterRequest): WriterReply {
         return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}) };
       }
       case 'write': {
-        const { migrated, pruneError } = writer.write(request.batch, request.now);
+        const { migrated, pruneError } = writer.write(request.batch, request.now, request.fromSpill);
         return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}), ...(pruneError !== undefined ? { pruneError: errorData(pruneError) } : {}) };
       }
       case 'prune':

@@ -109,8 +109,12 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
         ], headers);
         return;
       }
-      // The token leaves the address bar (and history) at once; from here on the cookie carries it.
-      res.writeHead(303, { ...headers, 'Set-Cookie': tokenCookie(req.socket.localPort ?? 0, token), Location: url.pathname });
+      // The token leaves the address bar (and history) at once; from here on the cookie carries it. The
+      // rest of the query stays: an export link's format and window are the request itself.
+      const rest = new URLSearchParams(url.searchParams);
+      rest.delete('token');
+      const query = rest.toString();
+      res.writeHead(303, { ...headers, 'Set-Cookie': tokenCookie(req.socket.localPort ?? 0, token), Location: query ? `${url.pathname}?${query}` : url.pathname });
       res.end();
       return;
     }

@@ -72,11 +72,12 @@ export function toolEntryOf(descriptor: ToolDescriptor, source: string): ToolEnt
 /** What one plugin connection publishes, as the composition root reads it from the bridge. */
 export type PluginCatalogueView = Omit<PluginDetailView, 'plugin' | 'timeline' | 'tools'> & { tools: ToolEntryWithoutStats[] };
 
+/** Asynchronous: the trail answers once what was recorded before the question is written, without blocking the event loop. */
 export interface HistoryProvider {
-  query(query: HistoryQuery): HistoryPage;
+  query(query: HistoryQuery): Promise<HistoryPage>;
   /** A recorded call's redacted detail, for calls no longer (or never) in the in-memory log. */
-  detail(callId: string): CallDetail | undefined;
-  transactions(limit: number): TransactionHistoryPage;
+  detail(callId: string): Promise<CallDetail | undefined>;
+  transactions(limit: number): Promise<TransactionHistoryPage>;
 }
 
 /** Commands the hub answers from its own state (the call log, metrics, timelines) and its providers. */
@@ -254,11 +255,11 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
 
   const own: TableHandlers<HubCommand> = {
     snapshot,
-    callDetail({ callId }) {
+    async callDetail({ callId }) {
       const { providers } = served();
       const recent = calls.detail(callId);
       // A finished call's recorded detail carries what redaction replaced; a running one exists only in memory.
-      const recorded = recent?.call.status === 'running' ? undefined : providers.history?.detail(callId);
+      const recorded = recent?.call.status === 'running' ? undefined : await providers.history?.detail(callId);
       const detail = recorded ?? recent;
       if (!detail) throw new JunctionError('ResourceNotFound', `No call ${callId} in the console's last ${limits.maxCalls} calls${providers.history ? ' or in the audit trail' : ''}.`);
       return detail;

@@ -1,6 +1,6 @@
 /**
- * The audit trail's memory levels off: its writer's SQLite page cache (16 MB) fills while the database
- * is smaller than it, and RSS follows, then stays flat. The soak's RSS allowance for the audit trail
+ * The audit trail's memory levels off: its writer's SQLite page cache (`PAGE_CACHE_KIB`, about 2 MB)
+ * fills while the database is smaller than it, and RSS follows, then stays flat. The soak's RSS allowance for the audit trail
  * (scenarios/soak.ts) rests on this plateau, which a soak of minutes never reaches.
  */
 import { test } from 'node:test';
@@ -10,13 +10,14 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditStore, compileRedaction } from '../../src-main/audit/index.js';
+import { PAGE_CACHE_KIB } from '../../src-main/audit/database.js';
 import { silentLogger } from '../../src-main/shared/log.js';
 import { collectGarbage } from './scenarios/rss.js';
 
 const CALLS = 40_000;
 const SAMPLE_EVERY = 2_500;
-/** Past the writer's 16 MB page cache, with a margin for pages the cache never holds. */
-const PLATEAU_DB_MB = 17;
+/** Past the writer's page cache, with a margin for pages the cache never holds. */
+const PLATEAU_DB_MB = (PAGE_CACHE_KIB * 1024) / 1024 / 1024 + 1;
 /** Still filling, RSS would rise about 0.45 KB a call: over 3 MB across the calls written after the plateau starts. */
 const PLATEAU_RISE_LIMIT_MB = 3;
 

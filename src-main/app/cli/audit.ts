@@ -39,5 +39,18 @@ export async function runAuditCommand(argv: readonly string[], out: Writable = p
   const { config } = loadConfig(rest);
   const path = auditDbPath(config['state-dir'] ?? userStateDir());
   const warn = (message: string) => void err.write(`junction audit export: ${message}\n`);
-  return exportAudit({ path, format: format as ExportFormat, warn, ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) }, out);
+  // A reader that stops early (`| head`) closes the pipe: the export stops quietly. Any other failure of
+  // the output is reported once the export has stopped, not thrown from the stream as a stack trace.
+  let failed: Error | undefined;
+  const onError = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') failed ??= error;
+  };
+  out.on('error', onError);
+  try {
+    const count = await exportAudit({ path, format: format as ExportFormat, warn, ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) }, out);
+    if (failed) throw new JunctionError('InternalError', `audit export: writing the output failed: ${failed.message}`);
+    return count;
+  } finally {
+    out.off('error', onError);
+  }
 }

@@ -82,18 +82,18 @@ describe('audit trail upgrade off the main thread', () => {
       for (let i = 1; i <= 3; i++) trail.store.recordCall(call(`during-${i}`, now + i));
       assert.equal(trail.store.status().queued, 3, 'calls ending during the upgrade are held');
 
-      let page = trail.history.query({});
+      let page = await trail.history.query({});
       assert.equal(page.available, false);
       assert.match(page.reason ?? '', /audit trail is being upgraded/);
       assert.deepEqual(page.calls, []);
-      assert.equal(trail.history.detail('v1-5'), undefined, 'one call is not looked up during the upgrade either');
-      const transactions = trail.history.transactions(10);
+      assert.equal(await trail.history.detail('v1-5'), undefined, 'one call is not looked up during the upgrade either');
+      const transactions = await trail.history.transactions(10);
       assert.deepEqual({ available: transactions.available, upgrading: transactions.upgrade !== undefined }, { available: false, upgrading: true }, 'ended transactions say why they are missing too');
       assert.match(transactions.reason ?? '', /audit trail is being upgraded/);
 
       // Once the writer thread has counted the calls, the console is told how many are being indexed.
       while (trail.store.status().state === 'upgrading' && trail.store.status().upgrade?.calls === undefined) await sleep(10);
-      page = trail.history.query({});
+      page = await trail.history.query({});
       assert.equal(page.available, false, 'still upgrading: 100,000 calls take far longer to index than to count');
       assert.equal(page.upgrade?.calls, ROWS);
       assert.match(page.reason ?? '', new RegExp(`from schema 1 to ${SCHEMA_VERSION}: indexing 100,000 recorded calls for search`));
@@ -101,7 +101,7 @@ describe('audit trail upgrade off the main thread', () => {
 
       // And how far it is, range by range.
       while (trail.store.status().state === 'upgrading' && trail.store.status().upgrade?.done === undefined) await sleep(10);
-      page = trail.history.query({});
+      page = await trail.history.query({});
       assert.ok(page.upgrade?.done !== undefined && page.upgrade.done > 0 && page.upgrade.done <= 1, `progress ${page.upgrade?.done}`);
       assert.match(page.reason ?? '', / \d+ % done\)/);
 
@@ -114,11 +114,11 @@ describe('audit trail upgrade off the main thread', () => {
 
       await trail.store.upgraded();
       assert.ok(infos.some((m) => new RegExp(`upgraded .* from schema 1 to ${SCHEMA_VERSION}, indexing ${ROWS} recorded calls for search in \\d+ ms`).test(m)), infos.join('\n'));
-      page = trail.history.query({ limit: 4 });
+      page = await trail.history.query({ limit: 4 });
       assert.equal(page.available, true);
       assert.equal(page.upgrade, undefined);
       assert.deepEqual(page.calls.map((c) => c.callId), ['during-3', 'during-2', 'during-1', `v1-${ROWS - 1}`], 'the calls held during the upgrade are written after it, none lost');
-      const failed = trail.history.query({ text: 'legacyproject', status: 'error', limit: 2 });
+      const failed = await trail.history.query({ text: 'legacyproject', status: 'error', limit: 2 });
       assert.deepEqual(failed.calls.map((c) => c.callId), [`v1-${ROWS - 20}`, `v1-${ROWS - 40}`], 'the old calls are in the new indexes');
       // The backfill was one transaction as large as the index it built; its log is given back, not kept.
       const walBytes = statSync(`${auditDbPath(stateDir)}-wal`).size;

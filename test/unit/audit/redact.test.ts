@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileRedaction, redactCall, redactValue, REDACTED } from '../../../src-main/audit/index.js';
+import { compileRedaction, redactCall, redactCallJson, redactValue, REDACTED } from '../../../src-main/audit/index.js';
 import { isJunctionError } from '../../../src-main/contracts/errors.js';
 
 describe('redaction', () => {
@@ -58,5 +58,25 @@ describe('redaction', () => {
     for (const bad of ['no-slash', 're:(unclosed', 're:']) {
       assert.throws(() => compileRedaction([bad]), (e: unknown) => isJunctionError(e) && e.code === 'ConfigInvalid' && e.message.includes(bad));
     }
+  });
+
+  test('short secret names, name/value header pairs and credentials in URLs are redacted, through the stored JSON path as well', () => {
+    const args = {
+      pwd: 'hunter22', passphrase: 'correct horse', auth: 'a-1b2c3', bearer: 'b-9z8y7', ssh_key: '-----BEGIN KEY-----', basic_auth: 'u:pw-4321', 'X-Auth': 'xa-5555',
+      headers: [{ name: 'Authorization', value: 'Bearer eyJ0eXAi' }, { name: 'Accept', value: 'text/plain' }, { key: 'x-api-key', value: 'k-7777' }],
+      repo: 'https://ada:s3cr3t-pw@git.example.com/r.git',
+      note: 'cloned from postgres://svc:db-pass-99@db.internal:5432/app, author Ada',
+      author: 'Ada', authority: 'root', bearerOfNews: 'Bob', plain: 'ssh://git@github.com/x.git',
+    };
+    const secrets = ['hunter22', 'correct horse', 'a-1b2c3', 'b-9z8y7', '-----BEGIN KEY-----', 'u:pw-4321', 'xa-5555', 'eyJ0eXAi', 'k-7777', 's3cr3t-pw', 'db-pass-99'];
+    const stored = redactCallJson({ arguments: JSON.stringify(args), result: JSON.stringify({ content: [{ type: 'text', text: 'pushed to https://ada:s3cr3t-pw@git.example.com' }] }) });
+    const text = `${stored.value.arguments} ${stored.value.result}`;
+    for (const secret of secrets) assert.ok(!text.includes(secret), `${secret} is not stored`);
+    const value = JSON.parse(stored.value.arguments) as typeof args;
+    assert.deepEqual(value.headers, [{ name: 'Authorization', value: REDACTED }, { name: 'Accept', value: 'text/plain' }, { key: 'x-api-key', value: REDACTED }]);
+    assert.equal(value.repo, `https://${REDACTED}@git.example.com/r.git`);
+    assert.equal(value.note, `cloned from postgres://${REDACTED}@db.internal:5432/app, author Ada`);
+    assert.deepEqual([value.author, value.authority, value.bearerOfNews, value.plain], ['Ada', 'root', 'Bob', 'ssh://git@github.com/x.git'], 'ordinary words and a URL without a password stay');
+    for (const path of ['/arguments/pwd', '/arguments/ssh_key', '/arguments/headers/0/value', '/arguments/repo', '/result/content/0/text']) assert.ok(stored.paths.includes(path), path);
   });
 });

@@ -32,6 +32,12 @@ export interface AuditTrailOptions {
 }
 
 /** What the console shows when the database starts failing: calls go on, unrecorded, and why. */
+/**
+ * How long "not recording" stands: it is often found at start-up (a damaged file), before any console is
+ * open, so it stays in the console's snapshot and on screen this long unless dismissed.
+ */
+export const NOT_RECORDING_NOTICE_MS = 10 * 60_000;
+
 export function problemNotice(problem: AuditProblem, at: number): OperatorNotice {
   return {
     id: randomUUID(),
@@ -40,6 +46,7 @@ export function problemNotice(problem: AuditProblem, at: number): OperatorNotice
     message: `${problem.message[0]!.toUpperCase()}${problem.message.slice(1)}. Tool calls continue; their records are held (the oldest dropped beyond the queue's bound) and written once the database works again.`,
     subject: { kind: 'audit', id: 'audit-database', label: 'audit database' },
     at,
+    ttlMs: NOT_RECORDING_NOTICE_MS,
   };
 }
 

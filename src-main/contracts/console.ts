@@ -658,7 +658,10 @@ export interface OperatorNotice {
   message: string;
   subject: NoticeSubject;
   at: number;
-  /** How long the console keeps it on screen (ms); absent: the console's default for its level. */
+  /**
+   * How long the console keeps it on screen (ms); absent: the console's default for its level. A notice
+   * with a lifetime of its own also stands that long in the snapshot, so a console opened later shows it.
+   */
   ttlMs?: number;
 }
 
@@ -680,6 +683,8 @@ export interface ControlSnapshot {
   agents: AgentView[];
   /** Plugin connections that ended, newest first, so a console opened later still sees who held a slot and why it went. */
   departedPlugins?: DepartedPluginView[];
+  /** Notices raised with a lifetime of their own (`ttlMs`) that has not run out, oldest first. */
+  notices: OperatorNotice[];
 }
 
 /** A plugin connection that ended, as the server last saw it. */

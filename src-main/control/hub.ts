@@ -34,6 +34,7 @@ import type {
 import { CallLog, DEFAULT_CALL_LOG_LIMITS, type CallLogLimits } from './call-log.js';
 import { dispatchCommand, invokeCommand } from './commands.js';
 import { PluginDepartures } from './departures.js';
+import { StandingNotices } from './standing-notices.js';
 import { CallMetrics } from './metrics.js';
 
 export interface ControlProviders {
@@ -143,6 +144,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
   const timelines = new Map<string, PluginTimelineEntry[]>();
   const timelineKeys = new Map<string, string>();
   const departures = new PluginDepartures();
+  const standing = new StandingNotices();
   let lastIdle = false;
   const listeners = new Set<(event: SequencedEvent) => void>();
   const pending: SequencedEvent[] = [];
@@ -245,6 +247,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       ...(providers.policy ? { policy: providers.policy() } : {}),
       agents: providers.agents?.() ?? [],
       departedPlugins: departures.list(),
+      notices: standing.list(now()),
     };
   }
 
@@ -295,6 +298,7 @@ export function createControlHub(options: ControlHubOptions): ControlHub {
       applyToCalls(event);
       applyToTimeline(event);
       departures.observe(event, now());
+      standing.observe(event);
       pending.push({ seq, event });
       drain();
       // A call held or released moves between the running and the waiting tiles: both change now, together,

@@ -14,6 +14,7 @@ export function controlSnapshot(patch: Partial<ControlSnapshot> = {}): ControlSn
     approvals: [],
     callApprovals: [],
     agents: [],
+    notices: [],
     metrics: idleMetrics(),
     recovery: { stateDir: '/s', healthy: true, entries: [] },
     bridge: { running: true, host: '127.0.0.1', port: 1, hubUrl: 'h', mcpUrl: 'm', apiUrl: 'a', transports: [], snippets: [] },

@@ -75,7 +75,7 @@ const FIELDS = {
   elicitations: field<ElicitationsView | undefined>(undefined, (s) => s.elicitations),
   /** Connected agents (sessions and direct API callers). */
   agents: field<AgentView[]>([], (s) => s.agents),
-  /** Notices the server raised, oldest first (events only: a snapshot carries none). */
+  /** Notices the server raised and the console's own, oldest first (a snapshot adds those that stand). */
   notices: field<OperatorNotice[]>([]),
   /** Plugins that left, newest first: the server's record from a snapshot, then those this console saw go. */
   departed: field<DepartedPlugin[]>([]),
@@ -99,6 +99,9 @@ function fromSnapshot(previous: ConsoleData, seq: number, snapshot: ControlSnaps
   const data: ConsoleData = { ...fill((f, key) => (f.from ? f.from(snapshot) : previous[key])), seq, openSnapshot: seq };
   // A server that remembers departures knows them better than this console, which may have opened after them.
   if (snapshot.departedPlugins) data.departed = departuresOf(data, snapshot);
+  // Standing notices join what this console already shows; a resync must not drop its own.
+  for (const notice of snapshot.notices) data.notices = upsertBy(data.notices, notice, (n) => n.id);
+  data.notices = data.notices.slice(-MAX_NOTICES);
   return data;
 }
 

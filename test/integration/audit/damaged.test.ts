@@ -104,6 +104,8 @@ test('a real Junction started on a truncated trail warns, answers calls, and its
       const history = await junction.audit!.history.query({ limit: 10 });
       assert.equal(history.available, false);
       assert.match(history.reason ?? '', /truncated/);
+      const standing = (await junction.control.snapshot()).notices;
+      assert.ok(standing.some((n) => n.subject.kind === 'audit' && n.level === 'error' && /truncated/.test(n.message)), 'a console opened after start-up is told');
     } finally {
       await junction.stop();
     }

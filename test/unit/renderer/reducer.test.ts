@@ -229,9 +229,11 @@ describe('console reducer: notices and lost plugins', () => {
     let state = applyFrames(EMPTY_DATA, [snapshot(0), ev(1, { type: 'notice.raised', notice: notice('n1') }), ev(2, { type: 'notice.raised', notice: notice('n1') })]);
     assert.deepEqual(state.notices.map((n) => n.id), ['n1']);
     state = applyFrames(state, [snapshot(5)]);
-    assert.deepEqual(state.notices.map((n) => n.id), ['n1'], 'the server holds no notices, so a snapshot keeps the ones shown');
+    assert.deepEqual(state.notices.map((n) => n.id), ['n1'], 'a snapshot without standing notices keeps the ones shown');
+    state = applyFrames(state, [snapshot(6, { notices: [{ ...notice('standing'), ttlMs: 600_000 }] })]);
+    assert.deepEqual(state.notices.map((n) => n.id), ['n1', 'standing'], 'standing notices join them');
     const many = Array.from({ length: MAX_NOTICES + 5 }, (_, i): ControlEvent => ({ type: 'notice.raised', notice: notice(`m${i}`) }));
-    state = applyFrames(state, [batch(6, many)]);
+    state = applyFrames(state, [batch(7, many)]);
     assert.equal(state.notices.length, MAX_NOTICES);
   });
 

@@ -199,6 +199,7 @@ async function mountAll(options: JunctionOptions, logger: Logger, step: Step, cl
       sessionClosed: (session) => policy.callApprovals.endSession(session),
       sessions: { opened: (session) => bridge.presence.opened(session), closed: (session) => bridge.presence.closed(session.sessionId) },
       apiCaller: (req) => bridge.presence.apiCall(apiCallerLabel(req)),
+      statelessAgent: (agent) => bridge.presence.statelessCall(agent),
       systemTools: gatedSystemTools(bridge.source.systemTools, policy.callApprovals, (connectionId) => bridge.source.systemTools.targetOfConnection(connectionId)),
       readBody,
       idleTimeoutMs: config['idle-timeout-seconds'] * 1000,

@@ -79,6 +79,8 @@ export function agentViews(presence: AgentPresence, projects: Pick<ProjectRoutin
       ...(agent.pin ? { pin: agent.pin } : {}),
       ...(projectKey === undefined ? {} : { projectKey }),
       connectedAt: agent.connectedAt,
+      ...(agent.protocolVersion ? { protocolVersion: agent.protocolVersion } : {}),
+      ...(agent.callLabel ? { callLabel: agent.callLabel } : {}),
     };
   });
 }

@@ -58,6 +58,10 @@ export interface AgentView {
   projectKey?: string;
   /** When the session opened (MCP `initialized`) or the HTTP caller made its first call (epoch ms). */
   connectedAt: number;
+  /** The MCP revision the agent speaks (negotiated by a session, named by each stateless request), where known. */
+  protocolVersion?: string;
+  /** For an agent without a session (direct API callers, stateless MCP agents): the agent label its calls carry. */
+  callLabel?: string;
 }
 
 export type ProjectRouting = 'single' | 'multi';

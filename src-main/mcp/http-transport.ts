@@ -133,7 +133,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     transport.onclose = () => {
       if (sessions.get(sessionId)?.transport === transport) sessions.delete(sessionId);
     };
-    const server = options.factory.create('mcp-http', () => label, { id: () => sessionId, ...(pin !== undefined ? { pin } : {}) });
+    const server = options.factory.create('mcp-http', () => label, { id: () => sessionId, protocolVersion, ...(pin !== undefined ? { pin } : {}) });
     sessions.set(sessionId, { transport, lastSeen: Date.now(), pin, protocolVersion });
     await server.connect(transport);
     transport.accept(req, res, body.messages, body.batch);

@@ -16,6 +16,7 @@ import { createMcpHttpHandler } from './http-transport.js';
 import { CacheHints } from './modern/cache-hints.js';
 import { InputRequiredCalls } from './modern/input-required.js';
 import { ListenStreams } from './modern/listen.js';
+import type { StatelessAgent } from './modern/http.js';
 import { createModernMethods } from './modern/methods.js';
 import { RequestStateSeal } from './modern/request-state.js';
 import { createMcpServerFactory, DEFAULT_MAX_SUBSCRIPTIONS, type McpServerFactory, type SessionObserver } from './server.js';
@@ -40,6 +41,8 @@ export interface McpMountContext {
   sessions: SessionObserver;
   /** Told about every direct API call before it runs (API callers have no session). */
   apiCaller(req: IncomingMessage): void;
+  /** Told about every stateless (2026-07-28) request: such an agent has no session either. */
+  statelessAgent(agent: StatelessAgent): void;
   systemTools: SystemToolProvider;
   readBody: BodyReader;
   idleTimeoutMs: number;
@@ -92,7 +95,7 @@ export function mountMcp(context: McpMountContext): MountedMcp {
   const calls = new InputRequiredCalls({ seal: new RequestStateSeal(), ttlMs: PARKED_CALL_TTL_MS, maxParked: MAX_PARKED_CALLS });
   const methods = createModernMethods({ name: context.name, version: context.version, instructions: context.instructions, catalogue, dispatcher, content: content.source, cache, calls });
   const listens = new ListenStreams({ catalogue, content: content.source, maxStreams: context.maxSessions, maxResourceSubscriptions: DEFAULT_MAX_SUBSCRIPTIONS });
-  const mcpHttp = createMcpHttpHandler({ factory, modern: { methods, listens }, idleTimeoutMs: context.idleTimeoutMs, maxSessions: context.maxSessions, readBody: context.readBody });
+  const mcpHttp = createMcpHttpHandler({ factory, modern: { methods, listens, onAgent: context.statelessAgent }, idleTimeoutMs: context.idleTimeoutMs, maxSessions: context.maxSessions, readBody: context.readBody });
   const directApi = createDirectToolApi({ catalogue, dispatcher, readBody: context.readBody, onCaller: context.apiCaller });
   const systemToolApi = createSystemToolApi({ provider: context.systemTools, readBody: context.readBody });
   return {

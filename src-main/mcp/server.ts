@@ -69,6 +69,8 @@ export interface AgentSessionInfo {
   transport: AgentTransport;
   pin?: string;
   client: { name?: string; version?: string; title?: string; description?: string; websiteUrl?: string };
+  /** The MCP revision the session negotiated, where its transport knows it. */
+  protocolVersion?: string;
 }
 
 export interface SessionObserver {
@@ -80,6 +82,8 @@ export interface SessionObserver {
 export interface SessionBinding {
   id: () => string | undefined;
   pin?: string;
+  /** The revision negotiated at initialize, where the transport saw it. */
+  protocolVersion?: string;
 }
 
 export interface McpServerFactory {
@@ -189,6 +193,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
           sessionId,
           transport,
           ...(session?.pin !== undefined ? { pin: session.pin } : {}),
+          ...(session?.protocolVersion !== undefined ? { protocolVersion: session.protocolVersion } : {}),
           client: client ? { name: client.name, version: client.version, title: client.title, description: client.description, websiteUrl: client.websiteUrl } : {},
         };
         deps.sessions?.opened(opened);

@@ -206,9 +206,13 @@ describeDay("the operator's day: notices, transactions, always allow, the runner
     const rows = page.getByTestId('agent-row').filter({ hasText: 'claude-ops' });
     await eventually(async () => (await rows.count()) >= 2, 5000, 'two agent sessions');
     const text = await rows.first().innerText();
-    assert.match(text, /claude-ops 2\.1\.0\s+MCP over HTTP/);
+    assert.match(text, /claude-ops 2\.1\.0\s+MCP over HTTP\s+2025-11-25/, 'the revision the session negotiated');
     assert.match(text, /\d{2}:\d{2}:\d{2}\.\d{3}/, 'since when');
-    const counts = () => rows.evaluateAll((trs) => Object.fromEntries(trs.map((tr) => [tr.querySelector('code')?.getAttribute('title') ?? '', Number(tr.querySelectorAll('td')[3]?.textContent)])));
+    // Data cells follow the row header, so the Calls column's cell index is its header's less one.
+    const headers = await page.getByRole('table', { name: 'Connected agents' }).getByRole('columnheader').allInnerTexts();
+    const callsCell = headers.findIndex((h) => h.trim() === 'Calls') - 1;
+    assert.ok(callsCell >= 0, headers.join(' | '));
+    const counts = () => rows.evaluateAll((trs, cell) => Object.fromEntries(trs.map((tr) => [tr.querySelector('code')?.getAttribute('title') ?? '', Number(tr.querySelectorAll('td')[cell]?.textContent)])), callsCell);
     const before = await counts();
     await call(ops2, 'list-objects', { limit: 1 });
     await call(ops2, 'list-objects', { limit: 2 });

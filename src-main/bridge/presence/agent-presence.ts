@@ -1,8 +1,9 @@
 /**
  * Which agents are connected, in McpPlugin's `McpClientData` terms, so plugins can be told as agents
  * come and go. An MCP session (HTTP, the stdio relay, in-process stdio) is present from its
- * `initialized` notification until it closes; a direct HTTP API caller has no session, so it is
- * present from its first call until it has been idle for `apiIdleMs`.
+ * `initialized` notification until it closes; a direct HTTP API caller and a stateless (2026-07-28)
+ * MCP agent have no session, so each is present from its first request until it has been idle for
+ * `apiIdleMs`.
  */
 import { createHash } from 'node:crypto';
 import { boundedText, TypedEmitter } from '../../shared/index.js';
@@ -40,6 +41,18 @@ export interface AgentSession {
   transport: AgentTransport;
   pin?: string;
   client: AgentClientInfo;
+  /** The MCP revision it speaks, where known. */
+  protocolVersion?: string;
+  /** For an agent without a session (direct API callers, stateless MCP requests): the label its calls carry. */
+  callLabel?: string;
+}
+
+/** A stateless MCP request's agent: known by its name on its route, present while it keeps calling. */
+export interface StatelessAgentInfo {
+  client: { name: string; version: string } | undefined;
+  pin?: string;
+  protocolVersion: string;
+  callLabel: string;
 }
 
 /** A session as presence keeps it: since when it is present. */
@@ -110,7 +123,24 @@ export class AgentPresence {
 
   /** A direct HTTP API call by `agent` (its label: address and user agent). */
   apiCall(agent: string): void {
-    const sessionId = this.apiSessionId(agent);
+    this.sessionless('api', agent, () => ({ transport: 'http-api', client: { name: agent, title: 'Direct HTTP API' }, callLabel: agent }));
+  }
+
+  /** A stateless MCP request: its agent is the client it names on its route. */
+  statelessCall(agent: StatelessAgentInfo): void {
+    const key = `${agent.pin ?? ''}\n${agent.client?.name ?? ''}\n${agent.client?.version ?? ''}\n${agent.protocolVersion}`;
+    this.sessionless('mcp', key, () => ({
+      transport: 'mcp-http',
+      client: agent.client ?? {},
+      ...(agent.pin !== undefined ? { pin: agent.pin } : {}),
+      protocolVersion: agent.protocolVersion,
+      callLabel: agent.callLabel,
+    }));
+  }
+
+  /** Present from its first request (known by `kind` and `key`) until idle for `apiIdleMs`, the oldest going first beyond the bound. */
+  private sessionless(kind: 'api' | 'mcp', key: string, session: () => Omit<AgentSession, 'sessionId'>): void {
+    const sessionId = this.sessionlessId(kind, key);
     const now = this.now();
     const known = this.apiLastSeen.has(sessionId);
     this.apiLastSeen.delete(sessionId);
@@ -120,16 +150,17 @@ export class AgentPresence {
       const oldest = this.apiLastSeen.keys().next().value;
       if (oldest !== undefined) this.closed(oldest);
     }
-    this.opened({ sessionId, transport: 'http-api', client: { name: agent, title: 'Direct HTTP API' } });
+    this.opened({ sessionId, ...session() });
   }
 
-  /** A caller's stable session id; hashed once per label, not per call. */
-  private apiSessionId(agent: string): string {
-    let sessionId = this.apiSessionIds.get(agent);
+  /** A sessionless agent's stable id; hashed once per key, not per request. */
+  private sessionlessId(kind: 'api' | 'mcp', key: string): string {
+    const known = `${kind}\n${key}`;
+    let sessionId = this.apiSessionIds.get(known);
     if (sessionId === undefined) {
-      sessionId = `api-${createHash('sha256').update(agent).digest('hex').slice(0, 16)}`;
+      sessionId = `${kind}-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
       if (this.apiSessionIds.size >= MAX_API_AGENTS) this.apiSessionIds.clear();
-      this.apiSessionIds.set(agent, sessionId);
+      this.apiSessionIds.set(known, sessionId);
     }
     return sessionId;
   }

@@ -63,6 +63,11 @@ export type ClientCapabilities = z.infer<typeof ClientCapabilities>;
 const ClientInfo = z.looseObject({ name: z.string(), version: z.string() });
 const LogLevel = z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
+/** The agent label a stateless request's calls carry (the console's and the audit trail's "agent"). */
+export function statelessAgentLabel(request: Pick<ModernRequest, 'clientInfo' | 'protocolVersion'>): string {
+  return request.clientInfo ? `${request.clientInfo.name}/${request.clientInfo.version} ${request.protocolVersion}` : `agent ${request.protocolVersion}`;
+}
+
 /** A stateless request that passed the envelope checks. */
 export interface ModernRequest {
   id: string | number;

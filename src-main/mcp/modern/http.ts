@@ -10,7 +10,7 @@ import { httpStatusOf, jsonRpcCodeOf, JunctionError, KIND_BY_CODE, toStructuredE
 import { hangUpSignal } from '../../shared/index.js';
 import { isRequest } from '../jsonrpc-http.js';
 import { sseEvent, SseStream } from '../sse-stream.js';
-import { readModernRequest } from './envelope.js';
+import { readModernRequest, statelessAgentLabel } from './envelope.js';
 import type { ListenStreams } from './listen.js';
 import { fromMcpError, JsonRpcError, SerializedResult, type ModernMethods } from './methods.js';
 
@@ -18,6 +18,17 @@ import { fromMcpError, JsonRpcError, SerializedResult, type ModernMethods } from
 export interface ModernEndpoint {
   methods: ModernMethods;
   listens: ListenStreams;
+  /** Told about every stateless request that passed the envelope checks (such an agent has no session to open). */
+  onAgent?: (agent: StatelessAgent) => void;
+}
+
+/** Who made a stateless request, for the console's agents. */
+export interface StatelessAgent {
+  client: { name: string; version: string } | undefined;
+  pin?: string;
+  protocolVersion: string;
+  /** The label its calls carry. */
+  callLabel: string;
 }
 
 interface ErrorAnswer {
@@ -83,6 +94,7 @@ export async function serveModern(endpoint: ModernEndpoint, req: IncomingMessage
   }
   try {
     const request = readModernRequest(req, message);
+    endpoint.onAgent?.({ client: request.clientInfo, ...(pin !== undefined ? { pin } : {}), protocolVersion: request.protocolVersion, callLabel: statelessAgentLabel(request) });
     // Visibility rules judge the agent by the name it gives itself, as on the session revisions.
     const scope: AgentScope = { ...(pin !== undefined ? { pin } : {}), ...(request.clientInfo ? { agentName: request.clientInfo.name } : {}) };
     if (request.method === 'subscriptions/listen') {

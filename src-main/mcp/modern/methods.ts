@@ -12,7 +12,7 @@ import { SessionLogLevel } from '../agent-requests.js';
 import type { ContentSource } from '../content-source.js';
 import type { McpServedParts } from '../server.js';
 import type { CacheHints } from './cache-hints.js';
-import { ALL_VERSIONS, META, type ModernRequest } from './envelope.js';
+import { ALL_VERSIONS, META, statelessAgentLabel, type ModernRequest } from './envelope.js';
 import type { CallOwner, InputRequiredCalls } from './input-required.js';
 import { checkParamHeaders } from './param-headers.js';
 
@@ -112,7 +112,7 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
             dispatcher.call({
               name: params.name,
               args: params.arguments ?? {},
-              agent: client ? `${client.name}/${client.version} ${request.protocolVersion}` : `agent ${request.protocolVersion}`,
+              agent: statelessAgentLabel(request),
               agentName: client?.name ?? 'unknown',
               // A stateless agent has no session; "allow for this session" covers its later requests on this route.
               session: `mcp-stateless:${owner.key}`,

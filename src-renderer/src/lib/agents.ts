@@ -13,9 +13,10 @@ export function callsPerAgent(agents: readonly AgentView[], calls: CallLookup, i
     const call: CallView | undefined = calls.get(id);
     if (!call) continue;
     if (call.sessionId !== undefined) bySession.set(call.sessionId, (bySession.get(call.sessionId) ?? 0) + 1);
-    else if (call.transport === 'http-api') byLabel.set(call.agent, (byLabel.get(call.agent) ?? 0) + 1);
+    else byLabel.set(call.agent, (byLabel.get(call.agent) ?? 0) + 1);
   }
-  return new Map(agents.map((a) => [a.sessionId, a.transport === 'http-api' ? (byLabel.get(a.clientName ?? '') ?? 0) : (bySession.get(a.sessionId) ?? 0)]));
+  // An agent without a session is known to its calls by the label they carry.
+  return new Map(agents.map((a) => [a.sessionId, a.callLabel !== undefined ? (byLabel.get(a.callLabel) ?? 0) : (bySession.get(a.sessionId) ?? 0)]));
 }
 
 /** The project an agent's calls go to, by name: its routed project, else its pinned one, else the only one there is. */

@@ -18,6 +18,7 @@ export function AgentsView() {
   const columns: ReadonlyArray<Column<AgentView>> = [
     { header: 'Name', rowHeader: true, cell: (a) => `${a.clientName ?? 'unnamed client'}${a.clientVersion ? ` ${a.clientVersion}` : ''}` },
     { header: 'Transport', cell: (a) => TRANSPORT_LABEL[a.transport] },
+    { header: 'MCP revision', cell: (a) => a.protocolVersion ?? (a.transport === 'http-api' ? 'not MCP' : 'unknown') },
     { header: 'Session', cell: (a) => <code title={a.sessionId}>{a.sessionId.length > 13 ? `${a.sessionId.slice(0, 8)}…` : a.sessionId}</code> },
     { header: 'Project', cell: (a) => agentProject(a, plugins, bridge) },
     { header: 'Calls', className: 'c-num', cell: (a) => counts.get(a.sessionId) ?? 0 },

@@ -108,6 +108,14 @@ describe('MCP 2026-07-28 beside 2025-11-25 on one endpoint', () => {
       assert.equal(textOf(sdk as Record<string, unknown>), textOf(raw.body.result));
       assert.equal((sdk as Record<string, unknown>)['resultType'], undefined);
       assert.ok((await client.listTools()).tools.some((t) => t.name === 'test_simple_text'));
+      // The console's agents say which revision each speaks; the stateless one is present without a session.
+      const agents = (await junction.control.snapshot()).agents;
+      const session = agents.find((a) => a.clientName === 'sdk-agent');
+      const stateless = agents.find((a) => a.clientName === 'raw-agent');
+      assert.equal(session?.protocolVersion, '2025-11-25');
+      assert.equal(session?.callLabel, undefined);
+      assert.deepEqual([stateless?.transport, stateless?.protocolVersion, stateless?.callLabel], ['mcp-http', VERSION, `raw-agent/1.0.0 ${VERSION}`]);
+      assert.equal(agents.filter((a) => a.clientName === 'raw-agent').length, 1, 'one agent however many requests it made');
     } finally {
       await client.close();
     }

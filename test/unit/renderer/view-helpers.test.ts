@@ -106,10 +106,18 @@ describe('notices', () => {
 
 describe('agents', () => {
   const agent = (sessionId: string, patch: Partial<AgentView> = {}): AgentView => ({ sessionId, transport: 'mcp-http', connectedAt: 0, ...patch });
-  test('calls count per session, and per label for direct HTTP callers', () => {
-    const calls = CallMap.of([call('1', { sessionId: 's1' }), call('2', { sessionId: 's1' }), call('3', { sessionId: 's2' }), call('4', { transport: 'http-api', agent: 'http 127.0.0.1 curl' })]);
-    const counts = callsPerAgent([agent('s1'), agent('s2'), agent('s3'), agent('api-1', { transport: 'http-api', clientName: 'http 127.0.0.1 curl' })], calls, ['1', '2', '3', '4']);
-    assert.deepEqual([...counts], [['s1', 2], ['s2', 1], ['s3', 0], ['api-1', 1]]);
+  test('calls count per session, and per label for agents without one (direct HTTP callers, stateless MCP agents)', () => {
+    const calls = CallMap.of([
+      call('1', { sessionId: 's1' }),
+      call('2', { sessionId: 's1' }),
+      call('3', { sessionId: 's2' }),
+      call('4', { transport: 'http-api', agent: 'http 127.0.0.1 curl' }),
+      call('5', { agent: 'raw/1.0 2026-07-28' }),
+      call('6', { agent: 'raw/1.0 2026-07-28' }),
+    ]);
+    const agents = [agent('s1'), agent('s2'), agent('s3'), agent('api-1', { transport: 'http-api', clientName: 'http 127.0.0.1 curl', callLabel: 'http 127.0.0.1 curl' }), agent('mcp-1', { clientName: 'raw', protocolVersion: '2026-07-28', callLabel: 'raw/1.0 2026-07-28' })];
+    const counts = callsPerAgent(agents, calls, ['1', '2', '3', '4', '5', '6']);
+    assert.deepEqual([...counts], [['s1', 2], ['s2', 1], ['s3', 0], ['api-1', 1], ['mcp-1', 2]]);
   });
   test('the project an agent uses, by name', () => {
     const plugins = [{ connectionId: 'c', role: 'editor' as const, name: 'u', connectedAt: 0, reconnects: 0, toolCount: 0, promptCount: 0, resourceCount: 0, state: 'connected' as const, project: { key: 'k', label: 'unity:Game on box' } }];

@@ -19,8 +19,10 @@ import type { RedactionRules } from './redact.js';
 import type { MigrationReport } from './schema.js';
 import { SpillKeeper } from './spill-keeper.js';
 import { WriteProblems, type AuditProblem } from './write-problems.js';
+import { WriteProgress } from './write-progress.js';
 import { toError, type WriterNotice, type WriterReply } from './writer-protocol.js';
-import { WriterThread } from './writer-thread.js';
+import { WriterLifecycle } from './writer-lifecycle.js';
+import type { WriterThread } from './writer-thread.js';
 import { AuditWriter, type AuditWriterOptions } from './writer.js';
 import { prepared, type AuditRecord, type PreparedRecord } from './rows.js';
 
@@ -54,17 +56,9 @@ const TIMED_BATCH = 500;
 const SYNC_WAIT_MS = 30_000;
 
 const DEFAULT_PREVIEW_BYTES = 16 * 1024;
-/**
- * The writer thread is an isolate of its own with SQLite's caches, about 10 MB resident: it runs while
- * there is something to write and this long after, so a Junction nobody is calling does not keep it.
- * Restarting costs a few tens of milliseconds of the writer's time, never the caller's.
- */
-const DEFAULT_REST_AFTER_MS = 30_000;
-/** Longest the store waits for a resting thread to close its connection before stopping it. */
-const REST_WAIT_MS = 1_000;
 
 export class AuditStore {
-  private writer: WriterThread | undefined;
+  private readonly writer: WriterLifecycle;
   /** The batch the writer holds, until it answers. */
   private inflight: { id: number; batch: AuditRecord[] } | undefined;
   private writerOpen = false;
@@ -77,29 +71,31 @@ export class AuditStore {
   private reader: Database.Database | undefined;
   private queue: AuditRecord[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private restTimer: NodeJS.Timeout | undefined;
   private dropped = 0;
-  /** Records ever queued, and those that left the queue written or dropped: `written()` waits for the second to reach the first. */
-  private enqueued = 0;
-  private handled = 0;
-  private writtenWaiters: Array<{ target: number; resolve: () => void }> = [];
+  /** What `written()` waits on. */
+  private readonly progress = new WriteProgress();
   private closed = false;
   private readonly flushIntervalMs: number;
   private readonly maxQueue: number;
   private readonly retryMs: number;
-  private readonly restAfterMs: number;
   private readonly now: () => number;
 
   constructor(private readonly options: AuditStoreOptions) {
     this.flushIntervalMs = options.flushIntervalMs ?? 100;
     this.maxQueue = options.maxQueue ?? 50_000;
     this.retryMs = options.retryMs ?? 5_000;
-    this.restAfterMs = options.restAfterMs ?? DEFAULT_REST_AFTER_MS;
     this.now = options.now ?? Date.now;
     const { path, logger, onProblem } = options;
     this.upgrade = new HistoryUpgrade({ path, logger, maxQueue: this.maxQueue, now: this.now });
     this.spill = new SpillKeeper(path, logger);
     this.problems = new WriteProblems({ path, logger, retryMs: this.retryMs, maxQueue: this.maxQueue, now: this.now, onProblem });
+    this.writer = new WriterLifecycle({
+      writer: this.writerOptions(),
+      restAfterMs: options.restAfterMs,
+      onReply: (reply) => this.onReply(reply),
+      onCrash: (error) => this.crashed(error),
+      onNotice: (notice) => this.upgradeNotice(notice),
+    });
   }
 
   /**
@@ -129,7 +125,7 @@ export class AuditStore {
 
   /** Whether the writer thread is running now (it rests while nothing is written). */
   get writerRunning(): boolean {
-    return this.writer !== undefined;
+    return this.writer.current !== undefined;
   }
 
   /** Resolves when no upgrade runs (at once when none does): it ended, failed, or the store closed. */
@@ -168,7 +164,7 @@ export class AuditStore {
     this.clearTimer();
     for (;;) {
       if (this.upgrade.running) return;
-      const writer = this.writer;
+      const writer = this.writer.current;
       if (this.inflight && writer) {
         this.await(writer, this.inflight.id);
         if (this.inflight) return;
@@ -184,9 +180,8 @@ export class AuditStore {
    * the database is unavailable, and when a write fails (the read then says why).
    */
   written(): Promise<void> {
-    const target = this.enqueued;
-    if (this.handled >= target || this.upgrade.running || this.closed || this.problems.retryIn() > 0) return Promise.resolve();
-    const settled = new Promise<void>((resolve) => this.writtenWaiters.push({ target, resolve }));
+    const settled = this.upgrade.running || this.closed || this.problems.retryIn() > 0 ? undefined : this.progress.wait();
+    if (!settled) return Promise.resolve();
     // The interval would wait for more records; the reader waits now, so the queue goes now (starting the thread if it rests).
     if (!this.inflight) this.post(TIMED_BATCH);
     this.holdWriter();
@@ -232,14 +227,11 @@ export class AuditStore {
     this.closed = true;
     this.releaseWaiters();
     this.clearTimer();
-    this.clearRest();
+    this.writer.clearRest();
     this.keepUnwritten();
-    const writer = this.writer;
-    if (writer) {
-      this.await(writer, writer.send({ op: 'close' }));
-      writer.terminate();
-      this.writer = undefined;
-    }
+    const writer = this.writer.current;
+    if (writer) this.await(writer, writer.send({ op: 'close' }));
+    this.writer.stop();
     this.closeReader();
   }
 
@@ -261,7 +253,7 @@ export class AuditStore {
     const records = this.spill.take();
     if (records.length === 0) return;
     this.queue = [...records, ...this.queue];
-    this.enqueued += records.length;
+    this.progress.queued(records.length);
     this.trim();
     this.schedule(this.flushIntervalMs);
   }
@@ -286,10 +278,10 @@ export class AuditStore {
 
   private enqueue(item: AuditRecord): void {
     if (this.closed) return;
-    this.clearRest();
+    this.writer.clearRest();
     // While the writer is away the queue may hold thousands of records: keep them in stored form only.
     this.queue.push(this.writerOpen ? item : this.stored(item));
-    this.enqueued++;
+    this.progress.queued(1);
     this.trim();
     // While a batch is in flight its reply posts the next one: a timer per record would only find the writer busy.
     this.schedule(this.queue.length >= TIMED_BATCH && !this.inflight ? 0 : this.flushIntervalMs);
@@ -342,53 +334,36 @@ export class AuditStore {
     // What arrived during the write waits for the interval like any record, unless it is a full batch:
     // posting it at once would hand the thread a small batch per write, a message and a wake-up each.
     // A reader waiting for what it recorded (see `written`) does not wait for the interval.
-    if (this.queue.length > 0) this.schedule(this.queue.length >= TIMED_BATCH || this.writtenWaiters.length > 0 ? 0 : this.flushIntervalMs);
+    if (this.queue.length > 0) this.schedule(this.queue.length >= TIMED_BATCH || this.progress.waiting ? 0 : this.flushIntervalMs);
     else if (!this.inflight) this.scheduleRest();
   }
 
   /** `count` records left the queue, written or dropped. */
   private handle(count: number): void {
-    this.handled += count;
-    if (this.writtenWaiters.length === 0) return;
-    const waiting = this.writtenWaiters;
-    this.writtenWaiters = waiting.filter((waiter) => waiter.target > this.handled);
-    for (const waiter of waiting) if (waiter.target <= this.handled) waiter.resolve();
-    this.holdWriter();
+    if (this.progress.handled(count)) this.holdWriter();
   }
 
   /** A write failed, an upgrade started or the store closed: readers go on and read what there is. */
   private releaseWaiters(): void {
-    for (const { resolve } of this.writtenWaiters.splice(0)) resolve();
+    this.progress.release();
     this.holdWriter();
   }
 
   /** The writer thread keeps the process alive while an upgrade runs or a reader waits for it (its messages and timers do not). */
   private holdWriter(): void {
-    this.writer?.hold(this.upgrade.running || this.writtenWaiters.length > 0);
+    this.writer.current?.hold(this.upgrade.running || this.progress.waiting);
   }
 
   private scheduleRest(): void {
-    if (this.closed || !this.writer) return;
-    this.clearRest();
-    this.restTimer = setTimeout(() => this.rest(), this.restAfterMs);
-    this.restTimer.unref();
-  }
-
-  private clearRest(): void {
-    if (this.restTimer) clearTimeout(this.restTimer);
-    this.restTimer = undefined;
+    if (!this.closed) this.writer.scheduleRest(() => this.rest());
   }
 
   /** Stops an idle writer thread; the database stays as writable as it was, and the next record starts a new thread. */
   private rest(): void {
-    this.restTimer = undefined;
-    const writer = this.writer;
-    if (!writer || this.inflight || this.opening !== undefined || this.upgrade.running || this.queue.length > 0 || this.closed) return;
+    if (this.inflight || this.opening !== undefined || this.upgrade.running || this.queue.length > 0 || this.closed) return;
+    // The thread's answer to closing its connection says the database is closed: it is, for this thread only.
     const wasOpen = this.writerOpen;
-    // An idle thread answers at once; one that does not is stopped all the same, without blocking for long.
-    writer.waitFor(writer.send({ op: 'close' }), REST_WAIT_MS);
-    writer.terminate();
-    this.writer = undefined;
+    this.writer.rest();
     this.writerOpen = wasOpen;
   }
 
@@ -419,18 +394,9 @@ export class AuditStore {
 
   /** The writer thread, started on first use and again after a crash; undefined while a retry waits. */
   private writerThread(): WriterThread | undefined {
-    if (this.writer?.alive) return this.writer;
-    if (this.problems.retryIn() > 0) return undefined;
-    this.writer?.terminate();
-    this.writer = undefined;
+    if (!this.writer.alive && this.problems.retryIn() > 0) return undefined;
     try {
-      this.writer = new WriterThread(
-        this.writerOptions(),
-        (reply) => this.onReply(reply),
-        (error) => this.crashed(error),
-        (notice) => this.upgradeNotice(notice),
-      );
-      return this.writer;
+      return this.writer.start();
     } catch (error) {
       this.fail(error);
       return undefined;
@@ -522,8 +488,7 @@ export class AuditStore {
   private abandonUpgrade(): void {
     this.problems.note({ key: 'upgrading', message: `the upgrade of ${this.options.path} was still running at close` });
     this.upgradeEnded('closed');
-    this.writer?.terminate();
-    this.writer = undefined;
+    this.writer.stop();
     this.opening = undefined;
     this.writerOpen = false;
   }

@@ -5,23 +5,21 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { startScenePlugin, type RunningScenePlugin } from '../../plugins/examples/scene/plugin.js';
-import { CONSOLE_BUNDLE_DIR, DEMO_WORKSPACE_DIR } from '../../src-main/app/paths.js';
+import { DEMO_WORKSPACE_DIR } from '../../src-main/app/paths.js';
 import { copyFixture, type Sandbox } from '../integration/recovery/helpers.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
-import { chromiumAvailable, launchChromium, openLiveConsole } from './support/chromium.js';
+import { consoleE2eSkip, launchChromium, openLiveConsole } from './support/chromium.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 type Structured = Record<string, unknown> & { error?: { code: string; next?: { kind: string } } };
 
-const ready = chromiumAvailable() && existsSync(join(CONSOLE_BUNDLE_DIR, 'index.html'));
-const skip = ready ? false : 'needs /usr/bin/chromium and the built console (npm run build:renderer)';
+const skip = consoleE2eSkip();
 
 describe('console acceptance on the real stack', { skip }, () => {
   let box: Sandbox;

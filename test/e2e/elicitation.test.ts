@@ -7,22 +7,18 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { createConformancePlugin } from '../../plugins/examples/conformance/plugin.js';
 import type { McpPlugin } from '../../plugins/sdk/index.js';
-import { CONSOLE_BUNDLE_DIR } from '../../src-main/app/paths.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
-import { chromiumAvailable, launchChromium, openLiveConsole } from './support/chromium.js';
+import { consoleE2eSkip, launchChromium, openLiveConsole } from './support/chromium.js';
 import { shootSizes } from './support/console-checks.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
-const ready = chromiumAvailable() && existsSync(join(CONSOLE_BUNDLE_DIR, 'index.html'));
-const skip = ready ? false : 'needs /usr/bin/chromium and the built console (npm run build:renderer)';
+const skip = consoleE2eSkip();
 
 describe('elicitations answered in the console', { skip }, () => {
   let junction: TestJunction;

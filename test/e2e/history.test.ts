@@ -7,19 +7,17 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { loadConfig } from '../../src-main/app/config/index.js';
 import { startJunction, type Junction } from '../../src-main/app/junction.js';
-import { CONSOLE_BUNDLE_DIR } from '../../src-main/app/paths.js';
 import { createLogger } from '../../src-main/shared/log.js';
-import { chromiumAvailable, launchChromium, openLiveConsole, watchErrors } from './support/chromium.js';
+import { consoleE2eSkip, launchChromium, openLiveConsole, watchErrors } from './support/chromium.js';
 
 // The bundle npm test builds first; rebuilding it here would race other e2e files serving the same folder.
-const ready = chromiumAvailable() && existsSync(join(CONSOLE_BUNDLE_DIR, 'index.html'));
+const skip = consoleE2eSkip();
 const SECRET = 'pw-SECRET-e2e-4711';
 
-describe('console history survives a restart', { skip: ready ? false : 'needs /usr/bin/chromium and the built console (npm run build:renderer)' }, () => {
+describe('console history survives a restart', { skip }, () => {
   let stateDir: string;
   let junction: Junction | undefined;
   let browser: Browser;
@@ -85,7 +83,7 @@ describe('console history survives a restart', { skip: ready ? false : 'needs /u
   });
 });
 
-describe('console history with the audit trail off', { skip: ready ? false : 'needs /usr/bin/chromium and the built console (npm run build:renderer)' }, () => {
+describe('console history with the audit trail off', { skip }, () => {
   test('Transactions says why no ended transaction is listed, with the full reason in its tooltip', async () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'junction-e2e-audit-off-'));
     await writeFile(join(stateDir, 'settings.json'), '{}');

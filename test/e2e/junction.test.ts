@@ -9,18 +9,16 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 import type { Browser, Page } from 'playwright-core';
 import { loadConfig } from '../../src-main/app/config/index.js';
 import { startDemo, type RunningDemo } from '../../src-main/app/cli/demo.js';
 import { startJunction, type Junction } from '../../src-main/app/junction.js';
 import { createLogger } from '../../src-main/shared/log.js';
-import { chromiumAvailable, launchChromium, watchErrors } from './support/chromium.js';
+import { consoleE2eSkip, launchChromium, watchErrors } from './support/chromium.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
-const CONFIG = fileURLToPath(new URL('../../src-renderer/vite.config.ts', import.meta.url));
 
-describe('console on a running Junction', { skip: chromiumAvailable() ? false : 'chromium not installed at /usr/bin/chromium' }, () => {
+describe('console on a running Junction', { skip: consoleE2eSkip() }, () => {
   let stateDir: string;
   let junction: Junction;
   let demo: RunningDemo;
@@ -29,8 +27,7 @@ describe('console on a running Junction', { skip: chromiumAvailable() ? false : 
   let errors: string[] = [];
 
   before(async () => {
-    // startJunction serves the bundle from src-renderer/dist, so that is where this test builds it.
-    await build({ configFile: CONFIG, logLevel: 'warn' });
+    // startJunction serves the bundle from src-renderer/dist, which npm test builds before any test runs.
     stateDir = await mkdtemp(join(tmpdir(), 'junction-e2e-state-'));
     await writeFile(join(stateDir, 'settings.json'), '{}');
     const { config } = loadConfig(['port=0', `state-dir=${stateDir}`, `settings=${join(stateDir, 'settings.json')}`], {});

@@ -7,7 +7,6 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +14,9 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startScenePlugin, type RunningScenePlugin } from '../../plugins/examples/scene/plugin.js';
-import { CONSOLE_BUNDLE_DIR, DEMO_WORKSPACE_DIR } from '../../src-main/app/paths.js';
+import { DEMO_WORKSPACE_DIR } from '../../src-main/app/paths.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
-import { chromiumAvailable, launchChromium, openLiveConsole } from './support/chromium.js';
+import { consoleE2eSkip, launchChromium, openLiveConsole } from './support/chromium.js';
 import { seriousViolations } from './support/console-checks.js';
 import { VIEWS as REGISTRY } from '../../src-renderer/src/views/registry.js';
 
@@ -32,8 +31,7 @@ const TIME_WITH_MS = /\b\d{2}:\d{2}:\d{2}[.,:]\d{3}\b/;
 
 type Structured = Record<string, unknown> & { error?: { code: string } };
 
-const ready = chromiumAvailable() && existsSync(join(CONSOLE_BUNDLE_DIR, 'index.html'));
-const skip = ready ? false : 'needs /usr/bin/chromium and the built console (npm run build:renderer)';
+const skip = consoleE2eSkip();
 
 /** Every column header and the cells of the first rows sit fully inside the viewport and the table, unclipped. */
 async function clippedColumns(page: Page): Promise<string[]> {

@@ -6,25 +6,21 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, Page } from 'playwright-core';
 import { startScenePlugin, type RunningScenePlugin } from '../../plugins/examples/scene/plugin.js';
-import { CONSOLE_BUNDLE_DIR } from '../../src-main/app/paths.js';
 import { DotnetLikePlugin } from '../support/dotnet-like-plugin.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
-import { chromiumAvailable, launchChromium, openLiveConsole } from './support/chromium.js';
+import { consoleE2eSkip, launchChromium, openLiveConsole } from './support/chromium.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const HASH_A = 'aabbccdd11223344556677889900aabbccddeeff00112233445566778899aabb';
 const HASH_B = '11223344aabbccdd556677889900aabbccddeeff00112233445566778899aabb';
 
-const ready = chromiumAvailable() && existsSync(join(CONSOLE_BUNDLE_DIR, 'index.html'));
-const skip = ready ? false : 'needs /usr/bin/chromium and the built console (npm run build:renderer)';
+const skip = consoleE2eSkip();
 
 describe('console: plugins grouped by project, pinned endpoints, routing switch', { skip }, () => {
   let junction: TestJunction;

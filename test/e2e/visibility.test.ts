@@ -5,7 +5,6 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,13 +13,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, Page } from 'playwright-core';
 import { startScenePlugin, type RunningScenePlugin } from '../../plugins/examples/scene/plugin.js';
-import { CONSOLE_BUNDLE_DIR } from '../../src-main/app/paths.js';
 import type { PolicyDocument } from '../../src-main/contracts/console.js';
 import { eventually, startTestJunction, type TestJunction } from '../support/junction-harness.js';
-import { chromiumAvailable, launchChromium, openLiveConsole } from './support/chromium.js';
+import { consoleE2eSkip, launchChromium, openLiveConsole } from './support/chromium.js';
 
-const ready = chromiumAvailable() && existsSync(join(CONSOLE_BUNDLE_DIR, 'index.html'));
-const skip = ready ? false : 'needs /usr/bin/chromium and the built console (npm run build:renderer)';
+const skip = consoleE2eSkip();
 
 const POLICY: PolicyDocument = { rules: [{ agent: 'reader', annotations: { readOnlyHint: false }, action: 'hide', reason: 'read-only agent' }] };
 

@@ -1,11 +1,24 @@
 /** Debian's Chromium driven by playwright-core; never a downloaded browser build. */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CONSOLE_BUNDLE_DIR } from '../../../src-main/app/paths.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export function chromiumAvailable(): boolean {
   return existsSync(CHROMIUM_PATH);
+}
+
+/**
+ * Why a test of the console served from src-renderer/dist is skipped, or false. Only a machine without
+ * Chromium skips: `npm test` builds the bundle before any test runs, so a missing bundle is a failure
+ * (a test that rebuilt it in place once emptied it under the others, which then skipped silently).
+ */
+export function consoleE2eSkip(): string | false {
+  if (!chromiumAvailable()) return `needs Chromium at ${CHROMIUM_PATH}`;
+  if (!existsSync(join(CONSOLE_BUNDLE_DIR, 'index.html'))) throw new Error(`The console bundle is not built at ${CONSOLE_BUNDLE_DIR}: run npm run build:renderer (npm test does it first).`);
+  return false;
 }
 
 export function launchChromium(): Promise<Browser> {

@@ -7,7 +7,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,10 +16,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startScenePlugin, type RunningScenePlugin } from '../../../plugins/examples/scene/plugin.js';
-import { CONSOLE_BUNDLE_DIR, DEMO_WORKSPACE_DIR } from '../../../src-main/app/paths.js';
+import { DEMO_WORKSPACE_DIR } from '../../../src-main/app/paths.js';
 import type { PolicyDocument } from '../../../src-main/contracts/console.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
-import { chromiumAvailable, launchChromium, openLiveConsole } from './chromium.js';
+import { consoleE2eSkip, launchChromium, openLiveConsole } from './chromium.js';
 import { CHECKED_SIZES, shootSizes } from './console-checks.js';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
@@ -137,14 +136,14 @@ export async function startDayStack(): Promise<DayStack> {
   };
 }
 
-const ready = chromiumAvailable() && existsSync(join(CONSOLE_BUNDLE_DIR, 'index.html'));
+const skip = consoleE2eSkip();
 
 /**
  * A suite on its own day stack: started before its tests, stopped after them, and closed by a test that
  * no state it shot had console errors or serious axe findings. `day()` is the stack inside the tests.
  */
 export function describeDay(name: string, tests: (day: () => DayStack) => void): void {
-  describe(name, { skip: ready ? false : 'needs /usr/bin/chromium and the built console (npm run build:renderer)' }, () => {
+  describe(name, { skip }, () => {
     let stack: DayStack | undefined;
     const day = (): DayStack => stack ?? assert.fail('the day stack did not start');
     before(async () => {

@@ -107,7 +107,9 @@ export class AgentPresence {
   }
 
   opened(opened: AgentSession): void {
-    const session = { ...opened, client: cleanClient(opened.client), connectedAt: this.now() };
+    // The label is bounded as the dispatcher bounds a call's agent, so the two still match.
+    const callLabel = opened.callLabel === undefined ? {} : { callLabel: boundedText(opened.callLabel, MAX_TEXT) };
+    const session = { ...opened, client: cleanClient(opened.client), ...callLabel, connectedAt: this.now() };
     this.sessions.delete(session.sessionId);
     this.sessions.set(session.sessionId, session);
     this.events.emit('connected', { agent: clientData(session, true), all: this.clients() });

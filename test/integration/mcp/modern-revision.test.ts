@@ -116,6 +116,10 @@ describe('MCP 2026-07-28 beside 2025-11-25 on one endpoint', () => {
       assert.equal(session?.callLabel, undefined);
       assert.deepEqual([stateless?.transport, stateless?.protocolVersion, stateless?.callLabel], ['mcp-http', VERSION, `raw-agent/1.0.0 ${VERSION}`]);
       assert.equal(agents.filter((a) => a.clientName === 'raw-agent').length, 1, 'one agent however many requests it made');
+      // What an agent names itself is bounded before the console keeps it.
+      await rpc('tools/list', {}, { meta: { 'io.modelcontextprotocol/clientInfo': { name: 'n'.repeat(100_000), version: '1' } } });
+      const long = (await junction.control.snapshot()).agents.find((a) => a.clientName?.startsWith('nnn'));
+      assert.ok(long && long.clientName!.length < 300 && long.callLabel!.length < 300, JSON.stringify(long).slice(0, 200));
     } finally {
       await client.close();
     }

@@ -23,33 +23,36 @@ public sealed class HubAndAgentTests : IClassFixture<JunctionFixture>
 
     static string Arg(RequestCallTool request, string name) => request.Arguments != null && request.Arguments.TryGetValue(name, out var v) ? v.ToString() : "";
 
-    [Fact]
-    public async Task Handshake_publishes_the_plugins_tools_to_agents()
+    [Theory]
+    [MemberData(nameof(Agent.Revisions), MemberType = typeof(Agent))]
+    public async Task Handshake_publishes_the_plugins_tools_to_agents(string revision)
     {
         await using var plugin = new DotNetPlugin(_junction.BaseUrl)
-            .Tool("scene-find", "Finds a GameObject.", (request, _) => Task.FromResult(Replies.Text(request, $"Found {Arg(request, "name")}.")));
+            .Tool(Agent.Named("scene-find", revision), "Finds a GameObject.", (request, _) => Task.FromResult(Replies.Text(request, $"Found {Arg(request, "name")}.")));
         var handshake = await plugin.ConnectAsync();
         Assert.True(handshake.Compatible, handshake.Message);
         Assert.Equal("2.0.0", handshake.ApiVersion);
 
-        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl);
-        var tools = await Agent.WaitForToolAsync(agent, "scene-find");
-        Assert.Equal("Finds a GameObject.", tools.Single(t => t.Name == "scene-find").Description);
-        var result = await agent.CallToolAsync("scene-find", new Dictionary<string, object?> { ["name"] = "Player" });
+        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl, revision);
+        var tools = await Agent.WaitForToolAsync(agent, Agent.Named("scene-find", revision));
+        Assert.Equal("Finds a GameObject.", tools.Single(t => t.Name == Agent.Named("scene-find", revision)).Description);
+        var result = await agent.CallToolAsync(Agent.Named("scene-find", revision), new Dictionary<string, object?> { ["name"] = "Player" });
         Assert.NotEqual(true, result.IsError);
         Assert.Equal("Found Player.", Assert.IsType<TextContentBlock>(Assert.Single(result.Content)).Text);
     }
 
     [Theory]
-    [InlineData(1)]
-    [InlineData(4)]
-    [InlineData(16)]
-    public async Task A_large_image_result_crosses_whole_and_unchanged(int megabytes)
+    [InlineData(1, "2026-07-28")]
+    [InlineData(4, "2026-07-28")]
+    [InlineData(16, "2026-07-28")]
+    [InlineData(1, "2025-11-25")]
+    [InlineData(16, "2025-11-25")]
+    public async Task A_large_image_result_crosses_whole_and_unchanged(int megabytes, string revision)
     {
         var png = new byte[megabytes * 1024 * 1024];
         new Random(megabytes).NextBytes(png);
         var base64 = Convert.ToBase64String(png);
-        var tool = $"screenshot-{megabytes}mb";
+        var tool = Agent.Named($"screenshot-{megabytes}mb", revision);
         await using var plugin = new DotNetPlugin(_junction.BaseUrl).Tool(tool, "Captures the game view.", (request, _) =>
             Task.FromResult(Replies.Pack(request.RequestID, new ResponseCallTool
             {
@@ -62,7 +65,7 @@ public sealed class HubAndAgentTests : IClassFixture<JunctionFixture>
                 },
             })));
         await plugin.ConnectAsync();
-        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl);
+        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl, revision);
         await Agent.WaitForToolAsync(agent, tool);
 
         var result = await agent.CallToolAsync(tool, new Dictionary<string, object?>(), cancellationToken: new CancellationTokenSource(TimeSpan.FromSeconds(120)).Token);
@@ -74,10 +77,11 @@ public sealed class HubAndAgentTests : IClassFixture<JunctionFixture>
         Assert.Equal(HubConnectionState.Connected, plugin.Connection.State);
     }
 
-    [Fact]
-    public async Task Processing_then_NotifyToolRequestCompleted_answers_the_agent()
+    [Theory]
+    [MemberData(nameof(Agent.Revisions), MemberType = typeof(Agent))]
+    public async Task Processing_then_NotifyToolRequestCompleted_answers_the_agent(string revision)
     {
-        await using var plugin = new DotNetPlugin(_junction.BaseUrl).Tool("tests-run", "Runs the test suite.", (request, p) =>
+        await using var plugin = new DotNetPlugin(_junction.BaseUrl).Tool(Agent.Named("tests-run", revision), "Runs the test suite.", (request, p) =>
         {
             _ = Task.Run(async () =>
             {
@@ -94,19 +98,20 @@ public sealed class HubAndAgentTests : IClassFixture<JunctionFixture>
             return Task.FromResult(Replies.Text(request, "Running 412 tests…", ResponseStatus.Processing));
         });
         await plugin.ConnectAsync();
-        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl);
-        await Agent.WaitForToolAsync(agent, "tests-run");
-        var result = await agent.CallToolAsync("tests-run");
+        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl, revision);
+        await Agent.WaitForToolAsync(agent, Agent.Named("tests-run", revision));
+        var result = await agent.CallToolAsync(Agent.Named("tests-run", revision));
         Assert.NotEqual(true, result.IsError);
         Assert.Equal("All 412 tests passed.", Assert.IsType<TextContentBlock>(Assert.Single(result.Content)).Text);
     }
 
-    [Fact]
-    public async Task Plugin_errors_reach_the_agent_as_structured_errors_and_api_statuses()
+    [Theory]
+    [MemberData(nameof(Agent.Revisions), MemberType = typeof(Agent))]
+    public async Task Plugin_errors_reach_the_agent_as_structured_errors_and_api_statuses(string revision)
     {
         await using var plugin = new DotNetPlugin(_junction.BaseUrl)
-            .Tool("ghost-find", "Fails with NotFound.", (request, _) => Task.FromResult(Replies.Text(request, "GameObject 'Ghost' not found.", ResponseStatus.Error, ResponseErrorKind.NotFound)))
-            .Tool("legal-fail", "Fails with an explicit HttpStatusCode.", (request, _) =>
+            .Tool(Agent.Named("ghost-find", revision), "Fails with NotFound.", (request, _) => Task.FromResult(Replies.Text(request, "GameObject 'Ghost' not found.", ResponseStatus.Error, ResponseErrorKind.NotFound)))
+            .Tool(Agent.Named("legal-fail", revision), "Fails with an explicit HttpStatusCode.", (request, _) =>
             {
                 var reply = Replies.Text(request, "Unavailable for legal reasons.", ResponseStatus.Error, ResponseErrorKind.Conflict);
                 reply.HttpStatusCode = 451;
@@ -114,17 +119,17 @@ public sealed class HubAndAgentTests : IClassFixture<JunctionFixture>
                 return Task.FromResult(reply);
             });
         await plugin.ConnectAsync();
-        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl);
-        await Agent.WaitForToolAsync(agent, "legal-fail");
+        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl, revision);
+        await Agent.WaitForToolAsync(agent, Agent.Named("legal-fail", revision));
 
-        var notFound = await agent.CallToolAsync("ghost-find");
+        var notFound = await agent.CallToolAsync(Agent.Named("ghost-find", revision));
         Assert.True(notFound.IsError);
         var error = notFound.StructuredContent!.Value.GetProperty("error");
         Assert.Equal("ToolNotFound", error.GetProperty("code").GetString());
         Assert.Equal("GameObject 'Ghost' not found.", error.GetProperty("message").GetString());
 
         using var http = new HttpClient();
-        var res = await http.PostAsync(new Uri(_junction.BaseUrl, "/api/tools/legal-fail"), new StringContent("{}", Encoding.UTF8, "application/json"));
+        var res = await http.PostAsync(new Uri(_junction.BaseUrl, $"/api/tools/{Agent.Named("legal-fail", revision)}"), new StringContent("{}", Encoding.UTF8, "application/json"));
         Assert.Equal((HttpStatusCode)451, res.StatusCode);
         using var body = JsonDocument.Parse(await res.Content.ReadAsStringAsync());
         Assert.Equal("Unavailable for legal reasons.", body.RootElement.GetProperty("error").GetProperty("message").GetString());
@@ -135,45 +140,58 @@ public sealed class HubAndAgentTests : IClassFixture<JunctionFixture>
         Assert.Equal(HubConnectionState.Connected, plugin.Connection.State);
     }
 
-    [Fact]
-    public async Task Progress_the_plugin_reports_reaches_the_agent()
+    [Theory]
+    [MemberData(nameof(Agent.Revisions), MemberType = typeof(Agent))]
+    public async Task Progress_the_plugin_reports_reaches_the_agent(string revision)
     {
-        await using var plugin = new DotNetPlugin(_junction.BaseUrl).Tool("lightmap-bake", "Bakes lightmaps.", async (request, p) =>
+        // The C# SDK dispatches every incoming message on the thread pool, so a progress notice that arrives
+        // just before the call's response can reach the sink after CallToolAsync has returned and removed it
+        // (McpSessionHandler.ProcessMessagesCoreAsync, fire and forget). The plugin therefore answers only once
+        // the agent has seen all three notices: what is asserted is that Junction delivers each one while the
+        // call is running, and a lost notice fails the test by the plugin's wait running out.
+        var seen = new List<ProgressNotificationValue>();
+        var allSeen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var progress = new SynchronousProgress(value =>
+        {
+            lock (seen)
+            {
+                seen.Add(value);
+                if (seen.Count == 3) allSeen.TrySetResult();
+            }
+        });
+        await using var plugin = new DotNetPlugin(_junction.BaseUrl).Tool(Agent.Named("lightmap-bake", revision), "Bakes lightmaps.", async (request, p) =>
         {
             for (var pass = 1; pass <= 3; pass++)
             {
                 var ack = await p.Connection.InvokeAsync<ResponseData>("NotifyToolProgress", new NotifyToolProgress { RequestId = request.RequestID, Progress = pass, Total = 3, Message = $"pass {pass}" });
                 Assert.Equal(ResponseStatus.Success, ack.Status);
             }
-            return Replies.Text(request, "Baked in 3 passes.");
+            // Shorter than plugin-timeout, so a lost notice reads as such rather than as a timeout.
+            var delivered = await Task.WhenAny(allSeen.Task, Task.Delay(TimeSpan.FromSeconds(5))) == allSeen.Task;
+            return Replies.Text(request, delivered ? "Baked in 3 passes." : "The agent did not see all three passes.");
         });
         await plugin.ConnectAsync();
-        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl);
-        await Agent.WaitForToolAsync(agent, "lightmap-bake");
+        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl, revision);
+        await Agent.WaitForToolAsync(agent, Agent.Named("lightmap-bake", revision));
 
-        var seen = new List<ProgressNotificationValue>();
-        var progress = new SynchronousProgress(value => { lock (seen) seen.Add(value); });
-        var result = await agent.CallToolAsync("lightmap-bake", new Dictionary<string, object?>(), progress);
+        var result = await agent.CallToolAsync(Agent.Named("lightmap-bake", revision), new Dictionary<string, object?>(), progress);
         Assert.Equal("Baked in 3 passes.", Assert.IsType<TextContentBlock>(Assert.Single(result.Content)).Text);
-        // The SDK hands notifications to the progress sink concurrently: wait for all three, in any order.
-        for (var waited = 0; waited < 5000 && Count() < 3; waited += 50) await Task.Delay(50);
         lock (seen)
         {
             Assert.Equal(new[] { 1f, 2f, 3f }, seen.Select(s => s.Progress).Order().ToArray());
             Assert.All(seen, s => Assert.Equal(3f, s.Total));
             Assert.Equal("pass 3", seen.Single(s => s.Progress == 3f).Message);
         }
-
-        int Count() { lock (seen) return seen.Count; }
     }
 
-    [Fact]
-    public async Task A_plugin_asks_the_agents_user_through_elicitation()
+    [Theory]
+    [MemberData(nameof(Agent.Revisions), MemberType = typeof(Agent))]
+    public async Task A_plugin_asks_the_agents_user_through_elicitation(string revision)
     {
         await using var plugin = new DotNetPlugin(_junction.BaseUrl)
         {
             Extensions = new JsonObject { ["version"] = 1, ["features"] = new JsonArray("elicitation") },
-        }.Tool("scene-overwrite", "Overwrites the scene after asking.", async (request, p) =>
+        }.Tool(Agent.Named("scene-overwrite", revision), "Overwrites the scene after asking.", async (request, p) =>
         {
             var schema = new JsonObject { ["type"] = "object", ["properties"] = new JsonObject { ["ok"] = new JsonObject { ["type"] = "boolean" } }, ["required"] = new JsonArray("ok") };
             var answer = await p.Connection.InvokeAsync<ResponseData<ResponseElicitation>>("RequestElicitation", new RequestElicitation { RequestId = request.RequestID, Message = "Overwrite SampleScene?", RequestedSchema = schema });
@@ -185,21 +203,17 @@ public sealed class HubAndAgentTests : IClassFixture<JunctionFixture>
         Assert.True(handshake.Compatible);
 
         string? asked = null;
-        var options = new McpClientOptions
+        var handlers = new McpClientHandlers
         {
-            ClientInfo = new Implementation { Name = "dotnet-interop-agent", Version = "1.0.0" },
-            Handlers = new McpClientHandlers
+            ElicitationHandler = (request, _) =>
             {
-                ElicitationHandler = (request, _) =>
-                {
-                    asked = request?.Message;
-                    return ValueTask.FromResult(new ElicitResult { Action = "accept", Content = new Dictionary<string, JsonElement> { ["ok"] = JsonSerializer.SerializeToElement(true) } });
-                },
+                asked = request?.Message;
+                return ValueTask.FromResult(new ElicitResult { Action = "accept", Content = new Dictionary<string, JsonElement> { ["ok"] = JsonSerializer.SerializeToElement(true) } });
             },
         };
-        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl, options);
-        await Agent.WaitForToolAsync(agent, "scene-overwrite");
-        var result = await agent.CallToolAsync("scene-overwrite");
+        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl, revision, handlers);
+        await Agent.WaitForToolAsync(agent, Agent.Named("scene-overwrite", revision));
+        var result = await agent.CallToolAsync(Agent.Named("scene-overwrite", revision));
         Assert.NotEqual(true, result.IsError);
         Assert.Equal("accept: ok=True", Assert.IsType<TextContentBlock>(Assert.Single(result.Content)).Text);
         Assert.Equal("Overwrite SampleScene?", asked);

@@ -83,6 +83,8 @@ export const ERROR_CODES = [
   'ProjectNotConnected',
   'InvalidProjectMetadata',
   'ProjectPinAmbiguous',
+  // console
+  'ConsoleNotBuilt',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -166,6 +168,7 @@ export const KIND_BY_CODE: Readonly<Record<ErrorCode, ErrorKind>> = {
   ProjectNotConnected: 'notFound',
   InvalidProjectMetadata: 'binding',
   ProjectPinAmbiguous: 'conflict',
+  ConsoleNotBuilt: 'unavailable',
 };
 
 /** A structured error with its kind, as a tool outcome carries it. */

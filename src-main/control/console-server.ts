@@ -11,6 +11,7 @@ import { loopbackHost, originAllowed, presentedToken, tokenCookie, tokensEqual }
 import { DEFAULT_FRAME_SENDER_LIMITS, FrameSender, type FrameSenderLimits, type FrameSenderStats } from './frame-sender.js';
 import type { ControlHub } from './hub.js';
 import { resolveStaticFile, securityHeaders, sendFile, sendPage } from './static-files.js';
+import { refuseUpgrade } from '../shared/index.js';
 
 export const CONTROL_SOCKET_PATH = '/control';
 /** The console's Export button downloads from here (cookie-authenticated like the bundle). */
@@ -82,11 +83,6 @@ function isConsolePath(staticDir: string, pathname: string): boolean {
   return pathname === '/' || pathname === AUDIT_EXPORT_PATH || pathname === '/index.html' || pathname.startsWith('/assets/') || resolveStaticFile(staticDir, pathname) !== undefined;
 }
 
-function refuseUpgrade(socket: Duplex, status: 401 | 403, reason: string): void {
-  const text = status === 401 ? 'Unauthorized' : 'Forbidden';
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);
-}
-
 export function createConsoleServer(options: ConsoleServerOptions): ConsoleServer {
   const { hub, token, staticDir } = options;
   const limits = { ...DEFAULT_FRAME_SENDER_LIMITS, ...options.limits };
@@ -103,7 +99,7 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
     const presented = presentedToken(req, url);
     if (presented.queryToken !== undefined) {
       if (!tokensEqual(token, presented.queryToken)) {
-        sendPage(res, 401, 'This console link is not valid', [
+        sendPage(res, 'Unauthorized', 'This console link is not valid', [
           "Its token is not this launch's: Junction makes a new console token every time it starts, so a link from an earlier run stops working.",
           'Open the console URL Junction printed when it started (it ends in <code>/?token=…</code>).',
         ], headers);
@@ -119,7 +115,7 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
       return;
     }
     if (!tokensEqual(token, presented.cookieToken)) {
-      sendPage(res, 401, 'Open the console with its link', [
+      sendPage(res, 'Unauthorized', 'Open the console with its link', [
         'Open the console URL Junction printed when it started (it ends in <code>/?token=…</code>).',
         'That token is made anew each launch and stays valid until Junction stops, so the link works in any number of tabs meanwhile; on first use it moves from the address bar into a cookie for this browser.',
       ], headers);
@@ -132,7 +128,7 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
     const file = resolveStaticFile(staticDir, url.pathname);
     if (!file) {
       const missingBundle = url.pathname === '/' || url.pathname === '/index.html';
-      sendPage(res, missingBundle ? 503 : 404, missingBundle ? 'Console not built' : 'Not found', missingBundle ? 'The renderer bundle is missing; build it with npm run build:renderer.' : 'No such console file.', headers);
+      sendPage(res, missingBundle ? 'ConsoleNotBuilt' : 'ResourceNotFound', missingBundle ? 'Console not built' : 'Not found', missingBundle ? 'The renderer bundle is missing; build it with npm run build:renderer.' : 'No such console file.', headers);
       return;
     }
     await sendFile(res, file, headers, req.method === 'HEAD');
@@ -140,12 +136,12 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
 
   async function serveExport(res: ServerResponse, url: URL, headers: Record<string, string>): Promise<void> {
     if (!options.exportAudit) {
-      sendPage(res, 404, 'No audit trail', 'The audit trail is off (audit=false).', headers);
+      sendPage(res, 'ResourceNotFound', 'No audit trail', 'The audit trail is off (audit=false).', headers);
       return;
     }
     const parsed = exportQuery.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success) {
-      sendPage(res, 400, 'Bad export request', 'format is jsonl or csv; since and until are epoch milliseconds; text, status (running, ok, error) and refused (true, false) filter calls.', headers);
+      sendPage(res, 'InvalidRequest', 'Bad export request', 'format is jsonl or csv; since and until are epoch milliseconds; text, status (running, ok, error) and refused (true, false) filter calls.', headers);
       return;
     }
     const { format, since, until, text, status, refused } = parsed.data;
@@ -202,11 +198,11 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !isConsolePath(staticDir, url.pathname)) return false;
       const host = loopbackHost(req);
       if (!host) {
-        sendPage(res, 403, 'Forbidden', 'The console is served on its loopback address only.', securityHeaders("'none'"));
+        sendPage(res, 'Forbidden', 'Forbidden', 'The console is served on its loopback address only.', securityHeaders("'none'"));
         return true;
       }
       serve(req, res, url, host).catch(() => {
-        if (!res.headersSent) sendPage(res, 500, 'Console error', 'The console bundle could not be read.', securityHeaders(`ws://${host}`));
+        if (!res.headersSent) sendPage(res, 'InternalError', 'Console error', 'The console bundle could not be read.', securityHeaders(`ws://${host}`));
         else res.destroy();
       });
       return true;
@@ -216,11 +212,11 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
       if (url.pathname !== CONTROL_SOCKET_PATH) return false;
       const host = loopbackHost(req);
       if (!host || !originAllowed(req, host)) {
-        refuseUpgrade(socket, 403, 'The console socket accepts its own loopback origin only.');
+        refuseUpgrade(socket, { code: 'Forbidden', message: 'The console socket accepts its own loopback origin only.' });
         return true;
       }
       if (!authorised(req, url)) {
-        refuseUpgrade(socket, 401, 'A valid console token is required.');
+        refuseUpgrade(socket, { code: 'Unauthorized', message: 'A valid console token is required.' });
         return true;
       }
       wss.handleUpgrade(req, socket, head, attachClient);

@@ -4,6 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
+import { httpStatusOf, type ErrorCode } from '../contracts/index.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -96,9 +97,13 @@ const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function sendPage(res: ServerResponse, status: number, title: string, paragraphs: string | readonly string[], headers: Record<string, string>): void {
+/**
+ * A page for a person at a browser: the status is the error table's for its code, and the code is on the
+ * page and in `X-Junction-Error`, so a report names the same code an agent or script would see.
+ */
+export function sendPage(res: ServerResponse, code: ErrorCode, title: string, paragraphs: string | readonly string[], headers: Record<string, string>): void {
   const text = (typeof paragraphs === 'string' ? [paragraphs] : paragraphs).map((p) => `<p>${p}</p>`).join('');
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Junction</title><style>${PAGE_STYLE}</style></head><body><main><div class="brand">Junction console</div><h1>${title}</h1>${text}</main></body></html>`;
-  res.writeHead(status, { ...headers, 'Content-Security-Policy': PAGE_CSP, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Junction</title><style>${PAGE_STYLE}</style></head><body><main><div class="brand">Junction console</div><h1>${title}</h1>${text}<p class="code">Error code <code>${code}</code></p></main></body></html>`;
+  res.writeHead(httpStatusOf({ code }), { ...headers, 'Content-Security-Policy': PAGE_CSP, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'X-Junction-Error': code });
   res.end(body);
 }

@@ -69,7 +69,13 @@ function connect(h: ConsoleHarness, options: { cookie?: string; origin?: string;
       } else client.frames.push(msg);
     });
     ws.once('open', () => resolve(client));
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
+    ws.once('unexpected-response', (_req, res) => {
+      // The refusal names its error code: `refused 401 Unauthorized`.
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => reject(new Error(`refused ${res.statusCode} ${(JSON.parse(body) as { error: { code: string } }).error.code}`)));
+    });
     ws.once('error', reject);
   });
 }
@@ -113,6 +119,8 @@ describe('console server', () => {
     for (const path of ['/', '/?token=wrong', '/assets/app.js', '/index.html']) {
       const reply = await get(h.origin, path);
       assert.equal(reply.status, 401, path);
+      assert.equal(reply.headers['x-junction-error'], 'Unauthorized', path);
+      assert.match(reply.body, /Error code <code>Unauthorized<\/code>/, path);
       assert.ok(!reply.body.includes('bundle'), path);
       assert.equal(reply.headers['set-cookie'], undefined);
     }
@@ -167,16 +175,42 @@ describe('console server', () => {
     assert.equal(other.body, 'not a console route');
   });
 
+  test("every refusal page carries the error table's status for its code, and names the code", async () => {
+    const cookie = cookieFrom(await get(h.origin, `/?token=${h.token}`));
+    const cases: Array<[string, number, string]> = [
+      ['/assets/missing.js', 404, 'ResourceNotFound'],
+      // This console has no audit trail to export.
+      ['/audit/export', 404, 'ResourceNotFound'],
+    ];
+    for (const [path, status, code] of cases) {
+      const reply = await get(h.origin, path, { Cookie: cookie });
+      assert.equal(reply.status, status, path);
+      assert.equal(reply.headers['x-junction-error'], code, path);
+    }
+    const empty = await mkdtemp(join(tmpdir(), 'junction-no-bundle-'));
+    const bare = await startConsole({ staticDir: empty });
+    try {
+      const unbuilt = await get(bare.origin, '/', { Cookie: cookieFrom(await get(bare.origin, `/?token=${bare.token}`)) });
+      assert.equal(unbuilt.status, 503);
+      assert.equal(unbuilt.headers['x-junction-error'], 'ConsoleNotBuilt');
+      assert.match(unbuilt.body, /npm run build:renderer/);
+    } finally {
+      await bare.close();
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
   test('a foreign Host header (DNS rebinding) is refused', async () => {
     const reply = await get(h.origin, `/?token=${h.token}`, { Host: `evil.example:${new URL(h.origin).port}` });
     assert.equal(reply.status, 403);
+    assert.equal(reply.headers['x-junction-error'], 'Forbidden');
     assert.equal(reply.headers['set-cookie'], undefined);
   });
 
   test('the control socket is refused without a token, with a wrong token, and from a foreign Origin', async () => {
-    await assert.rejects(connect(h), /refused 401/);
-    await assert.rejects(connect(h, { query: '?token=wrong' }), /refused 401/);
-    await assert.rejects(connect(h, { query: `?token=${h.token}`, origin: 'http://evil.example' }), /refused 403/);
+    await assert.rejects(connect(h), /refused 401 Unauthorized/);
+    await assert.rejects(connect(h, { query: '?token=wrong' }), /refused 401 Unauthorized/);
+    await assert.rejects(connect(h, { query: `?token=${h.token}`, origin: 'http://evil.example' }), /refused 403 Forbidden/);
     await assert.rejects(connect(h, { query: `?token=${h.token}`, origin: `http://localhost:${new URL(h.origin).port}` }), /refused 403/);
     const { ws } = await connect(h, { query: `?token=${h.token}` });
     await closeClient(ws);

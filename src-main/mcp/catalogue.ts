@@ -31,7 +31,8 @@ export interface Catalogue {
   listTools(scope?: AgentScope): ToolDescriptor[];
   /** With `scope`, undefined for a tool hidden from that session, exactly as for a name nobody publishes. */
   resolve(name: string, scope?: AgentScope): CatalogueEntry | undefined;
-  collisions(): CatalogueCollision[];
+  /** With `scope`, only collisions on names that session sees: a hidden tool is not named, even here. */
+  collisions(scope?: AgentScope): CatalogueCollision[];
   sources(): readonly ToolSource[];
   onChanged(listener: (affects?: CatalogueChangeScope) => void): () => void;
   close(): void;
@@ -92,13 +93,15 @@ export function createCatalogue(sources: readonly ToolSource[], visibility?: Too
     ...(visibility ? [visibility.onChanged((before, after) => emitter.emit('changed', (scope) => namesWith(before, scope) !== namesWith(after, scope)))] : []),
   ];
 
+  const resolve = (name: string, scope?: AgentScope): CatalogueEntry | undefined => {
+    const entry = build().entries.get(name);
+    return entry && (!scope || seen(visibility?.current(), entry, scope)) ? entry : undefined;
+  };
+
   return {
     listTools: (scope) => listWith(visibility?.current(), scope),
-    resolve(name, scope) {
-      const entry = build().entries.get(name);
-      return entry && (!scope || seen(visibility?.current(), entry, scope)) ? entry : undefined;
-    },
-    collisions: () => [...build().collisions],
+    resolve,
+    collisions: (scope) => build().collisions.filter((c) => !scope || resolve(c.tool, scope) !== undefined),
     sources: () => sources,
     onChanged: (listener) => emitter.on('changed', listener),
     close: () => unsubscribers.forEach((u) => u()),

@@ -5,7 +5,7 @@
  * elicitations through it.
  */
 import type { IncomingMessage } from 'node:http';
-import type { CallGate, ControlCommandHandlers, ControlEvent, ElicitationAnswerer, ElicitationsView, ToolSource, ToolVisibility } from '../contracts/index.js';
+import type { AgentScope, CallGate, ControlCommandHandlers, ControlEvent, ElicitationAnswerer, ElicitationsView, ToolSource, ToolVisibility } from '../contracts/index.js';
 import { timeOrderedId, type RouteHandler } from '../shared/index.js';
 import { createCatalogue, type Catalogue } from './catalogue.js';
 import { ConsoleElicitations } from './console-elicitations.js';
@@ -59,7 +59,7 @@ export interface MountedMcp {
   routes: RouteHandler[];
   views: { elicitations(): ElicitationsView };
   commands: ControlCommandHandlers<'runTool' | 'answerElicitation' | 'answerSampling' | 'setElicitationAnswerer' | 'agentCatalogue'>;
-  status: { catalogue(): unknown };
+  status: { catalogue(scope?: AgentScope): unknown };
   dispose(): Promise<void>;
 }
 
@@ -119,7 +119,7 @@ export function mountMcp(context: McpMountContext): MountedMcp {
         return { ...scope, tools };
       },
     },
-    status: { catalogue: () => ({ collisions: catalogue.collisions() }) },
+    status: { catalogue: (scope) => ({ collisions: catalogue.collisions(scope) }) },
     async dispose() {
       for (const off of offs) off();
       await mcpHttp.close();

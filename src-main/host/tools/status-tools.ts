@@ -30,7 +30,7 @@ export function statusTools(core: HostCore): HostTool[] {
         workspaces: z.array(z.object({ workspaceId: z.string(), root: z.string(), name: z.string(), trusted: z.boolean(), epoch: z.number().int() })).optional(),
         providers: z.record(z.string(), z.unknown()).optional(),
       }),
-      handler: ({ detail }) => {
+      handler: ({ detail }, ctx) => {
         const recovery = core.journal.status();
         const workspaces = core.registry.list();
         const base = {
@@ -49,7 +49,7 @@ export function statusTools(core: HostCore): HostTool[] {
         const providers: Record<string, unknown> = {};
         for (const [name, provide] of core.statusProviders) {
           try {
-            providers[name] = provide();
+            providers[name] = provide(ctx.scope);
           } catch (error) {
             providers[name] = { error: errorMessage(error) };
           }

@@ -98,7 +98,8 @@ describe('what each agent sees (visibility rules)', () => {
     const ok = (r: unknown, value: unknown) => ({ RequestID: field(r, 'requestId'), Status: 'Success', Value: value });
     const tool = (name: string) => ({ Name: name, Enabled: true, InputSchema: { type: 'object' } });
     projectB
-      .handle('RunListTool', (r) => ok(r, [tool('list-objects'), tool('whoami')]))
+      // transaction-start collides with the host's own (which wins), for server-status's diagnostics.
+      .handle('RunListTool', (r) => ok(r, [tool('list-objects'), tool('whoami'), tool('transaction-start')]))
       .handle('RunListPrompts', (r) => ok(r, []))
       .handle('RunListResources', (r) => ok(r, []))
       .handle('RunResourceTemplates', (r) => ok(r, []))
@@ -136,6 +137,16 @@ describe('what each agent sees (visibility rules)', () => {
     assert.ok(httpReader.every((n) => readOnly.has(n)));
     assert.ok(stdioWriter.includes('transaction-start') && !stdioReader.includes('transaction-start'));
     assert.notDeepEqual(stdioReader, stdioWriter);
+  });
+
+  test("server-status names a name collision only to agents who see that tool", async () => {
+    const collisions = async (client: Client) => {
+      const result = await client.callTool({ name: 'server-status', arguments: { detail: 'Full' } });
+      const providers = (result.structuredContent as { providers: { catalogue: { collisions: Array<{ tool: string }> } } }).providers;
+      return providers.catalogue.collisions.map((c) => c.tool);
+    };
+    assert.ok((await collisions(await agent('writer', `/p/${PIN_B}/mcp`))).includes('transaction-start'), 'the writer sees transaction-start, and its collision');
+    assert.ok(!(await collisions(await agent('reader', `/p/${PIN_B}/mcp`))).includes('transaction-start'), 'the reader, from whom it is hidden, is not told it exists');
   });
 
   test('one project per agent: the writer never sees GameA tools, even pinned to GameA', async () => {

@@ -4,7 +4,7 @@
  * observer events the console, webhooks and the audit trail consume.
  */
 import type { CallView, NestedRequestView, PolicyDecisionView, CallGate, AgentScope } from '../contracts/index.js';
-import { boundedText, findLoneSurrogate, closestNames, didYouMean, jsonText, timeOrderedId } from '../shared/index.js';
+import { boundedText, VIEW_TEXT_CHARS, findLoneSurrogate, closestNames, didYouMean, jsonText, timeOrderedId } from '../shared/index.js';
 import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type CallJson, type ToolOutcome } from '../contracts/index.js';
 import type { Catalogue } from './catalogue.js';
 import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
@@ -58,13 +58,6 @@ export interface Admission {
   acquire(agent: string): { ok: true; release: () => void } | { ok: false; message: string };
 }
 
-/**
- * Longest agent-supplied text a call's view keeps (tool name, agent label, error code, progress message):
- * views and per-agent admission keys outlive the call (the console's log, metrics, the audit trail, rate
- * buckets), so they hold bounded copies, never the request's own strings (an agent may name itself or an
- * unknown tool with megabytes). Agents whose labels agree in their first 256 characters share a budget.
- */
-const VIEW_TEXT_CHARS = 256;
 const PROGRESS_MESSAGE_CHARS = 1024;
 
 function progressView(update: NonNullable<CallView['progress']>): NonNullable<CallView['progress']> {

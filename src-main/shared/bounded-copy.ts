@@ -9,6 +9,15 @@
  * their own. test/integration/app/memory-retention.test.ts measures this on the heap.
  */
 
+/**
+ * Longest agent-supplied label a view keeps (tool name, agent label, session id, error code, a stateless
+ * agent's call label): views and per-agent admission keys outlive the call (the console's log, metrics,
+ * the audit trail, presence, rate buckets), so they hold bounded copies, never the request's own strings
+ * (an agent may name itself or an unknown tool with megabytes). Agents whose labels agree in their first
+ * 256 characters share a budget.
+ */
+export const VIEW_TEXT_CHARS = 256;
+
 /** A flat copy of `text` that shares no storage with it. A UTF-16 round trip is lossless, lone surrogates included. */
 export function ownCopy(text: string): string {
   return Buffer.from(text, 'utf16le').toString('utf16le');

@@ -6,7 +6,7 @@
  * `apiIdleMs`.
  */
 import { createHash } from 'node:crypto';
-import { boundedText, TypedEmitter } from '../../shared/index.js';
+import { boundedText, TypedEmitter, VIEW_TEXT_CHARS } from '../../shared/index.js';
 import type { AgentTransport } from '../../contracts/index.js';
 
 /** McpPlugin's `McpClientData`: explicit camelCase names on the wire; unset fields are left out. */
@@ -65,7 +65,6 @@ export interface PresenceEvents {
   disconnected: { agent: McpClientData; remaining: McpClientData[] };
 }
 
-const MAX_TEXT = 256;
 const MAX_API_AGENTS = 1_000;
 
 /**
@@ -75,7 +74,7 @@ const MAX_API_AGENTS = 1_000;
 function clean(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const text = value.replace(/\p{Cc}/gu, ' ').trim();
-  return text === '' ? undefined : boundedText(text, MAX_TEXT);
+  return text === '' ? undefined : boundedText(text, VIEW_TEXT_CHARS);
 }
 
 function cleanClient(client: AgentClientInfo): AgentClientInfo {
@@ -108,7 +107,7 @@ export class AgentPresence {
 
   opened(opened: AgentSession): void {
     // The label is bounded as the dispatcher bounds a call's agent, so the two still match.
-    const callLabel = opened.callLabel === undefined ? {} : { callLabel: boundedText(opened.callLabel, MAX_TEXT) };
+    const callLabel = opened.callLabel === undefined ? {} : { callLabel: boundedText(opened.callLabel, VIEW_TEXT_CHARS) };
     const session = { ...opened, client: cleanClient(opened.client), ...callLabel, connectedAt: this.now() };
     this.sessions.delete(session.sessionId);
     this.sessions.set(session.sessionId, session);

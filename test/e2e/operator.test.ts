@@ -228,7 +228,8 @@ describe('operator console on the real stack', { skip }, () => {
     const detail = page.getByTestId('call-detail');
     await detail.waitFor();
     assert.match(await detail.innerText(), /console\s+via console/);
-    assert.match(await detail.innerText(), /Console sphere/);
+    // The arguments and result load by their own callDetail command after the live summary shows; wait for them, do not read once.
+    await detail.getByText('Console sphere').first().waitFor();
   });
 
   test('Settings shows each value with its origin, masks secrets, and changes a runtime setting', async () => {

@@ -121,6 +121,11 @@ export interface CallView {
   replayOf?: string;
   /** The MCP session the call came over (absent for direct HTTP and console calls): tells sessions of one client apart. */
   sessionId?: string;
+  /**
+   * The W3C trace context (`traceparent`, version 00, validated) the agent sent with the call, passed on
+   * to the plugin and kept in the trail, so one request can be followed across agent, Junction and editor.
+   */
+  traceparent?: string;
 }
 
 /** A request a tool made of the calling agent while serving a call (elicitation, sampling), for the call trace. */

@@ -126,6 +126,8 @@ export interface CallView {
    * to the plugin and kept in the trail, so one request can be followed across agent, Junction and editor.
    */
   traceparent?: string;
+  /** The MCP task (tasks extension) the agent followed this call as, once it went long. */
+  taskId?: string;
 }
 
 /** A request a tool made of the calling agent while serving a call (elicitation, sampling), for the call trace. */

@@ -62,6 +62,7 @@ export const ERROR_CODES = [
   'UnsupportedProtocolVersion',
   'MethodNotFound',
   'RequestStateInvalid',
+  'TaskNotFound',
   // bridge / SignalR hub transport
   'ConnectionNotFound',
   'TransportUnsupported',
@@ -153,6 +154,7 @@ export const KIND_BY_CODE: Readonly<Record<ErrorCode, ErrorKind>> = {
   UnsupportedProtocolVersion: 'binding',
   MethodNotFound: 'notFound',
   RequestStateInvalid: 'binding',
+  TaskNotFound: 'notFound',
   ConnectionNotFound: 'notFound',
   TransportUnsupported: 'binding',
   MethodNotAllowed: 'methodNotAllowed',

@@ -68,6 +68,11 @@ export interface CallContext {
   scope?: AgentScope;
   /** The agent's W3C trace context (validated, version 00), passed on to whatever serves the call. */
   traceparent?: string;
+  /**
+   * Told when the source learns the call will run long (a plugin answered `Processing`, with its
+   * message): a caller that can lets the agent stop waiting and follow the call as a task.
+   */
+  longRunning?: (message?: string) => void;
 }
 
 export type AgentLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';

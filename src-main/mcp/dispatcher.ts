@@ -43,6 +43,10 @@ export interface DispatchRequest {
   scope?: AgentScope;
   /** The `traceparent` as the agent sent it (`_meta`, or the HTTP header); kept only when valid. */
   traceparent?: unknown;
+  /** Told when the source says the call runs long (a plugin answered `Processing`). */
+  longRunning?: CallContext['longRunning'];
+  /** The task the caller made of the call, if it made one; read when the call ends, for its view. */
+  taskId?: () => string | undefined;
 }
 
 export interface Dispatcher {
@@ -67,6 +71,11 @@ function progressView(update: NonNullable<CallView['progress']>): NonNullable<Ca
 }
 
 const byteLength = (json: string) => Buffer.byteLength(json, 'utf8');
+
+function taskIdOf(request: DispatchRequest): Pick<CallView, 'taskId'> {
+  const taskId = request.taskId?.();
+  return taskId ? { taskId } : {};
+}
 
 export interface DispatcherOptions {
   /** When set, the operator may answer elicitations in the console instead of the agent. */
@@ -148,6 +157,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         ...(errorCode ? { errorCode: boundedText(errorCode, VIEW_TEXT_CHARS) } : {}),
         ...(outcome.servedBy ? { servedBy: outcome.servedBy } : {}),
         ...(policy ? { policy } : {}),
+        ...(taskIdOf(request)),
       }, outcome.result, { arguments: argsJson, result: resultJson });
       return { ...outcome, resultJson };
 
@@ -177,6 +187,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
           signal: req.signal,
           ...(req.scope ? { scope: req.scope } : {}),
           ...(traceparent ? { traceparent } : {}),
+          ...(req.longRunning ? { longRunning: req.longRunning } : {}),
           progress,
           ...agentRequestsFor(req, callId),
         };

@@ -15,6 +15,7 @@ import { createDispatcher, type Admission, type CallObserver, type Dispatcher } 
 import { createMcpHttpHandler } from './http-transport.js';
 import { CacheHints } from './modern/cache-hints.js';
 import { InputRequiredCalls } from './modern/input-required.js';
+import { TASK_LIMITS, TaskStore } from './modern/tasks.js';
 import { ListenStreams } from './modern/listen.js';
 import type { StatelessAgent } from './modern/http.js';
 import { createModernMethods } from './modern/methods.js';
@@ -93,7 +94,8 @@ export function mountMcp(context: McpMountContext): MountedMcp {
   });
   const cache = new CacheHints([(l) => catalogue.onChanged(l), (l) => content.source.onPromptsChanged(l), (l) => content.source.onResourcesChanged(l)]);
   const calls = new InputRequiredCalls({ seal: new RequestStateSeal(), ttlMs: PARKED_CALL_TTL_MS, maxParked: MAX_PARKED_CALLS });
-  const methods = createModernMethods({ name: context.name, version: context.version, instructions: context.instructions, catalogue, dispatcher, content: content.source, cache, calls });
+  const tasks = new TaskStore(TASK_LIMITS);
+  const methods = createModernMethods({ name: context.name, version: context.version, instructions: context.instructions, catalogue, dispatcher, content: content.source, cache, calls, tasks });
   const listens = new ListenStreams({ catalogue, content: content.source, maxStreams: context.maxSessions, maxResourceSubscriptions: DEFAULT_MAX_SUBSCRIPTIONS });
   const mcpHttp = createMcpHttpHandler({ factory, modern: { methods, listens, onAgent: context.statelessAgent }, idleTimeoutMs: context.idleTimeoutMs, maxSessions: context.maxSessions, readBody: context.readBody });
   const directApi = createDirectToolApi({ catalogue, dispatcher, readBody: context.readBody, onCaller: context.apiCaller });
@@ -125,6 +127,7 @@ export function mountMcp(context: McpMountContext): MountedMcp {
       await mcpHttp.close();
       listens.close();
       calls.close();
+      tasks.close();
       cache.close();
       factory.close();
       content.dispose();

@@ -21,7 +21,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ANSWER_BY_KIND, isJunctionError, JunctionError, jsonRpcCodeOf } from '../contracts/index.js';
-import type { AgentScope, AgentTransport, ResourceSubscription, ToolVisibility } from '../contracts/index.js';
+import type { AgentScope, AgentTransport, ResourceSubscription, ToolDescriptor, ToolVisibility } from '../contracts/index.js';
 import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
@@ -30,6 +30,17 @@ import { createSchemaValidator } from './schema-validator.js';
 import { errorMessage } from '../shared/index.js';
 
 /** What every MCP revision is served over: Junction's identity, the catalogue, the dispatcher and the content. */
+
+/**
+ * Tasks are served on 2026-07-28 only (the tasks extension); a session revision's `execution.taskSupport`
+ * would tell its client to send 2025-11-25 task requests, which Junction does not serve, so it is left out.
+ */
+function withoutTaskSupport(tool: ToolDescriptor): ToolDescriptor {
+  if (tool.execution === undefined) return tool;
+  const { execution: _execution, ...rest } = tool;
+  return rest;
+}
+
 export interface McpServedParts {
   name: string;
   version: string;
@@ -204,7 +215,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         state.logLevel.set(request.params.level);
         return {};
       });
-      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools(scope()) }));
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools(scope()).map(withoutTaskSupport) }));
       server.setRequestHandler(LooseCallToolRequest, async (loose, extra) => {
         // The SDK's tools/call wrapper validates the request against CallToolRequestSchema before it calls
         // this (input-attacks.test.ts holds it to that); parsing it again would only type it.

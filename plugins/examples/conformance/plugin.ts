@@ -39,6 +39,20 @@ export const TEST_AUDIO_BASE64 = silentWav();
 
 const noArgs = z.object({});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A wait the call's cancellation ends early, failing the call as cancelled. */
+const abortableSleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('Cancelled.'));
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('Cancelled.'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 const elicitationText = (prefix: string, result: ElicitationResult) => `${prefix}: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`;
 
 /** Values offered for `test_prompt_with_arguments` arguments, filtered by what the agent typed. */
@@ -195,8 +209,19 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
       input: {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
-        $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
-        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        // SEP-2106's broader vocabulary too: an anchor, composition and conditional keywords reach agents unchanged.
+        $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
         additionalProperties: false,
       },
       handler: (args) => `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`,
@@ -247,6 +272,66 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
       handler: async (_args, ctx) => {
         const [name, sampled] = await Promise.all([askName(ctx), greeting(ctx)]);
         return `${sampledText(sampled)}, ${String(name.content?.['name'])}`;
+      },
+    })
+    // The tasks extension's fixtures (SEP-2663): each long tool calls ctx.processing() where its long part begins.
+    .tool({ name: 'greet', description: 'Greets at once (never a task)', input: z.object({ name: z.string() }), handler: ({ name }) => `Hello, ${name}!` })
+    .tool({
+      name: 'slow_compute',
+      description: 'Computes for `seconds` seconds as a task; cancellation stops it',
+      input: z.object({ seconds: z.number().min(0).max(600), label: z.string().optional() }),
+      taskSupport: 'optional',
+      handler: async ({ seconds, label }, ctx) => {
+        ctx.processing(`Computing ${label ?? 'a result'} for ${seconds} s`);
+        await abortableSleep(seconds * 1000, ctx.signal);
+        return `Computed ${label ?? 'a result'} in ${seconds} s`;
+      },
+    })
+    .tool({
+      name: 'failing_job',
+      description: 'Runs for a second as a task, then reports a tool error',
+      input: noArgs,
+      taskSupport: 'required',
+      handler: async (_args, ctx) => {
+        ctx.processing('Running the job');
+        await abortableSleep(1000, ctx.signal);
+        return { content: [{ type: 'text', text: 'The job failed: the input was rejected.' }], isError: true };
+      },
+    })
+    .tool({
+      name: 'confirm_delete',
+      description: 'Asks, as a task, whether to delete a file',
+      input: z.object({ filename: z.string() }),
+      taskSupport: 'optional',
+      handler: async ({ filename }, ctx) => {
+        ctx.processing(`Preparing to delete ${filename}`);
+        const answer = await ctx.elicit(`Delete ${filename}?`, { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] });
+        return answer.action === 'accept' && answer.content?.['confirm'] === true ? `Deleted ${filename}` : `Kept ${filename}`;
+      },
+    })
+    .tool({
+      name: 'multi_input',
+      description: 'Asks two questions at once, as a task',
+      input: noArgs,
+      taskSupport: 'optional',
+      handler: async (_args, ctx) => {
+        ctx.processing('Gathering two answers');
+        const schema = { type: 'object', properties: { name: { type: 'string' }, confirm: { type: 'boolean' } } } as const;
+        const answers = await Promise.all([ctx.elicit('First question', schema), ctx.elicit('Second question', schema)]);
+        return `Answered: ${answers.map((a) => String(a.content?.['name'] ?? a.action)).join(', ')}`;
+      },
+    })
+    .tool({
+      name: 'test_tool_with_task',
+      description: 'Asks for a name in the call itself, then finishes as a task',
+      input: noArgs,
+      taskSupport: 'required',
+      handler: async (_args, ctx) => {
+        const answer = await ctx.elicit('What is your name?', { type: 'object', properties: { user_name: { type: 'string' } }, required: ['user_name'] });
+        const name = Object.values(answer.content ?? {}).find((v) => typeof v === 'string') ?? 'nobody';
+        ctx.processing(`Greeting ${String(name)}`);
+        await abortableSleep(300, ctx.signal);
+        return `Hello, ${String(name)}!`;
       },
     })
     .tool({

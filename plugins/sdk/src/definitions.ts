@@ -11,6 +11,7 @@ import type {
   ResponsePrompt,
   ResponseResourceContent,
   ResponseResourceTemplate,
+  TaskSupport,
 } from '../wire/index.js';
 
 export type PluginRole = 'editor' | 'runtime';
@@ -36,6 +37,15 @@ export interface ToolContext {
   /** Aborted when the bridge cancels the call (deadline, agent gone) or the connection drops. */
   signal: AbortSignal;
   requestId: string;
+  /**
+   * Answers the bridge now that the call goes on in the background (McpPlugin's `Processing` reply,
+   * with `message` as its text); the handler's result is sent when it returns. Call it where the long
+   * part begins (a build, a domain reload): an agent that declared the tasks extension then gets a
+   * task instead of waiting, others keep waiting for the result, for up to 5 minutes in all. Questions
+   * asked before it (`elicit`, `sample`) reach a 2026-07-28 agent in the call's own round trips;
+   * questions after it, through the task. Calling it again does nothing.
+   */
+  processing(message?: string): void;
   /**
    * The calling agent's W3C trace context (`00-<trace id>-<parent id>-<flags>`), when it sent a valid one:
    * start this tool's span under it to join the agent's trace.
@@ -92,6 +102,12 @@ export interface ToolDefinition<S extends ToolSchema = ToolSchema> {
   /** Which builds publish the tool: an editor publishes `editor` and `both`, a runtime `runtime` and `both`. Default `both`. */
   target?: ToolTarget;
   annotations?: ToolAnnotations;
+  /**
+   * Whether an agent may run the tool as a task (MCP `execution.taskSupport`). `required`: an agent
+   * that does not declare the tasks extension is refused (-32021). A call becomes a task when its
+   * handler calls `ctx.processing()`; until then it is an ordinary call. Default: undeclared.
+   */
+  taskSupport?: TaskSupport;
   handler: (args: ArgsOf<S>, ctx: ToolContext) => ToolReturn | Promise<ToolReturn>;
 }
 
@@ -145,6 +161,7 @@ export function toolDescriptor(tool: ToolDefinition): ResponseListTool {
     destructiveHint: tool.annotations?.destructiveHint,
     idempotentHint: tool.annotations?.idempotentHint,
     openWorldHint: tool.annotations?.openWorldHint,
+    ...(tool.taskSupport ? { taskSupport: tool.taskSupport } : {}),
   };
 }
 

@@ -18,7 +18,14 @@ import {
   type ResponseResourceContent,
 } from '../wire/index.js';
 
-type CallReply = ResponseData<ResponseCallTool>;
+export type CallReply = ResponseData<ResponseCallTool>;
+
+/** McpPlugin's first answer of a long-running call: the result follows in NotifyToolRequestCompleted. */
+export function processingData(requestId: string, message?: string): CallReply {
+  const content: ContentBlock[] = message ? [{ type: 'text', text: message }] : [];
+  const value: ResponseCallTool = { requestId, status: ResponseStatus.Processing, content, structuredContent: undefined, errorKind: ResponseErrorKind.None, httpStatusCode: undefined, notExecuted: undefined };
+  return { requestId, status: ResponseStatus.Processing, errorKind: ResponseErrorKind.None, message, httpStatusCode: undefined, value };
+}
 
 function callError(requestId: string, message: string, errorKind: ResponseErrorKind, httpStatusCode: number, notExecuted = false): CallReply {
   const value: ResponseCallTool = {

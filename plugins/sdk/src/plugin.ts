@@ -23,7 +23,7 @@ import {
   type ToolDefinition,
   type ToolSchema,
 } from './definitions.js';
-import { readResource, runPrompt, runTool, unknownTool } from './dispatch.js';
+import { processingData, readResource, runPrompt, runTool, unknownTool, type CallReply } from './dispatch.js';
 import { AgentRequestError, OperatorNoticeError, errorMessage } from './errors.js';
 import {
   API_VERSION,
@@ -398,11 +398,22 @@ export class McpPlugin {
       if (!tool) return unknownTool(request.requestId, request.name);
       const controller = new AbortController();
       this.running.set(request.requestId, controller);
-      try {
-        return await runTool(tool, request, this.contextFor(request, controller.signal));
-      } finally {
-        this.running.delete(request.requestId);
-      }
+      // `ctx.processing()` answers the invocation at once; the handler's reply then goes as the completion.
+      let answerEarly: ((reply: CallReply) => void) | undefined;
+      const early = new Promise<CallReply>((resolve) => (answerEarly = resolve));
+      // Questions the handler asks after processing() must reach the bridge after the Processing answer,
+      // which the SignalR client sends once this handler's promise settles: they wait a turn past it.
+      let answered: Promise<void> = Promise.resolve();
+      const processing = (message?: string) => {
+        if (!answerEarly) return;
+        answerEarly(processingData(request.requestId, message));
+        answerEarly = undefined;
+        answered = early.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+      };
+      const run = runTool(tool, request, this.contextFor(request, controller.signal, processing, () => answered)).finally(() => this.running.delete(request.requestId));
+      const first = await Promise.race([run.then((reply) => ({ reply, done: true })), early.then((reply) => ({ reply, done: false }))]);
+      if (!first.done) void run.then((reply) => this.complete(request.requestId, reply));
+      return first.reply;
     });
     this.hub.on(ServerToPlugin.RunListPrompts, (raw: unknown) => {
       const { requestId } = RequestIdOnlySchema.parse(raw ?? {});
@@ -459,7 +470,13 @@ export class McpPlugin {
     for (const method of [ServerToPlugin.OnInitialClientData, ServerToPlugin.OnMcpClientConnected, ServerToPlugin.OnMcpClientDisconnected]) this.hub.on(method, () => undefined);
   }
 
-  private contextFor({ requestId, traceparent }: RequestCallTool, signal: AbortSignal): ToolContext {
+  /** The result of a call answered `Processing`, as McpPlugin's long-running tools deliver theirs. */
+  private complete(requestId: string, reply: CallReply): void {
+    if (this.currentState !== 'connected' || !reply.value) return;
+    this.hub.invoke(PluginToServer.NotifyToolRequestCompleted, { requestId, result: reply.value }).catch((error: unknown) => this.emit('error', error instanceof Error ? error : new Error(String(error))));
+  }
+
+  private contextFor({ requestId, traceparent }: RequestCallTool, signal: AbortSignal, processing: (message?: string) => void, answered: () => Promise<void>): ToolContext {
     const send = (method: string, payload: Record<string, unknown>) => {
       if (this.currentState === 'connected') this.hub.send(method, payload).catch(() => undefined);
     };
@@ -467,6 +484,7 @@ export class McpPlugin {
       supported: () => this.extended,
       invoke: async (method, payload) => {
         if (this.currentState !== 'connected') throw new AgentRequestError(ExtensionErrorCode.CallNotActive, 'The plugin is not connected to the bridge.');
+        await answered();
         return this.hub.invoke(method, payload);
       },
       send,
@@ -475,6 +493,7 @@ export class McpPlugin {
       requestId,
       ...(traceparent !== undefined ? { traceparent } : {}),
       signal,
+      processing,
       progress: (progress, total, message) => send(PluginToServer.NotifyToolProgress, { requestId, progress, total, message }),
       log: (level: PluginLogLevel, message: string, options = {}) =>
         send(PluginToServer.NotifyLog, { requestId, level, message, ...(this.extended ? { logger: options.logger, data: options.data } : {}) }),

@@ -5,6 +5,10 @@ import { errorKindSchema, ResponseErrorKind, ResponseStatus, responseStatusSchem
 import { dto, enabledFlag, jsonObject, optionalBoolean, optionalInt, optionalString } from './reading.js';
 
 export type RequestListTool = z.output<typeof RequestIdOnlySchema>;
+
+/** MCP's `execution.taskSupport`: `required` tools are only served as tasks, `optional` ones may be. */
+export const TASK_SUPPORT = ['forbidden', 'optional', 'required'] as const;
+export type TaskSupport = (typeof TASK_SUPPORT)[number];
 export type RequestToolsUpdated = RequestListTool;
 
 export const ResponseListToolSchema = dto({
@@ -18,6 +22,11 @@ export const ResponseListToolSchema = dto({
   destructiveHint: optionalBoolean,
   idempotentHint: optionalBoolean,
   openWorldHint: optionalBoolean,
+  /**
+   * Junction's extension: whether agents may run the tool as a task (MCP's `execution.taskSupport`);
+   * McpPlugin's DTO has no such property. A value this side does not know reads as undeclared.
+   */
+  taskSupport: z.unknown().transform((v) => (TASK_SUPPORT.includes(v as TaskSupport) ? (v as TaskSupport) : undefined)).optional(),
 });
 export type ResponseListTool = z.output<typeof ResponseListToolSchema>;
 export const ResponseListToolsDataSchema = responseDataSchema(z.array(ResponseListToolSchema));

@@ -15,13 +15,17 @@ import { cancelledOutcome, InvokeFailure, invokeFailureOutcome, notFoundOutcome,
 import { bridgeFailure, isNotExecuted, outcomeFromReply, pluginReloadingOutcome, type PluginReply } from './outcome.js';
 import { routeTool, type PluginRegistry } from '../registry/index.js';
 
+export interface ToolCallOptions {
+  deadline: CallDeadline;
+  signal: AbortSignal;
+  onProgress?: CallContext['progress'];
+  agentRequests?: CallContext['agentRequests'];
+  onLongRunning?: CallContext['longRunning'];
+}
+
 export interface ToolInvoker {
   /** Runs the call on one connection within what is left of `deadline`; rejects with InvokeFailure when no reply arrives. */
-  invokeTool(
-    connectionId: string,
-    request: RequestCallTool,
-    options: { deadline: CallDeadline; signal: AbortSignal; onProgress?: CallContext['progress']; agentRequests?: CallContext['agentRequests'] },
-  ): Promise<PluginReply>;
+  invokeTool(connectionId: string, request: RequestCallTool, options: ToolCallOptions): Promise<PluginReply>;
 }
 
 export interface GuardSettings {
@@ -97,7 +101,13 @@ export async function guardedCall(
       reply = await invoker.invokeTool(
         record.connectionId,
         { requestId: randomUUID(), name: tool, arguments: args, ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}) },
-        { deadline, signal: ctx.signal, ...(ctx.progress ? { onProgress: ctx.progress } : {}), ...(ctx.agentRequests ? { agentRequests: ctx.agentRequests } : {}) },
+        {
+          deadline,
+          signal: ctx.signal,
+          ...(ctx.progress ? { onProgress: ctx.progress } : {}),
+          ...(ctx.agentRequests ? { agentRequests: ctx.agentRequests } : {}),
+          ...(ctx.longRunning ? { onLongRunning: ctx.longRunning } : {}),
+        },
       );
     } catch (error) {
       if (!(error instanceof InvokeFailure)) throw error;

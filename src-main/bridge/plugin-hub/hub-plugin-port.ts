@@ -21,7 +21,7 @@ import {
 } from '../../../plugins/sdk/wire/index.js';
 import type { CallContext } from '../../contracts/index.js';
 import { errorMessage, onAbort } from '../../shared/index.js';
-import { CallDeadline, contentProblem, InvokeFailure, issuesText, parseCallReply, replyFromEnvelope, type PluginReply } from '../calls/index.js';
+import { CallDeadline, contentProblem, InvokeFailure, issuesText, parseCallReply, replyFromEnvelope, type PluginReply, type ToolCallOptions } from '../calls/index.js';
 import { HubInvocationError, type HubConnection, type InvokeOptions } from '../signalr/index.js';
 import type { PluginPort } from '../source/index.js';
 import { ActiveCalls } from './active-calls.js';
@@ -41,6 +41,12 @@ function checkedContent<T extends { content: PluginReply['content'] }>(reply: T)
 export const PROCESSING_WAIT_MS = 5 * 60_000;
 
 type CancelWhen = NonNullable<InvokeOptions['cancelWhen']>;
+
+/** What a `Processing` reply says about the work it started ("Running 412 tests…"), if anything. */
+function processingText(reply: PluginReply): string | undefined {
+  const text = reply.content.find((block) => block.type === 'text');
+  return text && typeof text.text === 'string' && text.text !== '' ? text.text : reply.message;
+}
 
 interface PendingCompletion {
   connectionId: string;
@@ -78,7 +84,7 @@ export class HubPluginPort implements PluginPort {
   async invokeTool(
     connectionId: string,
     request: RequestCallTool,
-    options: { deadline: CallDeadline; signal: AbortSignal; onProgress?: CallContext['progress']; agentRequests?: CallContext['agentRequests'] },
+    options: ToolCallOptions,
   ): Promise<PluginReply> {
     return this.runTool(connectionId, ServerToPlugin.RunCallTool, request, options);
   }
@@ -172,7 +178,7 @@ export class HubPluginPort implements PluginPort {
     connectionId: string,
     method: string,
     request: RequestCallTool,
-    options: { deadline: CallDeadline; signal: AbortSignal; onProgress?: CallContext['progress']; agentRequests?: CallContext['agentRequests'] },
+    options: ToolCallOptions,
   ): Promise<PluginReply> {
     const connection = this.connection(connectionId);
     const { requestId } = request;
@@ -193,6 +199,7 @@ export class HubPluginPort implements PluginPort {
       const reply = this.decodeCallReply(connectionId, method, raw);
       if (reply.status !== ResponseStatus.Processing) return reply;
       deadline.extend(PROCESSING_WAIT_MS - deadline.budgetMs);
+      options.onLongRunning?.(processingText(reply));
       const completed = this.inFlight.get(requestId) ?? (await this.completion(connectionId, requestId, signal, untilExpiry));
       const result = this.decodeCompletion(connectionId, completed);
       return replyFromEnvelope({ requestId, status: result.status, errorKind: result.errorKind, message: undefined, httpStatusCode: undefined, value: result });

@@ -41,6 +41,7 @@ export function toolDescriptor(tool: ResponseListTool): Tool {
     inputSchema: objectSchema(tool.inputSchema),
     outputSchema: tool.outputSchema ? objectSchema(tool.outputSchema) : undefined,
     annotations: Object.keys(annotations).length ? annotations : undefined,
+    execution: tool.taskSupport ? { taskSupport: tool.taskSupport } : undefined,
   });
 }
 

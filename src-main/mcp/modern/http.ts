@@ -6,13 +6,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { httpStatusOf, jsonRpcCodeOf, JunctionError, KIND_BY_CODE, toStructuredError, type AgentScope } from '../../contracts/index.js';
+import { JunctionError, type AgentScope } from '../../contracts/index.js';
 import { hangUpSignal } from '../../shared/index.js';
 import { isRequest } from '../jsonrpc-http.js';
 import { sseEvent, SseStream } from '../sse-stream.js';
 import { readModernRequest, statelessAgentLabel } from './envelope.js';
 import type { ListenStreams } from './listen.js';
-import { fromMcpError, JsonRpcError, SerializedResult, type ModernMethods } from './methods.js';
+import { SerializedResult, type ModernMethods } from './methods.js';
+import { errorAnswer } from './rpc-errors.js';
 
 /** What serves the stateless revision: its request/response methods and its listen streams. */
 export interface ModernEndpoint {
@@ -29,21 +30,6 @@ export interface StatelessAgent {
   protocolVersion: string;
   /** The label its calls carry. */
   callLabel: string;
-}
-
-interface ErrorAnswer {
-  status: number;
-  error: { code: number; message: string; data?: unknown };
-}
-
-/** The request's own refusals answer their table status; the rest are results of the work (200). */
-function errorAnswer(error: unknown): ErrorAnswer {
-  const rpc = error instanceof JsonRpcError ? error : fromMcpError(error);
-  if (rpc) return { status: 200, error: { code: rpc.code, message: rpc.message, ...(rpc.data !== undefined ? { data: rpc.data } : {}) } };
-  const structured = toStructuredError(error);
-  const refusal = KIND_BY_CODE[structured.code] === 'binding' || structured.code === 'MethodNotFound';
-  // The spec's errors carry their data members (supported/requested, requiredCapabilities) at the top of `data`.
-  return { status: refusal ? httpStatusOf(structured) : 200, error: { code: jsonRpcCodeOf(structured), message: structured.message, data: { ...structured.details, ...structured } } };
 }
 
 /** The answer to one request: JSON until something must be streamed before the response. */

@@ -22,7 +22,9 @@ export type CallStep =
   | { kind: 'done'; outcome: ToolOutcome }
   | { kind: 'input'; inputRequests: Record<string, InputRequest>; requestState: string }
   /** The call failed after its plugin asked for something the agent did not declare. */
-  | { kind: 'missingCapability'; capabilities: Record<string, Record<string, never>> };
+  | { kind: 'missingCapability'; capabilities: Record<string, Record<string, never>> }
+  /** The call went long (its plugin answered `Processing`) and the agent declared tasks: the task follows it now. */
+  | { kind: 'long'; call: ParkedCall; message: string | undefined };
 
 /** Who may resume a parked call: the tool, the route's pin and the agent's name the first round came with. */
 export interface CallOwner {
@@ -35,10 +37,11 @@ interface Question {
   answer(response: unknown): void;
 }
 
+const InputResponses = z.record(z.string(), z.unknown());
 const ANSWER_SCHEMA = { 'elicitation/create': ElicitResultSchema, 'sampling/createMessage': CreateMessageResultSchema } as const;
 const CAPABILITY_OF = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling' } as const;
 
-class ParkedCall {
+export class ParkedCall {
   readonly id = randomUUID();
   round = 0;
   /** Set while a retry is being served, so a second retry with the same state is refused. */
@@ -50,11 +53,48 @@ class ParkedCall {
   expires: NodeJS.Timeout | undefined;
   private asked = 0;
   private wake: (() => void) | undefined;
+  /** Settles with the plugin's `Processing` message once the call goes long; never, unless the agent declared tasks. */
+  readonly wentLong: Promise<{ message: string | undefined }>;
+  /** What the source calls when the call goes long. */
+  readonly longRunning: (message?: string) => void;
+  taskId: string | undefined;
+  /** When the call last asked the agent something (ms since the epoch; 0 before it asked). */
+  lastAskedAt = 0;
 
   constructor(
     readonly owner: CallOwner,
     private readonly capabilities: ClientCapabilities,
-  ) {}
+    takesTasks: boolean,
+  ) {
+    let wake: ((long: { message: string | undefined }) => void) | undefined;
+    this.wentLong = new Promise((resolve) => (wake = takesTasks ? resolve : undefined));
+    this.longRunning = (message) => {
+      wake?.({ message });
+      wake = undefined;
+    };
+  }
+
+  /** Hands each answer in `responses` to the question it is keyed to; answers to nothing asked are ignored. */
+  answer(inputResponses: unknown): void {
+    const responses = InputResponses.safeParse(inputResponses ?? {});
+    if (!responses.success) throw new JunctionError('InvalidArguments', 'Invalid params: inputResponses must be an object keyed by the inputRequests it answers.');
+    const answers: Array<[string, Question, unknown]> = [];
+    for (const [key, question] of this.questions) {
+      if (!(key in responses.data)) continue;
+      const parsed = ANSWER_SCHEMA[question.request.method].safeParse(responses.data[key]);
+      if (!parsed.success) throw new JunctionError('InvalidArguments', `Invalid params: inputResponses["${key}"] is not a valid ${question.request.method} result.`);
+      answers.push([key, question, parsed.data]);
+    }
+    for (const [key, question, answer] of answers) {
+      this.questions.delete(key);
+      question.answer(answer);
+    }
+  }
+
+  /** The questions the call waits on, as the agent is shown them. */
+  inputRequests(): Record<string, InputRequest> {
+    return Object.fromEntries([...this.questions].map(([key, q]) => [key, q.request]));
+  }
 
   readonly requests: AgentRequests = {
     elicit: (params, signal) => this.ask({ method: 'elicitation/create', params: { mode: 'form', ...params } }, signal) as Promise<ElicitationAnswer>,
@@ -70,6 +110,7 @@ class ParkedCall {
       return Promise.reject(new JunctionError('CapabilityUnavailable', `The agent that made this call did not declare the ${capability} capability.`));
     }
     const key = `${capability}-${++this.asked}`;
+    this.lastAskedAt = Date.now();
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         this.questions.delete(key);
@@ -95,8 +136,6 @@ class ParkedCall {
   }
 }
 
-const InputResponses = z.record(z.string(), z.unknown());
-
 export interface InputRequiredOptions {
   seal: RequestStateSeal;
   /** How long a parked call waits for the agent's retry before it is aborted. */
@@ -109,10 +148,19 @@ export class InputRequiredCalls {
 
   constructor(private readonly options: InputRequiredOptions) {}
 
-  /** Starts a call; `run` gets the agent requests the call's plugin asks through. */
-  start(owner: CallOwner, capabilities: ClientCapabilities, hangUp: AbortSignal, run: (requests: AgentRequests, signal: AbortSignal) => Promise<ToolOutcome>): Promise<CallStep> {
-    const call = new ParkedCall(owner, capabilities);
-    call.outcome = run(call.requests, call.abort.signal);
+  /**
+   * Starts a call; `run` gets the agent requests the call's plugin asks through and the hook its
+   * source calls when the call goes long (which ends the wait here only when `takesTasks`).
+   */
+  start(
+    owner: CallOwner,
+    capabilities: ClientCapabilities,
+    takesTasks: boolean,
+    hangUp: AbortSignal,
+    run: (requests: AgentRequests, signal: AbortSignal, call: Pick<ParkedCall, 'longRunning' | 'taskId'>) => Promise<ToolOutcome>,
+  ): Promise<CallStep> {
+    const call = new ParkedCall(owner, capabilities, takesTasks);
+    call.outcome = run(call.requests, call.abort.signal, call);
     return this.next(call, hangUp);
   }
 
@@ -123,18 +171,8 @@ export class InputRequiredCalls {
     if (!call || call.busy || call.round !== state.round || state.owner !== owner.key || call.owner.key !== owner.key || call.owner.tool !== owner.tool) {
       throw new JunctionError('RequestStateInvalid', 'Invalid params: requestState was already used, has expired, or belongs to another call; call the tool again without it to start over.');
     }
-    const responses = InputResponses.safeParse(inputResponses ?? {});
-    if (!responses.success) throw new JunctionError('InvalidArguments', 'Invalid params: inputResponses must be an object keyed by the inputRequests it answers.');
-    const answers: Array<[Question, unknown]> = [];
-    for (const [key, question] of call.questions) {
-      if (!(key in responses.data)) continue;
-      const parsed = ANSWER_SCHEMA[question.request.method].safeParse(responses.data[key]);
-      if (!parsed.success) throw new JunctionError('InvalidArguments', `Invalid params: inputResponses["${key}"] is not a valid ${question.request.method} result.`);
-      answers.push([question, parsed.data]);
-    }
+    call.answer(inputResponses);
     call.busy = true;
-    for (const [key] of call.questions) if (key in responses.data) call.questions.delete(key);
-    for (const [question, answer] of answers) question.answer(answer);
     return this.next(call, hangUp);
   }
 
@@ -151,15 +189,19 @@ export class InputRequiredCalls {
     const onHangUp = () => this.drop(call, true);
     hangUp.addEventListener('abort', onHangUp, { once: true });
     try {
-      const settled = await Promise.race([call.outcome.then((outcome) => ({ outcome })), call.asking().then(() => undefined)]);
+      const settled = await Promise.race([call.outcome.then((outcome) => ({ outcome })), call.asking().then(() => undefined), call.wentLong]);
+      if (settled && 'message' in settled) {
+        // A task owns the call from here: it is no longer parked, and no retry may resume it.
+        this.drop(call, false);
+        return { kind: 'long', call, message: settled.message };
+      }
       if (settled) {
         this.drop(call, false);
         if (call.missing.size > 0 && settled.outcome.result.isError) return { kind: 'missingCapability', capabilities: Object.fromEntries([...call.missing].map((c) => [c, {}])) };
         return { kind: 'done', outcome: settled.outcome };
       }
       this.park(call);
-      const inputRequests = Object.fromEntries([...call.questions].map(([key, q]) => [key, q.request]));
-      return { kind: 'input', inputRequests, requestState: this.options.seal.seal({ run: call.id, round: call.round, owner: call.owner.key }) };
+      return { kind: 'input', inputRequests: call.inputRequests(), requestState: this.options.seal.seal({ run: call.id, round: call.round, owner: call.owner.key }) };
     } finally {
       hangUp.removeEventListener('abort', onHangUp);
     }

@@ -5,7 +5,6 @@
  * Methods the revision removed (initialize, ping, logging/setLevel, resources/subscribe and
  * unsubscribe) are unknown here, as the spec asks.
  */
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ANSWER_BY_KIND, isJunctionError, JunctionError, type AgentScope, type ToolOutcome } from '../../contracts/index.js';
 import { SessionLogLevel } from '../agent-requests.js';
@@ -13,12 +12,30 @@ import type { ContentSource } from '../content-source.js';
 import type { McpServedParts } from '../server.js';
 import type { CacheHints } from './cache-hints.js';
 import { ALL_VERSIONS, META, statelessAgentLabel, type ModernRequest } from './envelope.js';
-import type { CallOwner, InputRequiredCalls } from './input-required.js';
+import type { CallOwner, InputRequiredCalls, ParkedCall } from './input-required.js';
 import { checkParamHeaders } from './param-headers.js';
+import { errorAnswer, JsonRpcError } from './rpc-errors.js';
+import { TASKS_EXTENSION, type TaskEnding, type TaskStore } from './tasks.js';
 
 export interface ModernMethodDeps extends McpServedParts {
   cache: CacheHints;
   calls: InputRequiredCalls;
+  tasks: TaskStore;
+}
+
+const TASKS_REQUIRED = { extensions: { [TASKS_EXTENSION]: {} } };
+
+function missingCapability(message: string, requiredCapabilities: Record<string, unknown>): JunctionError {
+  return new JunctionError('MissingRequiredClientCapability', message, { details: { requiredCapabilities } });
+}
+
+function declaresTasks(request: ModernRequest): boolean {
+  return request.capabilities.extensions?.[TASKS_EXTENSION] !== undefined;
+}
+
+/** Who may resume a parked call or read a task: the route's pin and the agent's name the request came with. */
+function ownerOf(scope: AgentScope, request: ModernRequest, tool = ''): CallOwner {
+  return { tool, key: `${scope.pin ?? ''}\n${request.clientInfo?.name ?? ''}` };
 }
 
 /** What a method may send before its result: request-scoped notifications (progress, log lines). */
@@ -26,17 +43,6 @@ export interface RequestChannel {
   notify(method: string, params: Record<string, unknown>): void;
   /** Aborts when the agent closes the response stream (the revision's cancellation). */
   signal: AbortSignal;
-}
-
-/** A JSON-RPC error a method answers with; `data` goes out as given. */
-export class JsonRpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
 }
 
 /** A result already serialised (a tool result reuses the JSON the dispatcher made for the audit trail). */
@@ -73,21 +79,32 @@ function capabilities(content: ContentSource | undefined): Record<string, unknow
   return {
     tools: { listChanged: true },
     ...(content ? { prompts: { listChanged: true }, resources: { listChanged: true, subscribe: true }, completions: {} } : {}),
+    extensions: { [TASKS_EXTENSION]: {} },
   };
 }
 
 export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
-  const { catalogue, dispatcher, content, cache, calls } = deps;
+  const { catalogue, dispatcher, content, cache, calls, tasks } = deps;
   const serverMeta = { [META.serverInfo]: { name: deps.name, version: deps.version } };
   const complete = (result: Record<string, unknown>) => ({ ...result, resultType: 'complete', _meta: serverMeta });
 
   const completeTail = `"resultType":"complete","_meta":${JSON.stringify(serverMeta)}}`;
-  const toolAnswer = (unknownTool: boolean, outcome: ToolOutcome): Record<string, unknown> | SerializedResult => {
-    // The spec makes an unknown tool a protocol error, not a tool result (as the session revisions do).
+  /**
+   * What a finished call answers: its outcome, or the JSON-RPC error the spec asks for. An unknown tool
+   * is a protocol error, not a tool result (as on the session revisions), and so is a call that failed
+   * after its plugin asked for a capability the request did not declare.
+   */
+  const finishedOutcome = (tool: string, unknownTool: boolean, missing: ReadonlySet<string>, outcome: ToolOutcome): ToolOutcome => {
+    if (missing.size > 0 && outcome.result.isError) {
+      throw missingCapability(`The tool '${tool}' needs the ${[...missing].join(', ')} capability, which this request's client capabilities do not declare.`, Object.fromEntries([...missing].map((c) => [c, {}])));
+    }
     if (unknownTool && outcome.error) {
       const { kind, pluginStatus: _status, ...error } = outcome.error;
       throw new JsonRpcError(ANSWER_BY_KIND[kind].jsonRpc, error.message, error);
     }
+    return outcome;
+  };
+  const toolAnswer = (outcome: ToolOutcome): Record<string, unknown> | SerializedResult => {
     const { result, resultJson } = outcome;
     // Spliced into the JSON the dispatcher already made, unless the result has keys of its own there.
     if (resultJson?.startsWith('{') && !('_meta' in result) && !('resultType' in result)) {
@@ -95,21 +112,40 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
     }
     return complete(result as Record<string, unknown>);
   };
+  /** A task ends as the call would have answered had the agent waited: its result, or that JSON-RPC error. */
+  const taskEnding =
+    (tool: string, unknownTool: boolean, call: ParkedCall) =>
+    (outcome: ToolOutcome): TaskEnding => {
+      try {
+        return { kind: 'result', result: finishedOutcome(tool, unknownTool || outcome.unknownTool === true, call.missing, outcome).result as Record<string, unknown> };
+      } catch (error) {
+        return { kind: 'error', error: errorAnswer(error).error };
+      }
+    };
 
   const callTool: Method = async (request, scope, channel) => {
     const params = parse(ToolCallParams, request.params, 'tools/call');
     const client = request.clientInfo;
-    const owner: CallOwner = { tool: params.name, key: `${scope.pin ?? ''}\n${client?.name ?? ''}` };
+    const owner = ownerOf(scope, request, params.name);
     const entry = catalogue.resolve(params.name, scope);
     if (entry) checkParamHeaders(entry.descriptor.inputSchema, params.arguments ?? {}, request.paramHeaders);
+    const takesTasks = declaresTasks(request);
+    if (entry?.descriptor.execution?.taskSupport === 'required' && !takesTasks) {
+      throw missingCapability(`The tool '${params.name}' runs only as a task; declare the ${TASKS_EXTENSION} extension in this request's client capabilities.`, TASKS_REQUIRED);
+    }
     const meta = request.params['_meta'] as Record<string, unknown>;
     const progressToken = meta['progressToken'];
     const logLevel = new SessionLogLevel();
     if (request.logLevel) logLevel.set(request.logLevel);
+    // Progress and log lines travel on this request's response only; a task has none once it is answered.
+    let answered = false;
+    const notify = (method: string, params: Record<string, unknown>) => {
+      if (!answered) channel.notify(method, params);
+    };
     const step =
       params.requestState !== undefined
         ? await calls.resume(owner, params.requestState, params.inputResponses, channel.signal)
-        : await calls.start(owner, request.capabilities, channel.signal, (requests, signal) =>
+        : await calls.start(owner, request.capabilities, takesTasks, channel.signal, (requests, signal, parked) =>
             dispatcher.call({
               name: params.name,
               args: params.arguments ?? {},
@@ -121,28 +157,43 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
               signal,
               scope,
               traceparent: meta['traceparent'],
+              longRunning: parked.longRunning,
+              taskId: () => parked.taskId,
               agentRequests: {
                 ...requests,
                 // The spec sends no log line for a request that did not set a level.
                 log: (level, data, logger) => {
-                  if (request.logLevel && logLevel.allows(level)) channel.notify('notifications/message', { level, data, ...(logger ? { logger } : {}) });
+                  if (request.logLevel && logLevel.allows(level)) notify('notifications/message', { level, data, ...(logger ? { logger } : {}) });
                 },
               },
               ...(typeof progressToken === 'string' || typeof progressToken === 'number'
-                ? { progress: (update: { progress: number; total?: number; message?: string }) => channel.notify('notifications/progress', { progressToken, ...update }) }
+                ? { progress: (update: { progress: number; total?: number; message?: string }) => notify('notifications/progress', { progressToken, ...update }) }
                 : {}),
             }),
           );
     if (step.kind === 'input') return { resultType: 'input_required', inputRequests: step.inputRequests, requestState: step.requestState, _meta: serverMeta };
-    if (step.kind === 'missingCapability') {
-      const names = Object.keys(step.capabilities).join(', ');
-      throw new JunctionError('MissingRequiredClientCapability', `The tool '${params.name}' needs the ${names} capability, which this request's client capabilities do not declare.`, {
-        details: { requiredCapabilities: step.capabilities },
-      });
-    }
     // The dispatcher says unknown too when the tool was hidden while the call was held.
-    return toolAnswer(entry === undefined || step.outcome.unknownTool === true, step.outcome);
+    const unknownTool = entry === undefined;
+    if (step.kind === 'long') {
+      const created = tasks.create(step.call, step.message, taskEnding(params.name, unknownTool, step.call));
+      if (created) {
+        answered = true;
+        return { resultType: 'task', ...created, _meta: serverMeta };
+      }
+      // Every place holds a running task: this call is answered when it ends, as without the extension.
+      return toolAnswer(finishedOutcome(params.name, unknownTool || (await step.call.outcome).unknownTool === true, step.call.missing, await step.call.outcome));
+    }
+    if (step.kind === 'missingCapability') throw missingCapability(`The tool '${params.name}' needs the ${Object.keys(step.capabilities).join(', ')} capability, which this request's client capabilities do not declare.`, step.capabilities);
+    return toolAnswer(finishedOutcome(params.name, unknownTool || step.outcome.unknownTool === true, new Set(), step.outcome));
   };
+
+  /** tasks/*: only for requests that declare the extension (-32021 otherwise), and only the creator's tasks. */
+  const taskMethod =
+    (serve: (owner: CallOwner, params: Record<string, unknown>) => Record<string, unknown>): Method =>
+    async (request, scope) => {
+      if (!declaresTasks(request)) throw missingCapability(`${request.method} belongs to the ${TASKS_EXTENSION} extension, which this request's client capabilities do not declare.`, TASKS_REQUIRED);
+      return complete(serve(ownerOf(scope, request), request.params));
+    };
 
   const methods = new Map<string, Method>([
     [
@@ -152,10 +203,27 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
           supportedVersions: [...ALL_VERSIONS],
           capabilities: capabilities(content),
           ...(deps.instructions ? { instructions: deps.instructions } : {}),
+          // DiscoverResult is cacheable like a list: it changes only with Junction's own capabilities.
+          ...cache.list(),
         }),
     ],
     ['tools/list', async (_request, scope) => complete({ tools: catalogue.listTools(scope), ...cache.list() })],
     ['tools/call', callTool],
+    ['tasks/get', taskMethod((owner, params) => tasks.get(owner, params['taskId']))],
+    [
+      'tasks/update',
+      taskMethod((owner, params) => {
+        tasks.update(owner, params['taskId'], params['inputResponses']);
+        return {};
+      }),
+    ],
+    [
+      'tasks/cancel',
+      taskMethod((owner, params) => {
+        tasks.cancel(owner, params['taskId']);
+        return {};
+      }),
+    ],
   ]);
   if (content) {
     methods.set('prompts/list', async (_r, scope) => complete({ ...(await content.listPrompts(scope)), ...cache.list() }));
@@ -181,9 +249,4 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
     });
   }
   return methods;
-}
-
-/** An SDK McpError as the JSON-RPC error it stands for (content sources may throw them). */
-export function fromMcpError(error: unknown): JsonRpcError | undefined {
-  return error instanceof McpError ? new JsonRpcError(error.code, error.message.replace(`MCP error ${error.code}: `, ''), error.data) : undefined;
 }

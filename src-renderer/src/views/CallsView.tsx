@@ -201,6 +201,14 @@ function Detail({ callId, live, held, onClose }: { callId: string; live: CallVie
         <dd>{formatTime(call.startedAt)}</dd>
         <dt>Duration</dt>
         <dd data-testid="detail-duration">{durationText(call)} · request {formatBytes(call.requestBytes)} · response {formatBytes(call.responseBytes)}</dd>
+        {call.taskId && (
+          <>
+            <dt>Task</dt>
+            <dd data-testid="detail-task">
+              ran as task <code>{call.taskId}</code> <span className="muted">(the agent followed it with tasks/get)</span>
+            </dd>
+          </>
+        )}
         {call.traceparent && (
           <>
             <dt>Trace</dt>

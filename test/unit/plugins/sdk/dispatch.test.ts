@@ -7,7 +7,7 @@ import { AgentRequestError, ToolUnavailableError } from '../../../../plugins/sdk
 import { ResponseErrorKind, ResponseStatus } from '../../../../plugins/sdk/wire/index.js';
 
 const noAgent = () => Promise.reject(new AgentRequestError('CapabilityUnavailable', 'no agent in this unit test'));
-const ctx: ToolContext = { requestId: 'r', signal: new AbortController().signal, progress: () => undefined, log: () => undefined, elicit: noAgent, sample: noAgent };
+const ctx: ToolContext = { requestId: 'r', signal: new AbortController().signal, progress: () => undefined, log: () => undefined, elicit: noAgent, sample: noAgent, processing: () => undefined };
 
 function define(handler: ToolDefinition['handler'], input: ToolDefinition['input'] = z.object({ n: z.number() })): ToolDefinition {
   return { name: 't', description: 'd', input, handler };

@@ -12,7 +12,7 @@ import { assertSupported, migrate, SCHEMA_VERSION, type MigrationReport, type Up
 import { errorMessage } from '../shared/index.js';
 
 export const CALL_COLUMNS =
-  'seq, call_id, started_at, agent, transport, tool, target, status, error_code, duration_ms, request_bytes, response_bytes, arguments, result, redacted, truncated, policy, decided_by, replay_of';
+  'seq, call_id, started_at, agent, transport, tool, target, status, error_code, duration_ms, request_bytes, response_bytes, arguments, result, redacted, truncated, policy, decided_by, replay_of, traceparent';
 
 /**
  * A call row's columns and the keys of its parameters (rows.ts). The writer binds them by position
@@ -38,6 +38,7 @@ export const CALL_FIELDS = [
   ['policy', 'policy'],
   ['decided_by', 'decidedBy'],
   ['replay_of', 'replayOf'],
+  ['traceparent', 'traceparent'],
 ] as const;
 
 export interface CallRow {
@@ -60,6 +61,7 @@ export interface CallRow {
   policy: string | null;
   decided_by: string | null;
   replay_of: string | null;
+  traceparent: string | null;
 }
 
 export interface EventRow {
@@ -93,6 +95,7 @@ export function unsequencedCall(row: Omit<CallRow, 'seq'>): Omit<StoredCall, 'se
   if (row.response_bytes !== null) call.responseBytes = row.response_bytes;
   if (row.error_code !== null) call.errorCode = row.error_code;
   if (row.replay_of !== null) call.replayOf = row.replay_of;
+  if (row.traceparent !== null) call.traceparent = row.traceparent;
   const policy = row.policy === null ? null : parseJson(row.policy);
   // History rows say who decided what, as live ones do.
   if (policy !== null) call.policy = policy as PolicyDecisionView;

@@ -32,7 +32,7 @@ export interface ExportOptions {
 
 const CSV_COLUMNS = [
   'type', 'at', 'callId', 'agent', 'transport', 'tool', 'target', 'status', 'errorCode', 'durationMs', 'requestBytes', 'responseBytes',
-  'policy', 'decidedBy', 'replayOf', 'redacted', 'kind', 'workspaceId', 'transactionId', 'arguments', 'result', 'data',
+  'policy', 'decidedBy', 'replayOf', 'traceparent', 'redacted', 'kind', 'workspaceId', 'transactionId', 'arguments', 'result', 'data',
 ] as const;
 
 type Line = Partial<Record<(typeof CSV_COLUMNS)[number], unknown>>;
@@ -127,6 +127,17 @@ async function write(out: Writable, text: string): Promise<boolean> {
   });
 }
 
+/**
+ * The call columns to select from this file: one an older Junction wrote (or one still being upgraded)
+ * lacks the columns later schema versions added, which read as null, as for a call that had none.
+ */
+function callColumns(db: Database.Database): string {
+  const present = new Set((db.prepare("SELECT name FROM pragma_table_info('calls')").pluck().all() as string[]));
+  return CALL_COLUMNS.split(', ')
+    .map((column) => (present.has(column) ? column : `NULL AS ${column}`))
+    .join(', ');
+}
+
 /** Writes the export to `out` and resolves with the number of records written (fewer when `out` closed first); `out` is left open. */
 export async function exportAudit(options: ExportOptions, out: Writable): Promise<number> {
   const pendingPath = spillPath(options.path);
@@ -161,7 +172,7 @@ export async function exportAudit(options: ExportOptions, out: Writable): Promis
     const callAt = (row: UnsequencedCall) => row.started_at;
     const eventAt = (row: UnsequencedEvent) => row.at;
     const lines = mergedByTime([
-      timed(rows<CallRow>('calls', `SELECT ${CALL_COLUMNS} FROM calls WHERE started_at >= ? AND started_at < ? ORDER BY started_at, seq`), callAt, callLine),
+      timed(rows<CallRow>('calls', `SELECT ${db && tables.has('calls') ? callColumns(db) : CALL_COLUMNS} FROM calls WHERE started_at >= ? AND started_at < ? ORDER BY started_at, seq`), callAt, callLine),
       timed(spilledCalls, callAt, callLine),
       timed(rows<EventRow>('events', 'SELECT * FROM events WHERE at >= ? AND at < ? ORDER BY at, seq'), eventAt, eventLine),
       timed(spilledEvents, eventAt, eventLine),

@@ -52,6 +52,7 @@ function row(call: CallView, values: StoredValues, decidedBy: string | null, rep
     policy: values.policy,
     decidedBy,
     replayOf,
+    traceparent: call.traceparent ?? null,
   };
 }
 

@@ -216,6 +216,15 @@ DROP INDEX IF EXISTS calls_agent;
 DROP INDEX IF EXISTS calls_status;
 `;
 
+/**
+ * Version 5: the W3C trace context (`traceparent`) the agent sent with the call, so one request can be
+ * followed from the trail into the agent's and the editor's traces. Null for calls recorded before it and
+ * for calls that carried none. Not searched: it is an identifier to look up, not words.
+ */
+const TRACE_CONTEXT = `
+ALTER TABLE calls ADD COLUMN traceparent TEXT;
+`;
+
 interface Migration {
   sql: string;
   /**
@@ -232,6 +241,7 @@ const MIGRATIONS: readonly Migration[] = [
   { sql: FILTERED_INDEX, backfill: FILTERED_INDEX_BACKFILL },
   { sql: TIME_MAP_AND_TERMS },
   { sql: FILTERS_IN_SEARCH_INDEX },
+  { sql: TRACE_CONTEXT },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

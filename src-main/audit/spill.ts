@@ -34,6 +34,8 @@ const callRow = z.strictObject({
   policy: optionalText,
   decidedBy: optionalText,
   replayOf: optionalText,
+  // A spill file kept by a Junction before schema version 5 has no such column: its calls carried none.
+  traceparent: optionalText.default(null),
 });
 
 const eventRow = z.strictObject({ at: count, kind: text, workspaceId: optionalText, transactionId: optionalText, data: text });

@@ -13,6 +13,7 @@ function callRecord(callId: string, argumentsText: string): PreparedRecord {
     params: {
       callId, startedAt: 1_700_000_000_000, agent: 'agent', transport: 'http-api', tool: 'echo', target: 'host', status: 'ok', errorCode: null, durationMs: 2,
       requestBytes: argumentsText.length, responseBytes: null, arguments: argumentsText, result: null, redacted: null, truncated: 0, policy: null, decidedBy: null, replayOf: null,
+      traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
     },
   };
 }
@@ -50,6 +51,19 @@ test('a missing file holds nothing; damaged lines (not JSON, a missing or extra 
     appendFileSync(path, `${JSON.stringify({ type: 'event', params: { ...event.params, at: 'yesterday' } })}\n\n`);
     appendFileSync(path, JSON.stringify(event));
     assert.deepEqual(loadSpill(path), { records: [good, event], damaged: 4 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a call spilled by a Junction before the trace context column (schema 5) loads with none', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'junction-spill-'));
+  try {
+    const path = spillPath(join(dir, 'audit.db'));
+    const current = callRecord('older', '{}');
+    const { traceparent: _absent, ...olderParams } = current.params;
+    writeFileSync(path, `${JSON.stringify({ type: 'call', params: olderParams })}\n`);
+    assert.deepEqual(loadSpill(path), { records: [{ type: 'call', params: { ...olderParams, traceparent: null } }], damaged: 0 });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

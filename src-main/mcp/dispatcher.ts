@@ -126,24 +126,21 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         status: 'running',
         startedAt: Date.now(),
         requestBytes: request.requestBytes ?? byteLength(argsJson),
-        ...(request.replayOf ? { replayOf: request.replayOf } : {}),
-        ...(request.scope?.sessionId ? { sessionId: boundedText(request.scope.sessionId, VIEW_TEXT_CHARS) } : {}),
       };
+      // Optional fields are assigned rather than spread from a conditional literal: this runs on every call.
+      if (request.replayOf) call.replayOf = request.replayOf;
+      if (request.scope?.sessionId) call.sessionId = boundedText(request.scope.sessionId, VIEW_TEXT_CHARS);
       notify('started', { ...call });
       let policy: PolicyDecisionView | undefined;
       const outcome = await run(request, call.callId).catch((error: unknown) => thrownOutcome(error));
       const errorCode = outcome.error?.code;
       // A result without JSON (a cycle, a BigInt) answers its string form rather than failing the finished call.
       const resultJson = jsonText(outcome.result);
-      notify('finished', {
-        ...call,
-        status: outcome.result.isError ? 'error' : 'ok',
-        durationMs: Date.now() - call.startedAt,
-        responseBytes: byteLength(resultJson),
-        ...(errorCode ? { errorCode: boundedText(errorCode, VIEW_TEXT_CHARS) } : {}),
-        ...(outcome.servedBy ? { servedBy: outcome.servedBy } : {}),
-        ...(policy ? { policy } : {}),
-      }, outcome.result, { arguments: argsJson, result: resultJson });
+      const finished: CallView = { ...call, status: outcome.result.isError ? 'error' : 'ok', durationMs: Date.now() - call.startedAt, responseBytes: byteLength(resultJson) };
+      if (errorCode) finished.errorCode = boundedText(errorCode, VIEW_TEXT_CHARS);
+      if (outcome.servedBy) finished.servedBy = outcome.servedBy;
+      if (policy) finished.policy = policy;
+      notify('finished', finished, outcome.result, { arguments: argsJson, result: resultJson });
       return { ...outcome, resultJson };
 
       async function run(req: DispatchRequest, callId: string): Promise<ToolOutcome> {

@@ -66,6 +66,8 @@ export interface CallContext {
   agentRequests?: AgentRequests;
   /** The agent's session and route pin; sources serving several projects choose one from it. */
   scope?: AgentScope;
+  /** The agent's W3C trace context (validated, version 00), passed on to whatever serves the call. */
+  traceparent?: string;
 }
 
 export type AgentLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';

@@ -113,7 +113,19 @@ export function createDirectToolApi(options: DirectApiOptions) {
     options.onCaller?.(req);
     const agent = agentOf(req);
     // Each request stands alone, so an "allow for this session" decision covers later requests from the same caller address.
-    const outcome = await options.dispatcher.call({ name, args: request.args, requestBytes: request.bytes, agent, agentName: API_AGENT_NAME, session: `http-api:${agent}`, transport: 'http-api', signal: request.signal, scope });
+    const outcome = await options.dispatcher.call({
+      name,
+      args: request.args,
+      requestBytes: request.bytes,
+      agent,
+      agentName: API_AGENT_NAME,
+      session: `http-api:${agent}`,
+      transport: 'http-api',
+      signal: request.signal,
+      scope,
+      // W3C Trace Context's own header; Node joins repeated ones with a comma, which no valid value holds.
+      traceparent: req.headers['traceparent'],
+    });
     sendOutcome(res, name, outcome);
   };
 

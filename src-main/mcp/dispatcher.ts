@@ -4,7 +4,7 @@
  * observer events the console, webhooks and the audit trail consume.
  */
 import type { CallView, NestedRequestView, PolicyDecisionView, CallGate, AgentScope } from '../contracts/index.js';
-import { boundedText, VIEW_TEXT_CHARS, findLoneSurrogate, closestNames, didYouMean, jsonText, timeOrderedId } from '../shared/index.js';
+import { boundedText, VIEW_TEXT_CHARS, findLoneSurrogate, closestNames, didYouMean, jsonText, timeOrderedId, validTraceparent } from '../shared/index.js';
 import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type CallJson, type ToolOutcome } from '../contracts/index.js';
 import type { Catalogue } from './catalogue.js';
 import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
@@ -41,6 +41,8 @@ export interface DispatchRequest {
   replayOf?: string;
   /** The agent's session and route pin, for sources that serve several projects. */
   scope?: AgentScope;
+  /** The `traceparent` as the agent sent it (`_meta`, or the HTTP header); kept only when valid. */
+  traceparent?: unknown;
 }
 
 export interface Dispatcher {
@@ -111,6 +113,8 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         agent: boundedText(incoming.agent, VIEW_TEXT_CHARS),
         ...(incoming.agentName !== undefined ? { agentName: boundedText(incoming.agentName, VIEW_TEXT_CHARS) } : {}),
       };
+      // Checked once here for every route; an invalid one is dropped, as Trace Context asks of a receiver.
+      const traceparent = validTraceparent(incoming.traceparent);
       // Scoped: a tool hidden from this agent session resolves to nothing, exactly as an unknown name.
       const entry = catalogue.resolve(request.name, request.scope);
       // Serialised by JSON.stringify, never taken from the request's bytes: redaction relies on its escaping
@@ -130,6 +134,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
       // Optional fields are assigned rather than spread from a conditional literal: this runs on every call.
       if (request.replayOf) call.replayOf = request.replayOf;
       if (request.scope?.sessionId) call.sessionId = boundedText(request.scope.sessionId, VIEW_TEXT_CHARS);
+      if (traceparent) call.traceparent = traceparent;
       notify('started', { ...call });
       let policy: PolicyDecisionView | undefined;
       const outcome = await run(request, call.callId).catch((error: unknown) => thrownOutcome(error));
@@ -168,6 +173,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
           transport: req.transport,
           signal: req.signal,
           ...(req.scope ? { scope: req.scope } : {}),
+          ...(traceparent ? { traceparent } : {}),
           progress,
           ...agentRequestsFor(req, callId),
         };

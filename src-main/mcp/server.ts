@@ -252,6 +252,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
           transport,
           signal: extra.signal,
           scope: scope(),
+          traceparent: request.params._meta?.['traceparent'],
           agentRequests: agentRequestsFor({ server, relatedRequestId: extra.requestId, sendNotification: extra.sendNotification, logLevel: state.logLevel }),
           ...(progressToken !== undefined
             ? {

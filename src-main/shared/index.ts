@@ -11,3 +11,4 @@ export * from './schema-text-cache.js';
 export * from './time-ordered-id.js';
 export * from './error-message.js';
 export * from './http-route.js';
+export * from './trace-context.js';

@@ -36,6 +36,11 @@ export interface ToolContext {
   /** Aborted when the bridge cancels the call (deadline, agent gone) or the connection drops. */
   signal: AbortSignal;
   requestId: string;
+  /**
+   * The calling agent's W3C trace context (`00-<trace id>-<parent id>-<flags>`), when it sent a valid one:
+   * start this tool's span under it to join the agent's trace.
+   */
+  traceparent?: string;
 }
 
 export interface AgentRequestOptions {

@@ -56,6 +56,7 @@ import {
   type LogLevel as PluginLogLevel,
   type NoticeLevel,
   type PluginToServerMethod,
+  type RequestCallTool,
   type VersionHandshakeResponse,
 } from '../wire/index.js';
 
@@ -398,7 +399,7 @@ export class McpPlugin {
       const controller = new AbortController();
       this.running.set(request.requestId, controller);
       try {
-        return await runTool(tool, request, this.contextFor(request.requestId, controller.signal));
+        return await runTool(tool, request, this.contextFor(request, controller.signal));
       } finally {
         this.running.delete(request.requestId);
       }
@@ -458,7 +459,7 @@ export class McpPlugin {
     for (const method of [ServerToPlugin.OnInitialClientData, ServerToPlugin.OnMcpClientConnected, ServerToPlugin.OnMcpClientDisconnected]) this.hub.on(method, () => undefined);
   }
 
-  private contextFor(requestId: string, signal: AbortSignal): ToolContext {
+  private contextFor({ requestId, traceparent }: RequestCallTool, signal: AbortSignal): ToolContext {
     const send = (method: string, payload: Record<string, unknown>) => {
       if (this.currentState === 'connected') this.hub.send(method, payload).catch(() => undefined);
     };
@@ -472,6 +473,7 @@ export class McpPlugin {
     };
     return {
       requestId,
+      ...(traceparent !== undefined ? { traceparent } : {}),
       signal,
       progress: (progress, total, message) => send(PluginToServer.NotifyToolProgress, { requestId, progress, total, message }),
       log: (level: PluginLogLevel, message: string, options = {}) =>

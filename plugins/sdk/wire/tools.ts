@@ -26,6 +26,12 @@ export const RequestCallToolSchema = dto({
   requestId: z.string(),
   name: z.string(),
   arguments: jsonObject.nullish().transform((v) => v ?? {}),
+  /**
+   * Junction's extension: the calling agent's W3C `traceparent`, when it sent a valid one. McpPlugin's
+   * RequestCallTool has no such property; the .NET client's options (ReflectorNet, no
+   * UnmappedMemberHandling) skip what they do not map, so it reads the call as before.
+   */
+  traceparent: optionalString.optional(),
 });
 export type RequestCallTool = z.output<typeof RequestCallToolSchema>;
 

@@ -96,7 +96,7 @@ export async function guardedCall(
     try {
       reply = await invoker.invokeTool(
         record.connectionId,
-        { requestId: randomUUID(), name: tool, arguments: args },
+        { requestId: randomUUID(), name: tool, arguments: args, ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}) },
         { deadline, signal: ctx.signal, ...(ctx.progress ? { onProgress: ctx.progress } : {}), ...(ctx.agentRequests ? { agentRequests: ctx.agentRequests } : {}) },
       );
     } catch (error) {

@@ -102,7 +102,8 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
     const owner: CallOwner = { tool: params.name, key: `${scope.pin ?? ''}\n${client?.name ?? ''}` };
     const entry = catalogue.resolve(params.name, scope);
     if (entry) checkParamHeaders(entry.descriptor.inputSchema, params.arguments ?? {}, request.paramHeaders);
-    const progressToken = (request.params['_meta'] as Record<string, unknown>)['progressToken'];
+    const meta = request.params['_meta'] as Record<string, unknown>;
+    const progressToken = meta['progressToken'];
     const logLevel = new SessionLogLevel();
     if (request.logLevel) logLevel.set(request.logLevel);
     const step =
@@ -119,6 +120,7 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
               transport: 'mcp-http',
               signal,
               scope,
+              traceparent: meta['traceparent'],
               agentRequests: {
                 ...requests,
                 // The spec sends no log line for a request that did not set a level.

@@ -201,6 +201,14 @@ function Detail({ callId, live, held, onClose }: { callId: string; live: CallVie
         <dd>{formatTime(call.startedAt)}</dd>
         <dt>Duration</dt>
         <dd data-testid="detail-duration">{durationText(call)} · request {formatBytes(call.requestBytes)} · response {formatBytes(call.responseBytes)}</dd>
+        {call.traceparent && (
+          <>
+            <dt>Trace</dt>
+            <dd data-testid="detail-trace">
+              <code>{call.traceparent}</code> <CopyButton text={call.traceparent} label="traceparent">Copy</CopyButton>
+            </dd>
+          </>
+        )}
         {policyText(call) && (
           <>
             <dt>Decision</dt>

@@ -22,6 +22,8 @@ public sealed class DotNetPlugin : IAsyncDisposable
     public HubConnection Connection { get; }
     public JsonObject? Extensions { get; init; }
     public int Handshakes => _handshakes;
+    /// <summary>Every RunCallTool payload as it arrived, oldest first.</summary>
+    public System.Collections.Concurrent.ConcurrentQueue<JsonElement> CallPayloads { get; } = new();
     public event Action? Handshaken;
 
     public DotNetPlugin(Uri baseUrl, TimeSpan? keepAlive = null, TimeSpan? serverTimeout = null, TimeSpan[]? reconnectDelays = null, string instanceId = "6f1c2b7e-0000-4d0e-9a51-00000000a001")
@@ -38,10 +40,18 @@ public sealed class DotNetPlugin : IAsyncDisposable
 
         Connection.On<RequestListTool, ResponseData<ResponseListTool[]>>("RunListTool", request =>
             Replies.Success(request.RequestID, _tools.Values.Select(t => t.Descriptor).ToArray(), "List Tool execution completed."));
-        Connection.On<RequestCallTool, ResponseData<ResponseCallTool>>("RunCallTool", request =>
-            _tools.TryGetValue(request.Name, out var tool)
+        // Read as the SignalR client reads a typed parameter (the payload options), keeping the payload as sent
+        // so a test can see what Junction put on the wire beside what McpPlugin's DTO takes from it.
+        var payloadOptions = new JsonSerializerOptions();
+        McpPluginJson.Configure(payloadOptions);
+        Connection.On<JsonElement, ResponseData<ResponseCallTool>>("RunCallTool", payload =>
+        {
+            var request = payload.Deserialize<RequestCallTool>(payloadOptions)!;
+            CallPayloads.Enqueue(payload.Clone());
+            return _tools.TryGetValue(request.Name, out var tool)
                 ? tool.Handler(request, this)
-                : Task.FromResult(new ResponseData<ResponseCallTool> { RequestID = request.RequestID, Status = ResponseStatus.Error, Message = $"Tool with Name '{request.Name}' not found.", ErrorKind = ResponseErrorKind.NotFound }));
+                : Task.FromResult(new ResponseData<ResponseCallTool> { RequestID = request.RequestID, Status = ResponseStatus.Error, Message = $"Tool with Name '{request.Name}' not found.", ErrorKind = ResponseErrorKind.NotFound });
+        });
         Connection.On<RequestListTool, ResponseData<ResponseListPrompts>>("RunListPrompts", request =>
             Replies.Success(request.RequestID, new ResponseListPrompts(), "List Prompt execution completed."));
         Connection.On<RequestListTool, ResponseData<JsonNode[]>>("RunListResources", request =>

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Net;
 using System.Security.Cryptography;
 using System.Text;
@@ -103,6 +104,36 @@ public sealed class HubAndAgentTests : IClassFixture<JunctionFixture>
         var result = await agent.CallToolAsync(Agent.Named("tests-run", revision));
         Assert.NotEqual(true, result.IsError);
         Assert.Equal("All 412 tests passed.", Assert.IsType<TextContentBlock>(Assert.Single(result.Content)).Text);
+    }
+
+    [Theory]
+    [MemberData(nameof(Agent.Revisions), MemberType = typeof(Agent))]
+    public async Task The_agents_trace_context_reaches_the_plugin_which_McpPlugins_DTO_still_reads(string revision)
+    {
+        // The C# SDK writes its request activity into params._meta.traceparent (Diagnostics.InjectActivityContext)
+        // whenever its ActivitySource has a listener, as an OpenTelemetry-instrumented agent has.
+        using var tests = new ActivitySource("Junction.Interop.Tests");
+        using var listener = new ActivityListener
+        {
+            ShouldListenTo = source => source.Name is "Experimental.ModelContextProtocol" or "Junction.Interop.Tests",
+            Sample = (ref ActivityCreationOptions<ActivityContext> _) => ActivitySamplingResult.AllDataAndRecorded,
+        };
+        ActivitySource.AddActivityListener(listener);
+        var tool = Agent.Named("trace-find", revision);
+        await using var plugin = new DotNetPlugin(_junction.BaseUrl)
+            .Tool(tool, "Finds a GameObject.", (request, _) => Task.FromResult(Replies.Text(request, $"Found {Arg(request, "name")}.")));
+        await plugin.ConnectAsync();
+        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl, revision);
+        await Agent.WaitForToolAsync(agent, tool);
+
+        using var outer = tests.StartActivity($"agent turn {revision}")!;
+        var result = await agent.CallToolAsync(tool, new Dictionary<string, object?> { ["name"] = "Player" });
+        Assert.NotEqual(true, result.IsError);
+        Assert.Equal("Found Player.", Assert.IsType<TextContentBlock>(Assert.Single(result.Content)).Text);
+        var payload = plugin.CallPayloads.Single(p => p.GetProperty("Name").GetString() == tool);
+        var traceparent = payload.GetProperty("Traceparent").GetString()!;
+        Assert.Matches("^00-[0-9a-f]{32}-[0-9a-f]{16}-01$", traceparent);
+        Assert.Equal(outer.TraceId.ToHexString(), traceparent.Split('-')[1]);
     }
 
     [Theory]

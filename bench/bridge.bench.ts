@@ -55,8 +55,9 @@ const SERVER_WARMUP_MS = QUICK ? 600 : 2000;
 const SETTLE_MS = QUICK ? 1500 : 5000;
 /**
  * When idle RSS is read, after /readyz first answers: early (the issue's 2 s) and settled. Junction
- * collects what start-up left once it has been quiet for 10 s (src-main/app/runtime/idle-heap.ts), so
- * the settled read comes after that (BENCH_QUICK reads it sooner, before the collection).
+ * collects what start-up left 1 s after start and again once it has been quiet for 10 s
+ * (src-main/app/runtime/idle-heap.ts), so the settled read comes after both (BENCH_QUICK reads it
+ * sooner, before the second).
  */
 const EARLY_RSS_MS = 2000;
 const IDLE_MS = QUICK ? 4000 : 15_000;

@@ -72,10 +72,6 @@ function progressView(update: NonNullable<CallView['progress']>): NonNullable<Ca
 
 const byteLength = (json: string) => Buffer.byteLength(json, 'utf8');
 
-function taskIdOf(request: DispatchRequest): Pick<CallView, 'taskId'> {
-  const taskId = request.taskId?.();
-  return taskId ? { taskId } : {};
-}
 
 export interface DispatcherOptions {
   /** When set, the operator may answer elicitations in the console instead of the agent. */
@@ -139,26 +135,24 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         status: 'running',
         startedAt: Date.now(),
         requestBytes: request.requestBytes ?? byteLength(argsJson),
-        ...(request.replayOf ? { replayOf: request.replayOf } : {}),
-        ...(request.scope?.sessionId ? { sessionId: boundedText(request.scope.sessionId, VIEW_TEXT_CHARS) } : {}),
-        ...(traceparent ? { traceparent } : {}),
       };
+      // Optional fields are assigned rather than spread from a conditional literal: this runs on every call.
+      if (request.replayOf) call.replayOf = request.replayOf;
+      if (request.scope?.sessionId) call.sessionId = boundedText(request.scope.sessionId, VIEW_TEXT_CHARS);
+      if (traceparent) call.traceparent = traceparent;
       notify('started', { ...call });
       let policy: PolicyDecisionView | undefined;
       const outcome = await run(request, call.callId).catch((error: unknown) => thrownOutcome(error));
       const errorCode = outcome.error?.code;
       // A result without JSON (a cycle, a BigInt) answers its string form rather than failing the finished call.
       const resultJson = jsonText(outcome.result);
-      notify('finished', {
-        ...call,
-        status: outcome.result.isError ? 'error' : 'ok',
-        durationMs: Date.now() - call.startedAt,
-        responseBytes: byteLength(resultJson),
-        ...(errorCode ? { errorCode: boundedText(errorCode, VIEW_TEXT_CHARS) } : {}),
-        ...(outcome.servedBy ? { servedBy: outcome.servedBy } : {}),
-        ...(policy ? { policy } : {}),
-        ...(taskIdOf(request)),
-      }, outcome.result, { arguments: argsJson, result: resultJson });
+      const finished: CallView = { ...call, status: outcome.result.isError ? 'error' : 'ok', durationMs: Date.now() - call.startedAt, responseBytes: byteLength(resultJson) };
+      if (errorCode) finished.errorCode = boundedText(errorCode, VIEW_TEXT_CHARS);
+      if (outcome.servedBy) finished.servedBy = outcome.servedBy;
+      if (policy) finished.policy = policy;
+      const taskId = request.taskId?.();
+      if (taskId) finished.taskId = taskId;
+      notify('finished', finished, outcome.result, { arguments: argsJson, result: resultJson });
       return { ...outcome, resultJson };
 
       async function run(req: DispatchRequest, callId: string): Promise<ToolOutcome> {

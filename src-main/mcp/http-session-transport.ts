@@ -10,6 +10,7 @@ import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextp
 import { answeredId, hasProgressToken, isRequest, isResponse } from './jsonrpc-http.js';
 import { PostExchange, type ExchangeOwner } from './post-exchange.js';
 import { sseEvent, SseStream } from './sse-stream.js';
+import { messageJson } from './tool-result-json.js';
 
 export class HttpSessionTransport implements Transport, ExchangeOwner {
   onclose?: () => void;
@@ -68,7 +69,8 @@ export class HttpSessionTransport implements Transport, ExchangeOwner {
       return;
     }
     this.exchanges.delete(callId);
-    exchange.respond(callId, JSON.stringify(message));
+    // A tool result comes with the dispatcher's JSON of it, spliced in rather than serialised again.
+    exchange.respond(callId, messageJson(message));
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { safeParse } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
+  CallToolRequestSchema,
+  CallToolResultSchema,
   CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
@@ -18,6 +22,9 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type CallToolRequest,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ANSWER_BY_KIND, isJunctionError, JunctionError, jsonRpcCodeOf } from '../contracts/index.js';
@@ -27,6 +34,7 @@ import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
 import type { Dispatcher } from './dispatcher.js';
 import { createSchemaValidator } from './schema-validator.js';
+import { passesAsItStands, withJson } from './tool-result-json.js';
 import { errorMessage } from '../shared/index.js';
 
 /** What every MCP revision is served over: Junction's identity, the catalogue, the dispatcher and the content. */
@@ -131,10 +139,38 @@ function toJsonRpcFailure(error: unknown): JsonRpcFailure {
 
 /**
  * tools/call is registered with this loose shape: the SDK checks a request against the registered
- * schema first and reports a mismatch as -32603 InternalError, while its own tools/call wrapper, which
- * runs next, answers -32602 InvalidParams, which is what a non-string tool name is.
+ * schema first and reports a mismatch as -32603 InternalError, while the tools/call check, which runs
+ * next, answers -32602 InvalidParams, which is what a non-string tool name is.
  */
 const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+
+type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The SDK's answer to a tools/call request or result its schema refuses, word for word. */
+function invalidToolCall(what: 'request' | 'result', error: unknown): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Invalid tools/call ${what}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/**
+ * What the SDK Server's own tools/call wrapper checks, for a handler registered past it (on Protocol):
+ * the request against CallToolRequestSchema, and the result against CallToolResultSchema, whose parsed
+ * copy the transport would serialise again. A result that schema passes as it stands goes out as the
+ * dispatcher's JSON of it (tool-result-json.ts); any other is parsed as before. (The wrapper's task
+ * branch is never reached: the Server refuses a task-augmented tools/call first, Junction declaring no
+ * task capability.)
+ */
+function checkedToolCall(handler: (request: CallToolRequest, extra: ToolCallExtra) => Promise<{ result: CallToolResult; resultJson?: string }>) {
+  return async (request: unknown, extra: ToolCallExtra): Promise<CallToolResult> => {
+    const validated = safeParse(CallToolRequestSchema, request);
+    if (!validated.success) throw invalidToolCall('request', validated.error);
+    // The handler gets the request as it came, as the SDK's wrapper gives it.
+    const { result, resultJson } = await handler(request as CallToolRequest, extra);
+    if (resultJson?.startsWith('{') && passesAsItStands(result)) return withJson(result, resultJson);
+    const parsed = safeParse(CallToolResultSchema, result);
+    if (!parsed.success) throw invalidToolCall('result', parsed.error);
+    return parsed.data;
+  };
+}
 
 async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -216,10 +252,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         return {};
       });
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools(scope()).map(withoutTaskSupport) }));
-      server.setRequestHandler(LooseCallToolRequest, async (loose, extra) => {
-        // The SDK's tools/call wrapper validates the request against CallToolRequestSchema before it calls
-        // this (input-attacks.test.ts holds it to that); parsing it again would only type it.
-        const request = loose as CallToolRequest;
+      const callTool = checkedToolCall(async (request, extra) => {
         const progressToken = request.params._meta?.progressToken;
         const outcome = await deps.dispatcher.call({
           name: request.params.name,
@@ -246,8 +279,9 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
           const { kind, pluginStatus: _status, ...error } = outcome.error;
           throw new JsonRpcFailure(ANSWER_BY_KIND[kind].jsonRpc, error.message, error);
         }
-        return outcome.result;
+        return outcome;
       });
+      Protocol.prototype.setRequestHandler.call(server, LooseCallToolRequest, callTool);
       if (content) {
         server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => content.listPrompts(scope())));
         server.setRequestHandler(GetPromptRequestSchema, (request) => guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {}, scope())));

@@ -73,10 +73,13 @@ export class PluginRegistry {
   /** The bridge's latest finding of each kind about a live connection (a message over the hub's limit), for its warnings. */
   private readonly findings = new Map<string, string>();
   private sequence = 0;
+  /** `active()` as last built: every routed call reads it, and it changes only when a plugin comes, handshakes or goes. */
+  private activeOrder: readonly PluginRecord[] | undefined;
 
   constructor(private readonly serverVersion: string) {}
 
   connect(info: PluginConnectionInfo): void {
+    this.activeOrder = undefined;
     const project = info.query.get(HubQuery.projectName)?.trim() || undefined;
     const name = project || info.query.get(HubQuery.instanceId)?.trim() || '';
     this.records.set(info.connectionId, {
@@ -112,6 +115,7 @@ export class PluginRegistry {
     record.guarded = isGuardedVersion(request.mcpPluginVersion);
     record.role = resolveRole(record.declaredRole, request.environment, record.guarded);
     record.sequence = ++this.sequence;
+    this.activeOrder = undefined;
     if (record.name === '') record.name = request.environment || connectionId;
 
     const replaced = this.active().filter((other) => other !== record && this.replaces(record, other));
@@ -197,6 +201,7 @@ export class PluginRegistry {
     const record = this.records.get(connectionId);
     if (!record) return;
     this.records.delete(connectionId);
+    this.activeOrder = undefined;
     this.forgetFindings(connectionId);
     if (!record.handshake) return;
     if (waitMs > 0) {
@@ -234,9 +239,10 @@ export class PluginRegistry {
     return this.records.get(connectionId);
   }
 
-  /** Handshaken, compatible connections, in preference order (editor first, newest first). */
-  active(): PluginRecord[] {
-    return [...this.records.values()].filter((r) => r.handshake !== undefined).sort(preferenceOrder);
+  /** Handshaken, compatible connections, in preference order (editor first, newest first); shared, so read-only. */
+  active(): readonly PluginRecord[] {
+    this.activeOrder ??= [...this.records.values()].filter((r) => r.handshake !== undefined).sort(preferenceOrder);
+    return this.activeOrder;
   }
 
   awaited(now: number): AwaitedPlugin[] {
@@ -283,6 +289,7 @@ export class PluginRegistry {
 
   private remove(connectionId: string): void {
     this.records.delete(connectionId);
+    this.activeOrder = undefined;
     this.forgetFindings(connectionId);
     this.events.emit('pluginDisconnected', { connectionId });
   }

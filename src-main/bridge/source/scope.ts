@@ -5,7 +5,7 @@ import type { PluginRecord } from '../registry/index.js';
 import type { SourceContext } from './plugin-port.js';
 
 /** The live plugins of the scope's project (editor first, newest first); none when it resolves to no project. */
-export function pluginsFor(projects: ProjectRegistry, scope: AgentScope | undefined): PluginRecord[] {
+export function pluginsFor(projects: ProjectRegistry, scope: AgentScope | undefined): readonly PluginRecord[] {
   if (scope === undefined || projects.mode === 'single') return projects.active();
   const resolution = projects.resolveQuietly(scope);
   return resolution.kind === 'resolved' ? resolution.project.registry.active() : [];
@@ -16,7 +16,7 @@ export function pluginsFor(projects: ProjectRegistry, scope: AgentScope | undefi
  * visibility rules hide from it, so a hidden plugin's prompt or resource is absent from its lists and
  * answers as an unknown one (PromptNotFound, ResourceNotFound, CompletionRefNotFound).
  */
-export function contentOwners(context: SourceContext, scope: AgentScope | undefined, plugins: PluginRecord[]): PluginRecord[] {
+export function contentOwners(context: SourceContext, scope: AgentScope | undefined, plugins: readonly PluginRecord[]): readonly PluginRecord[] {
   const judge = context.visibility?.current();
   if (scope === undefined || !judge?.hidesAny) return plugins;
   const agentName = scope.agentName ?? 'unknown';
@@ -45,7 +45,7 @@ export function refusesFallThrough(resolution: Unresolved): boolean {
  * completion): a pin or selection that resolves to no single project throws its structured error
  * instead of a misleading "not found".
  */
-export function pluginsForRequest(projects: ProjectRegistry, scope: AgentScope | undefined): PluginRecord[] {
+export function pluginsForRequest(projects: ProjectRegistry, scope: AgentScope | undefined): readonly PluginRecord[] {
   if (scope === undefined || projects.mode === 'single') return projects.active();
   const resolution = projects.resolveQuietly(scope);
   if (resolution.kind === 'resolved') return resolution.project.registry.active();

@@ -104,3 +104,26 @@ describe('catalogue and events', () => {
     assert.deepEqual(registry.diagnostics(), []);
   });
 });
+
+describe('active order', () => {
+  test('built once per change: the same list between changes, a fresh one in preference order after a connect, handshake or leave', () => {
+    const registry = newRegistry();
+    const runtime = join(registry, { role: 'runtime', tools: ['a'] });
+    const editor = join(registry, { role: 'editor', tools: ['a'] });
+    const first = registry.active();
+    assert.deepEqual(first.map((r) => r.connectionId), [editor.id, runtime.id]);
+    registry.setTools(editor.id, [tool('a'), tool('b')]);
+    assert.equal(registry.active(), first, 'a catalogue change keeps the order, so the list is not rebuilt');
+
+    registry.connect({ connectionId: 'late', query: new URLSearchParams('client_role=runtime'), headers: {}, connectedAt: 0 });
+    assert.deepEqual(registry.active().map((r) => r.connectionId), [editor.id, runtime.id], 'not handshaken yet');
+    registry.handshake('late', { requestId: 'r', apiVersion: '2.0.0', pluginVersion: '1.0.0', environment: 'test', mcpPluginVersion: '8.16.0' });
+    assert.deepEqual(registry.active().map((r) => r.connectionId), [editor.id, 'late'], 'the newer runtime replaced the older');
+
+    const beforeLeave = registry.active();
+    registry.disconnect(editor.id, 0, 0);
+    assert.notEqual(registry.active(), beforeLeave);
+    assert.deepEqual(registry.active().map((r) => r.connectionId), ['late']);
+    assert.deepEqual(first.map((r) => r.connectionId), [editor.id, runtime.id], 'a list handed out earlier is never changed under its holder');
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * A tool result answered with the JSON the dispatcher already made of it. The SDK's Server parses every
+ * tools/call result with CallToolResultSchema into a copy, which its transport then serialises again;
+ * for a result that schema passes unchanged (same keys, same order, nothing stripped or defaulted) the
+ * copy's JSON is the dispatcher's text, so the session transport splices that text into the response
+ * instead. Any other result still goes through the schema.
+ */
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** The dispatcher's JSON of each result handed to the SDK as it stands; weak, so an answered result's text goes with it. */
+const serialised = new WeakMap<object, string>();
+
+/** CallToolResultSchema's keys, in its shape's order (after ResultSchema's `_meta`, which is declined). */
+const RESULT_KEYS = ['content', 'structuredContent', 'isError'];
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+
+/** `{ type: 'text', text }`, keys in TextContentSchema's order and nothing else. */
+function isPlainTextBlock(block: unknown): boolean {
+  if (!isPlainObject(block) || block['type'] !== 'text' || typeof block['text'] !== 'string') return false;
+  let keys = 0;
+  for (const key in block) if (++keys > 2 || (keys === 1 && key !== 'type')) return false;
+  return true;
+}
+
+/** What `z.record(z.string(), z.unknown())` copies key for key: no symbol keys (refused) and no own `__proto__` (dropped). */
+function isPlainRecord(value: unknown): boolean {
+  return isPlainObject(value) && !Object.hasOwn(value, '__proto__') && Object.getOwnPropertySymbols(value).length === 0;
+}
+
+/** Whether CallToolResultSchema would parse `result` into a copy with the same JSON; false whenever in doubt. */
+export function passesAsItStands(result: unknown): boolean {
+  if (!isPlainObject(result)) return false;
+  let next = 0;
+  for (const key in result) {
+    const at = RESULT_KEYS.indexOf(key, next);
+    if (at < 0) return false;
+    next = at + 1;
+  }
+  const { content, structuredContent, isError } = result;
+  return Array.isArray(content) && content.every(isPlainTextBlock) && (structuredContent === undefined || isPlainRecord(structuredContent)) && (isError === undefined || typeof isError === 'boolean');
+}
+
+/** Hands `result` to the SDK with its JSON text `json` (which must be `JSON.stringify(result)`); returns it. */
+export function withJson<T extends object>(result: T, json: string): T {
+  serialised.set(result, json);
+  return result;
+}
+
+/** `JSON.stringify(message)`, with a result's known JSON spliced in when the message is the SDK's `{ result, jsonrpc, id }`. */
+export function messageJson(message: JSONRPCMessage): string {
+  const result = 'result' in message ? message.result : undefined;
+  const json = result === undefined ? undefined : serialised.get(result);
+  if (json === undefined || !isResultResponse(message)) return JSON.stringify(message);
+  return `{"result":${json},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`;
+}
+
+const RESPONSE_KEYS = ['result', 'jsonrpc', 'id'];
+
+/** Keys `result`, `jsonrpc`, `id` in that order (as the SDK's Protocol builds a response), an id JSON writes as it is. */
+function isResultResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number } {
+  let index = 0;
+  for (const key in message) if (key !== RESPONSE_KEYS[index++]) return false;
+  const id = 'id' in message ? message.id : undefined;
+  return index === RESPONSE_KEYS.length && message.jsonrpc === '2.0' && (typeof id === 'string' || Number.isSafeInteger(id));
+}

@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createPlugin, projectPathHash, type McpPlugin } from '../../../plugins/sdk/index.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
 import { rawRelay } from '../../support/raw-relay.js';
+import type { HistoryPage } from '../../../src-main/contracts/index.js';
 
 const TOOL = 'trace-echo';
 const PROJECT = { name: 'Traced', path: '/work/games/traced', engine: 'Test engine' };
@@ -114,6 +115,15 @@ describe('trace context from the agent to the plugin', () => {
       assert.equal(res.status, 200, JSON.stringify(headers));
       assert.equal(seen(await res.json()), null, JSON.stringify(headers));
     }
+  });
+
+  test('the audit trail keeps the trace context of the call that carried it', async () => {
+    const traced = traceparent();
+    const res = await fetch(`${junction.baseUrl}/api/tools/${TOOL}`, { method: 'POST', headers: { 'content-type': 'application/json', traceparent: traced }, body: '{}' });
+    assert.equal(res.status, 200);
+    junction.audit!.store.flush();
+    const page = (await junction.control.execute('history', { tool: TOOL })) as { ok: true; value: HistoryPage };
+    assert.ok(page.value.calls.some((c) => c.traceparent === traced), JSON.stringify(page.value.calls.map((c) => c.traceparent)));
   });
 
   test('an invalid _meta.traceparent is dropped on MCP too: the call runs, the plugin and the row see none', async () => {

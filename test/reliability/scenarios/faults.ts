@@ -50,8 +50,9 @@ interface Stage {
 }
 
 /** A Junction with a healthy runtime probe (`h-` tools) beside whatever the scenario adds. */
+/** `args` come first, so a scenario's own setting wins over the shared ones (the first value wins). */
 async function stage(args: string[] = []): Promise<Stage> {
-  const junction = await startTestJunction([...JUNCTION_ARGS, ...args]);
+  const junction = await startTestJunction([...args, ...JUNCTION_ARGS]);
   const healthy = createProbePlugin({ endpoint: hubOf(junction), role: 'runtime', name: 'healthy', prefix: 'h-' });
   await healthy.plugin.connect();
   return { junction, healthy, cleanups: [() => healthy.plugin.disconnect()] };
@@ -166,9 +167,14 @@ export async function networkBlackhole(): Promise<FaultResult> {
   }
 }
 
-/** Every byte to and from the plugin is delayed well under the deadline: the call still succeeds. */
+/**
+ * Every byte to and from the plugin is delayed well under the deadline: the call still succeeds. The
+ * shared 1 s deadline left 700 ms beside the 300 ms the delay adds to the round trip, which a loaded
+ * 2-core CI machine used up once (ToolTimeout in 1053 ms); this deadline is still far inside the bound.
+ */
+const DELAYED_LINK_TIMEOUT_MS = 4000;
 export async function networkDelay(): Promise<FaultResult> {
-  const s = await stage();
+  const s = await stage([`plugin-timeout=${DELAYED_LINK_TIMEOUT_MS}`]);
   try {
     const { proxy, probe } = await proxiedProbe(s, 'd-');
     const agent = await s.junction.connectAgent();

@@ -1,8 +1,8 @@
 /**
- * Requests a tool makes of the agent session that called it: elicitation, sampling and log lines,
- * all sent as related to the agent's tools/call (so over HTTP they ride that call's SSE stream), each
- * refused with a structured code when the agent did not declare the capability or the spec forbids
- * the request.
+ * Requests a tool (or a plugin's prompt or resource handler) makes of the agent session that called
+ * it: elicitation, sampling, roots and log lines, all sent as related to the agent's request (so over
+ * HTTP they ride that request's SSE stream), each refused with a structured code when the agent did
+ * not declare the capability or the spec forbids the request. Keys name nothing on these revisions.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -32,7 +32,7 @@ export class SessionLogLevel {
 
 export interface AgentRequestTarget {
   server: Server;
-  /** The agent's tools/call id the nested requests relate to. */
+  /** The agent's request (tools/call, prompts/get, resources/read) the nested requests relate to. */
   relatedRequestId: RequestId;
   sendNotification: (notification: { method: 'notifications/message'; params: { level: LoggingLevel; logger?: string; data: unknown } }) => Promise<void>;
   logLevel: SessionLogLevel;
@@ -73,6 +73,17 @@ export function agentRequestsFor(target: AgentRequestTarget): AgentRequests {
         return (await server.createMessage(parsed.data, { relatedRequestId: target.relatedRequestId, signal })) as Record<string, unknown>;
       } catch (error) {
         throw agentFailure('sampling request', error);
+      }
+    },
+    async listRoots(signal) {
+      if (!server.getClientCapabilities()?.roots) {
+        throw new JunctionError('CapabilityUnavailable', 'The agent that made this call did not declare the roots capability.');
+      }
+      try {
+        const { roots } = await server.listRoots(undefined, { relatedRequestId: target.relatedRequestId, signal });
+        return { roots: roots.map((root) => (root.name === undefined ? { uri: root.uri } : { uri: root.uri, name: root.name })) };
+      } catch (error) {
+        throw agentFailure('roots request', error);
       }
     },
     log(level, data, logger) {

@@ -73,12 +73,14 @@ export function extensionDataSchema<T extends z.ZodType>(value: T) {
 
 /** The most characters a question's key may have; the agent's protocol carries it as a map key. */
 export const INPUT_KEY_MAX = 64;
-/** A question's own name for the agent's answer (see the header); absent, the server names it. */
+/** A question's own name for the agent's answer (see the header); absent (or null), the server names it. */
 export const InputKeySchema = z
   .string()
   .min(1)
   .max(INPUT_KEY_MAX)
-  .regex(/^[\w.-]+$/, 'a key is letters, digits, _, . and - only');
+  .regex(/^[\w.-]+$/, 'a key is letters, digits, _, . and - only')
+  .nullish()
+  .transform((v) => v ?? undefined);
 
 export const RequestElicitationSchema = dto({
   requestId: z.string().min(1),
@@ -86,7 +88,7 @@ export const RequestElicitationSchema = dto({
   message: z.string(),
   /** Checked against the MCP rules (flat object of primitive properties) by the server. */
   requestedSchema: jsonObject,
-  key: InputKeySchema.optional(),
+  key: InputKeySchema,
 });
 export type RequestElicitation = z.output<typeof RequestElicitationSchema>;
 
@@ -108,7 +110,7 @@ export const RequestSamplingSchema = dto({
   samplingId: z.string().min(1),
   /** `sampling/createMessage` params (messages, maxTokens, …), validated by the server against the MCP schema. */
   params: jsonObject,
-  key: InputKeySchema.optional(),
+  key: InputKeySchema,
 });
 export type RequestSampling = z.output<typeof RequestSamplingSchema>;
 /** `CreateMessageResult`: role, content, model, stopReason…; fields pass through. */
@@ -116,7 +118,7 @@ export const ResponseSamplingSchema = looseDto({ role: z.string(), content: z.un
 export type ResponseSampling = z.output<typeof ResponseSamplingSchema>;
 export const ResponseSamplingDataSchema = extensionDataSchema(ResponseSamplingSchema);
 
-export const RequestRootsSchema = dto({ requestId: z.string().min(1), rootsId: z.string().min(1), key: InputKeySchema.optional() });
+export const RequestRootsSchema = dto({ requestId: z.string().min(1), rootsId: z.string().min(1), key: InputKeySchema });
 export type RequestRoots = z.output<typeof RequestRootsSchema>;
 /** `ListRootsResult`: the agent's roots (`file://` URIs, optional names); other fields pass through. */
 export const ResponseRootsSchema = looseDto({ roots: z.array(looseDto({ uri: z.string(), name: optionalString })) });

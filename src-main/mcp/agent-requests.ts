@@ -9,6 +9,8 @@ import {
   CreateMessageRequestParamsSchema,
   ElicitRequestFormParamsSchema,
   LoggingLevelSchema,
+  type CreateMessageRequestParams,
+  type ElicitRequestFormParams,
   type LoggingLevel,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -47,6 +49,20 @@ function agentFailure(what: string, error: unknown): JunctionError {
   return new JunctionError('AgentRequestFailed', `The agent did not complete the ${what}: ${message}`);
 }
 
+/** An elicitation's params as MCP allows them (a form of flat primitive properties); InvalidRequest otherwise. */
+export function formElicitation(params: { message: string; requestedSchema: Record<string, unknown> }): ElicitRequestFormParams {
+  const parsed = ElicitRequestFormParamsSchema.safeParse({ ...params, mode: 'form' });
+  if (!parsed.success) throw new JunctionError('InvalidRequest', `The elicitation request is not allowed by the MCP specification: ${issues(parsed.error)}`);
+  return parsed.data;
+}
+
+/** `sampling/createMessage` params as MCP allows them; InvalidRequest otherwise. */
+export function samplingRequest(params: Record<string, unknown>): CreateMessageRequestParams {
+  const parsed = CreateMessageRequestParamsSchema.safeParse(params);
+  if (!parsed.success) throw new JunctionError('InvalidRequest', `The sampling request is not allowed by the MCP specification: ${issues(parsed.error)}`);
+  return parsed.data;
+}
+
 export function agentRequestsFor(target: AgentRequestTarget): AgentRequests {
   const { server } = target;
   return {
@@ -54,10 +70,9 @@ export function agentRequestsFor(target: AgentRequestTarget): AgentRequests {
       if (!server.getClientCapabilities()?.elicitation) {
         throw new JunctionError('CapabilityUnavailable', 'The agent that made this call did not declare the elicitation capability.');
       }
-      const parsed = ElicitRequestFormParamsSchema.safeParse({ ...params, mode: 'form' });
-      if (!parsed.success) throw new JunctionError('InvalidRequest', `The elicitation request is not allowed by the MCP specification: ${issues(parsed.error)}`);
+      const form = formElicitation(params);
       try {
-        const result = await server.elicitInput(parsed.data, { relatedRequestId: target.relatedRequestId, signal });
+        const result = await server.elicitInput(form, { relatedRequestId: target.relatedRequestId, signal });
         return result.content === undefined ? { action: result.action } : { action: result.action, content: result.content as NonNullable<ElicitationAnswer['content']> };
       } catch (error) {
         throw agentFailure('elicitation', error);
@@ -67,10 +82,9 @@ export function agentRequestsFor(target: AgentRequestTarget): AgentRequests {
       if (!server.getClientCapabilities()?.sampling) {
         throw new JunctionError('CapabilityUnavailable', 'The agent that made this call did not declare the sampling capability.');
       }
-      const parsed = CreateMessageRequestParamsSchema.safeParse(params);
-      if (!parsed.success) throw new JunctionError('InvalidRequest', `The sampling request is not allowed by the MCP specification: ${issues(parsed.error)}`);
+      const request = samplingRequest(params);
       try {
-        return (await server.createMessage(parsed.data, { relatedRequestId: target.relatedRequestId, signal })) as Record<string, unknown>;
+        return (await server.createMessage(request, { relatedRequestId: target.relatedRequestId, signal })) as Record<string, unknown>;
       } catch (error) {
         throw agentFailure('sampling request', error);
       }

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { JunctionError, type AgentRequests, type ElicitationAnswer, type RootsAnswer } from '../../contracts/index.js';
+import { formElicitation, samplingRequest } from '../agent-requests.js';
 import type { ClientCapabilities } from './envelope.js';
 import type { RequestStateSeal } from './request-state.js';
 
@@ -47,6 +48,12 @@ interface Question {
 const InputResponses = z.record(z.string(), z.unknown());
 const ANSWER_SCHEMA = { 'elicitation/create': ElicitResultSchema, 'sampling/createMessage': CreateMessageResultSchema, 'roots/list': ListRootsResultSchema } as const;
 const CAPABILITY_OF = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' } as const;
+/** Each question's params as MCP allows them, as the session revisions check them (InvalidRequest otherwise). */
+const CHECKED_PARAMS: Record<InputRequest['method'], (params: Record<string, unknown>) => Record<string, unknown>> = {
+  'elicitation/create': (params) => formElicitation(params as Parameters<typeof formElicitation>[0]),
+  'sampling/createMessage': samplingRequest,
+  'roots/list': (params) => params,
+};
 type Capability = (typeof CAPABILITY_OF)[keyof typeof CAPABILITY_OF];
 
 /** A request's `inputResponses`: an object keyed by the questions it answers (absent or null: none). */
@@ -123,15 +130,15 @@ export class ParkedCall<T> {
   }
 
   readonly requests: AgentRequests = {
-    elicit: (params, signal, key) => this.ask({ method: 'elicitation/create', params: { mode: 'form', ...params } }, signal, key) as Promise<ElicitationAnswer>,
+    elicit: (params, signal, key) => this.ask({ method: 'elicitation/create', params }, signal, key) as Promise<ElicitationAnswer>,
     sample: (params, signal, key) => this.ask({ method: 'sampling/createMessage', params }, signal, key) as Promise<Record<string, unknown>>,
     listRoots: (signal, key) => this.ask({ method: 'roots/list', params: {} }, signal, key) as Promise<RootsAnswer>,
     // Log lines of a stateless call travel only on its own response stream; the HTTP side adds that.
     log: () => undefined,
   };
 
-  private ask(request: InputRequest, signal: AbortSignal, ownKey: string | undefined): Promise<unknown> {
-    const capability = CAPABILITY_OF[request.method];
+  private ask(asked: InputRequest, signal: AbortSignal, ownKey: string | undefined): Promise<unknown> {
+    const capability = CAPABILITY_OF[asked.method];
     if (!this.capabilities[capability]) {
       this.missing.add(capability);
       return Promise.reject(new JunctionError('CapabilityUnavailable', `The agent that made this call did not declare the ${capability} capability.`));
@@ -139,6 +146,12 @@ export class ParkedCall<T> {
     // The agent answers by key, so two open questions under one key could not both be answered.
     if (ownKey !== undefined && this.questions.has(ownKey)) {
       return Promise.reject(new JunctionError('InvalidRequest', `The key '${ownKey}' already names an open question of this call; each open question needs a key of its own.`));
+    }
+    let request: InputRequest;
+    try {
+      request = { method: asked.method, params: CHECKED_PARAMS[asked.method](asked.params) };
+    } catch (error) {
+      return Promise.reject(error);
     }
     const key = ownKey ?? this.unusedKey(capability);
     const ahead = this.offered.get(key);

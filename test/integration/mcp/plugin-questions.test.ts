@@ -48,6 +48,12 @@ function probePlugin(endpoint: string): McpPlugin {
       handler: ({ key }, ctx) => outcome(() => ctx.elicit('Topic?', topicSchema, { key: key as string })),
     })
     .tool({
+      name: 'ask-form',
+      description: 'Elicits with the requested schema the agent passes',
+      input: z.object({ schema: z.record(z.string(), z.unknown()) }),
+      handler: ({ schema }, ctx) => outcome(() => ctx.elicit('Form?', schema as typeof topicSchema)),
+    })
+    .tool({
       name: 'ask-twice',
       description: 'Asks two questions at once under the same key',
       input: z.object({}),
@@ -249,6 +255,18 @@ describe('plugins ask for roots, under their own keys, and from prompts and reso
       const answer = await call('ask-keyed', { arguments: { key: 'x'.repeat(65) } });
       assert.equal(answer.result?.['resultType'], 'complete');
       assert.equal((answer.result?.['structuredContent'] as { code: string }).code, 'InvalidRequest');
+    });
+
+    test('a requested schema MCP does not allow is refused to the plugin, as on the session revisions, and never shown to the agent', async () => {
+      const nested = { type: 'object', properties: { address: { type: 'object', properties: { city: { type: 'string' } } } } };
+      const answer = await call('ask-form', { arguments: { schema: nested } });
+      assert.equal(answer.result?.['resultType'], 'complete');
+      const value = answer.result?.['structuredContent'] as { code: string; message: string };
+      assert.equal(value.code, 'InvalidRequest');
+      assert.match(value.message, /not allowed by the MCP specification/);
+      const flat = await call('ask-form', { arguments: { schema: topicSchema } });
+      assert.deepEqual(flat.result?.['inputRequests'], { 'elicitation-1': { method: 'elicitation/create', params: { mode: 'form', message: 'Form?', requestedSchema: topicSchema } } });
+      await call('ask-form', { arguments: { schema: topicSchema }, inputResponses: { 'elicitation-1': { action: 'decline' } }, requestState: flat.result?.['requestState'] });
     });
 
     test('prompts/get and resources/read need input in rounds; a forged, replayed, foreign or other request state is refused', async () => {

@@ -58,7 +58,9 @@ type Capability = (typeof CAPABILITY_OF)[keyof typeof CAPABILITY_OF];
 
 /** A request's `inputResponses`: an object keyed by the questions it answers (absent or null: none). */
 function inputResponsesOf(raw: unknown): Record<string, unknown> {
-  const responses = InputResponses.safeParse(raw ?? {});
+  // Most first calls carry none: no schema run on the hot path for them.
+  if (raw === undefined || raw === null) return {};
+  const responses = InputResponses.safeParse(raw);
   if (!responses.success) throw new JunctionError('InvalidArguments', 'Invalid params: inputResponses must be an object keyed by the inputRequests it answers.');
   return responses.data;
 }

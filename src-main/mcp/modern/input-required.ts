@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { CreateMessageResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { JunctionError, type AgentRequests, type ElicitationAnswer, type ToolOutcome } from '../../contracts/index.js';
+import { onAbort } from '../../shared/index.js';
 import type { ClientCapabilities } from './envelope.js';
 import type { RequestStateSeal } from './request-state.js';
 
@@ -42,7 +43,8 @@ const ANSWER_SCHEMA = { 'elicitation/create': ElicitResultSchema, 'sampling/crea
 const CAPABILITY_OF = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling' } as const;
 
 export class ParkedCall {
-  readonly id = randomUUID();
+  /** Given when the call is first parked: most calls answer without ever being. */
+  id: string | undefined;
   round = 0;
   /** Set while a retry is being served, so a second retry with the same state is refused. */
   busy = true;
@@ -186,8 +188,7 @@ export class InputRequiredCalls {
 
   private async next(call: ParkedCall, hangUp: AbortSignal): Promise<CallStep> {
     // Closing the response stream cancels a stateless request (and with it the call it runs).
-    const onHangUp = () => this.drop(call, true);
-    hangUp.addEventListener('abort', onHangUp, { once: true });
+    const stopWatching = onAbort(hangUp, () => this.drop(call, true));
     try {
       const settled = await Promise.race([call.outcome.then((outcome) => ({ outcome })), call.asking().then(() => undefined), call.wentLong]);
       if (settled && 'message' in settled) {
@@ -200,16 +201,18 @@ export class InputRequiredCalls {
         if (call.missing.size > 0 && settled.outcome.result.isError) return { kind: 'missingCapability', capabilities: Object.fromEntries([...call.missing].map((c) => [c, {}])) };
         return { kind: 'done', outcome: settled.outcome };
       }
-      this.park(call);
-      return { kind: 'input', inputRequests: call.inputRequests(), requestState: this.options.seal.seal({ run: call.id, round: call.round, owner: call.owner.key }) };
+      const run = this.park(call);
+      return { kind: 'input', inputRequests: call.inputRequests(), requestState: this.options.seal.seal({ run, round: call.round, owner: call.owner.key }) };
     } finally {
-      hangUp.removeEventListener('abort', onHangUp);
+      stopWatching();
     }
   }
 
-  private park(call: ParkedCall): void {
+  /** Parks the call (again) and returns its id. */
+  private park(call: ParkedCall): string {
     call.round++;
     call.busy = false;
+    call.id ??= randomUUID();
     if (!this.parked.has(call.id)) {
       while (this.parked.size >= this.options.maxParked) {
         const oldest = this.parked.values().next().value;
@@ -220,11 +223,12 @@ export class InputRequiredCalls {
     }
     clearTimeout(call.expires);
     call.expires = setTimeout(() => this.drop(call, true), this.options.ttlMs).unref();
+    return call.id;
   }
 
   private drop(call: ParkedCall, abort: boolean): void {
     clearTimeout(call.expires);
-    this.parked.delete(call.id);
+    if (call.id !== undefined) this.parked.delete(call.id);
     if (abort) call.abort.abort();
   }
 }

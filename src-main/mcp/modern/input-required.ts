@@ -50,7 +50,9 @@ export class ParkedCall {
   busy = true;
   readonly questions = new Map<string, Question>();
   readonly missing = new Set<'elicitation' | 'sampling'>();
-  readonly abort = new AbortController();
+  /** What the call's work runs on (see the constructor). */
+  readonly signal: AbortSignal;
+  private readonly controller: AbortController | undefined;
   outcome!: Promise<ToolOutcome>;
   expires: NodeJS.Timeout | undefined;
   private asked = 0;
@@ -67,13 +69,34 @@ export class ParkedCall {
     readonly owner: CallOwner,
     private readonly capabilities: ClientCapabilities,
     takesTasks: boolean,
+    /** The first request's hang-up, which ends a call that can never outlive that request. */
+    hangUp: AbortSignal,
   ) {
+    // A call whose agent declared nothing a question could go through, nor tasks, can never be parked
+    // or become a task: it ends with its request, so that request's hang-up is its cancellation and it
+    // needs no controller of its own (one per call, and a listener on it, were a tenth of its cost).
+    if (takesTasks || capabilities.elicitation !== undefined || capabilities.sampling !== undefined || capabilities.roots !== undefined) {
+      this.controller = new AbortController();
+      this.signal = this.controller.signal;
+    } else {
+      this.signal = hangUp;
+    }
     let wake: ((long: { message: string | undefined }) => void) | undefined;
     this.wentLong = new Promise((resolve) => (wake = takesTasks ? resolve : undefined));
     this.longRunning = (message) => {
       wake?.({ message });
       wake = undefined;
     };
+  }
+
+  /** Whether the call may ask the agent something or go long, and so be parked or followed as a task. */
+  get parkable(): boolean {
+    return this.controller !== undefined;
+  }
+
+  /** Stops the call's work (its plugin's call is cancelled); a call without a controller of its own has ended with its request. */
+  cancel(): void {
+    this.controller?.abort();
   }
 
   /** Hands each answer in `responses` to the question it is keyed to; answers to nothing asked are ignored. */
@@ -161,8 +184,8 @@ export class InputRequiredCalls {
     hangUp: AbortSignal,
     run: (requests: AgentRequests, signal: AbortSignal, call: Pick<ParkedCall, 'longRunning' | 'taskId'>) => Promise<ToolOutcome>,
   ): Promise<CallStep> {
-    const call = new ParkedCall(owner, capabilities, takesTasks);
-    call.outcome = run(call.requests, call.abort.signal, call);
+    const call = new ParkedCall(owner, capabilities, takesTasks, hangUp);
+    call.outcome = run(call.requests, call.signal, call);
     return this.next(call, hangUp);
   }
 
@@ -190,7 +213,8 @@ export class InputRequiredCalls {
     // Closing the response stream cancels a stateless request (and with it the call it runs).
     const stopWatching = onAbort(hangUp, () => this.drop(call, true));
     try {
-      const settled = await Promise.race([call.outcome.then((outcome) => ({ outcome })), call.asking().then(() => undefined), call.wentLong]);
+      // A call that can never ask or go long can only end: nothing to race.
+      const settled = call.parkable ? await Promise.race([call.outcome.then((outcome) => ({ outcome })), call.asking().then(() => undefined), call.wentLong]) : { outcome: await call.outcome };
       if (settled && 'message' in settled) {
         // A task owns the call from here: it is no longer parked, and no retry may resume it.
         this.drop(call, false);
@@ -229,6 +253,6 @@ export class InputRequiredCalls {
   private drop(call: ParkedCall, abort: boolean): void {
     clearTimeout(call.expires);
     if (call.id !== undefined) this.parked.delete(call.id);
-    if (abort) call.abort.abort();
+    if (abort) call.cancel();
   }
 }

@@ -10,6 +10,9 @@
  *            session per connection: the SDK Client would spend more of the shared CPU in this
  *            process than the floors' client does, so the ratio would measure clients, not servers)
  *   /api     POST /api/tools/echo through Junction to the echo plugin
+ *   /mcp 2026-07-28  a stateless tools/call (no initialize, no session: `_meta` with the protocol version
+ *            and client capabilities, MCP-Protocol-Version, Mcp-Method and Mcp-Name headers); issue 29
+ *            asks that it cost Junction no more CPU per call than /api, compared within each round
  *
  * Every path is measured at each level in ROUNDS interleaved rounds (order rotated per round) and the
  * ratio to floor 2 is taken within each round, median over rounds: this machine's speed drifts with
@@ -39,7 +42,7 @@ import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/si
 import { projectPathHash } from '../plugins/sdk/index.js';
 import { chooseRunner, countWarnings, startJunctionProcess, untilToolListed, type RunningJunction } from './support/junction-process.js';
 import { httpLane, runLoad, type Lane, type LoadResult } from './support/load.js';
-import { openMcpLane } from './support/mcp-session.js';
+import { openMcpLane, openModernMcpLane } from './support/mcp-session.js';
 import { delay, procStats, startTs, watchPeakRss, type Child } from './support/processes.js';
 import { mb, table, verdict, type Target } from './support/report.js';
 import { fmt, median } from './support/stats.js';
@@ -218,6 +221,7 @@ async function startJunctionWithPlugin(settings: readonly string[], setup: Junct
     paths: [
       { name: `Junction /mcp tools/call${label}`, serverPid: pid, openLane: () => openMcpLane(junction.base, 'echo', ARGS) },
       { name: `Junction POST /api/tools/echo${label}`, serverPid: pid, openLane: httpLane(junction.base, '/api/tools/echo', JSON.stringify(ARGS), apiOk) },
+      { name: `Junction /mcp 2026-07-28 tools/call${label}`, serverPid: pid, openLane: () => openModernMcpLane(junction.base, 'echo', ARGS) },
     ],
     stop: async () => {
       await started.stop();
@@ -492,7 +496,7 @@ try {
 const demoRss = await demoIdleRss();
 const loadAfter = loadavg();
 
-const [, reference, , mcpRow, apiRow] = rows as [Row, Row, Row, Row, Row];
+const [, reference, , mcpRow, apiRow, modernRow] = rows as [Row, Row, Row, Row, Row, Row];
 console.log(
   `\nbridge benchmark — ${ROUNDS} interleaved rounds of ${PHASE_MS / 1000} s per path and level after ${WARMUP_MS} ms warm-up, medians over rounds, ${fmt((performance.now() - startedAt) / 1000, 0)} s in all; ` +
     `Junction ran from ${runner === 'dist' ? 'dist/' : 'the sources through tsx (its RSS includes the tsx loader)'}; ` +
@@ -513,10 +517,13 @@ const callsPerSecond = (r: LoadResult) => r.callsPerSecond;
 const p50 = (r: LoadResult) => r.p50;
 console.log('\nratio to floor 2 in the same round, median over rounds (calls/s at 1, 16, 64; p50 at 1)');
 console.log(table(['path', ...LEVELS.map((c) => `${c}×`), 'p50@1'], rows.map((row) => [row.name, ...LEVELS.map((_, i) => fmt(ratioMedian(row, reference, i, callsPerSecond), 2)), fmt(ratioMedian(row, reference, 0, p50), 2)])));
-console.log(`\nJunction CPU ms per call at 1 / 16 / 64: /mcp ${mcpRow.cpuPerCall.map((c) => ms(median(c))).join(' / ')}, /api ${apiRow.cpuPerCall.map((c) => ms(median(c))).join(' / ')}`);
-/** A row's CPU per call over floor 2's in the same round, median over rounds. */
-const cpuRatio = (row: Row, levelIndex: number) => median(row.cpuPerCall[levelIndex]!.map((cpu, round) => cpu / reference.cpuPerCall[levelIndex]![round]!));
-console.log(`Junction CPU per call ÷ floor 2's at 1 / 16 / 64: /mcp ${LEVELS.map((_, i) => fmt(cpuRatio(mcpRow, i), 2)).join(' / ')}, /api ${LEVELS.map((_, i) => fmt(cpuRatio(apiRow, i), 2)).join(' / ')}`);
+const cpuText = (row: Row) => row.cpuPerCall.map((c) => ms(median(c))).join(' / ');
+console.log(`\nJunction CPU ms per call at 1 / 16 / 64: /mcp ${cpuText(mcpRow)}, /api ${cpuText(apiRow)}, /mcp 2026-07-28 ${cpuText(modernRow)}`);
+/** A row's CPU per call over another row's (floor 2 unless told) in the same round, median over rounds. */
+const cpuRatio = (row: Row, levelIndex: number, over: Row = reference) => median(row.cpuPerCall[levelIndex]!.map((cpu, round) => cpu / over.cpuPerCall[levelIndex]![round]!));
+const cpuRatios = (row: Row, over?: Row) => LEVELS.map((_, i) => fmt(cpuRatio(row, i, over), 2)).join(' / ');
+console.log(`Junction CPU per call ÷ floor 2's at 1 / 16 / 64: /mcp ${cpuRatios(mcpRow)}, /api ${cpuRatios(apiRow)}, /mcp 2026-07-28 ${cpuRatios(modernRow)}`);
+console.log(`/mcp 2026-07-28 CPU per call ÷ /api's at 1 / 16 / 64: ${cpuRatios(modernRow, apiRow)}`);
 console.log(
   `Junction RSS ${IDLE_MS / 1000} s after ready (${EARLY_RSS_MS / 1000} s after ready): idle without workspace ${fmt(mb(idleRss.settled), 1)} MB (${fmt(mb(idleRss.early), 1)}), ` +
     `idle with the demo ${fmt(mb(demoRss.settled), 1)} MB (${fmt(mb(demoRss.early), 1)}); peak under load ${fmt(mb(peakRss), 1)} MB, ` +
@@ -528,6 +535,7 @@ const top = LEVELS.length - 1;
 const targets: Target[] = [
   { name: '/mcp CPU per call at 64, × floor 2', measured: cpuRatio(mcpRow, top), kind: 'max', limit: 3, unit: '×' },
   { name: '/api CPU per call at 64, × floor 2', measured: cpuRatio(apiRow, top), kind: 'max', limit: 2.5, unit: '×' },
+  { name: '/mcp 2026-07-28 CPU per call at 64, × /api', measured: cpuRatio(modernRow, top, apiRow), kind: 'max', limit: 1, unit: '×' },
   { name: '/mcp calls/s at 64, × floor 2', measured: ratioMedian(mcpRow, reference, top, callsPerSecond), kind: 'min', limit: 0.4, unit: '×' },
   { name: '/api calls/s at 64, × floor 2', measured: ratioMedian(apiRow, reference, top, callsPerSecond), kind: 'min', limit: 0.55, unit: '×' },
   { name: '/mcp p50 at 1, × floor 2', measured: ratioMedian(mcpRow, reference, 0, p50), kind: 'max', limit: 2.5, unit: '×' },

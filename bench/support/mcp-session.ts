@@ -11,7 +11,7 @@ const PROTOCOL_VERSION = '2025-06-18';
 
 interface JsonRpcReply {
   id?: unknown;
-  result?: { isError?: boolean; protocolVersion?: string };
+  result?: { isError?: boolean; protocolVersion?: string; resultType?: string };
   error?: unknown;
 }
 
@@ -60,5 +60,34 @@ export async function openMcpLane(base: URL, tool: string, args: Record<string, 
       await connection.delete('/mcp', headers).catch(() => undefined);
       connection.close();
     },
+  };
+}
+
+/** The revision of the stateless lane: no initialize, no session, every request self-describing. */
+const MODERN_VERSION = '2026-07-28';
+
+/**
+ * A raw MCP 2026-07-28 lane: stateless `tools/call` posts on one kept-alive connection, each with the
+ * `_meta` every request of that revision carries (protocol version, client capabilities and info) and
+ * the standard headers mirrored from its body (MCP-Protocol-Version, Mcp-Method, Mcp-Name), as a
+ * conformant client sends them.
+ */
+export async function openModernMcpLane(base: URL, tool: string, args: Record<string, unknown>): Promise<Lane> {
+  const connection = new HttpConnection(base);
+  const headers = { accept: ACCEPT, 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'tools/call', 'mcp-name': tool };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'bench-load', version: '1.0.0' },
+  };
+  let nextId = 1;
+  return {
+    async call() {
+      const id = nextId++;
+      const reply = await connection.post('/mcp', JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: args, _meta: meta } }), headers);
+      const parsed = readReply(reply, id);
+      return reply.status === 200 && parsed?.result?.resultType === 'complete' && parsed.result.isError !== true;
+    },
+    close: () => connection.close(),
   };
 }

@@ -3,10 +3,10 @@
  * the approval policy (which may hold the call for the operator), the call to its source, and the
  * observer events the console, webhooks and the audit trail consume.
  */
-import type { CallView, NestedRequestView, PolicyDecisionView, CallGate, AgentScope } from '../contracts/index.js';
+import type { AgentLogLevel, CallView, NestedRequestView, PolicyDecisionView, CallGate, AgentScope } from '../contracts/index.js';
 import { boundedText, VIEW_TEXT_CHARS, findLoneSurrogate, closestNames, didYouMean, jsonText, timeOrderedId, validTraceparent } from '../shared/index.js';
 import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type CallJson, type ToolOutcome } from '../contracts/index.js';
-import type { Catalogue } from './catalogue.js';
+import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
 import { RoutedGateRequest } from './gate-request.js';
 import { traceAgentRequests } from './nested-trace.js';
@@ -78,6 +78,44 @@ export interface DispatcherOptions {
   elicitations?: ConsoleElicitations;
 }
 
+/**
+ * A call's agent requests, routed to the console while the operator answers elicitations and traced
+ * as nested requests, built when the call first asks: most calls never do, and the wrappers are a
+ * dozen closures.
+ */
+class CallAgentRequests implements AgentRequests {
+  private built: AgentRequests | undefined;
+
+  constructor(
+    private readonly base: AgentRequests | undefined,
+    private readonly elicitations: ConsoleElicitations | undefined,
+    private readonly call: { callId: string; tool: string; agent: string },
+    private readonly report: (nested: NestedRequestView) => void,
+  ) {}
+
+  private get requests(): AgentRequests {
+    if (this.built) return this.built;
+    const routed = this.elicitations ? withConsoleElicitations(this.base, this.elicitations, this.call) : this.base!;
+    return (this.built = traceAgentRequests(routed, this.call.callId, this.report));
+  }
+
+  elicit(params: Parameters<AgentRequests['elicit']>[0], signal: AbortSignal, key?: string) {
+    return this.requests.elicit(params, signal, key);
+  }
+
+  sample(params: Record<string, unknown>, signal: AbortSignal, key?: string) {
+    return this.requests.sample(params, signal, key);
+  }
+
+  listRoots(signal: AbortSignal, key?: string) {
+    return this.requests.listRoots(signal, key);
+  }
+
+  log(level: AgentLogLevel, data: unknown, logger?: string): void {
+    this.requests.log(level, data, logger);
+  }
+}
+
 export function createDispatcher(catalogue: Catalogue, observers: readonly CallObserver[] = [], admission?: Admission, gate?: CallGate, options: DispatcherOptions = {}): Dispatcher {
   const notify = <K extends keyof CallObserver>(method: K, ...args: Parameters<NonNullable<CallObserver[K]>>) => {
     for (const observer of observers) {
@@ -88,11 +126,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
       }
     }
   };
-
-  const agentRequestsFor = (req: DispatchRequest, callId: string): Pick<CallContext, 'agentRequests'> => {
-    const routed = options.elicitations ? withConsoleElicitations(req.agentRequests, options.elicitations, { callId, tool: req.name, agent: req.agent }) : req.agentRequests;
-    return routed ? { agentRequests: traceAgentRequests(routed, callId, (nested) => notify('nested', nested)) } : {};
-  };
+  const reportNested = (nested: NestedRequestView) => notify('nested', nested);
 
   /** The answer to a name the caller's catalogue lacks, whether nobody publishes it or it is hidden from the caller. */
   const unknownTool = (req: DispatchRequest): ToolOutcome => {
@@ -110,16 +144,84 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
     };
   };
 
+  /**
+   * Admission, the lone-surrogate guard, the policy and the source, for a call whose view `call` the
+   * observers were told of; `decided` is told the policy's decision. `agent` and `agentName` are the
+   * bounded copies every view holds.
+   */
+  async function run(req: DispatchRequest, call: CallView, entry: CatalogueEntry | undefined, agentName: string, decided: (policy: PolicyDecisionView) => void): Promise<ToolOutcome> {
+    if (!entry) return unknownTool(req);
+    const { agent, callId } = call;
+    const rate = admission?.take(agent);
+    if (rate && !rate.ok) {
+      return errorOutcome(
+        { code: 'Overloaded', message: rate.message, next: { kind: 'retryLater', tools: [req.name] }, details: { retryAfterMs: rate.retryAfterMs } },
+      );
+    }
+    const surrogateAt = findLoneSurrogate(req.args);
+    if (surrogateAt) {
+      return errorOutcome(
+        { code: 'InvalidArguments', message: `Argument ${surrogateAt} holds a lone UTF-16 surrogate, which cannot be delivered intact; send valid Unicode text.`, next: { kind: 'fixArguments', tools: [req.name] }, details: { path: surrogateAt } },
+      );
+    }
+    const progress: NonNullable<CallContext['progress']> = (update) => {
+      notify('progress', callId, progressView(update));
+      req.progress?.(update);
+    };
+    // Optional fields are assigned rather than spread from conditional literals: this runs on every call.
+    const context: CallContext = { callId, agent, agentName, transport: req.transport, signal: req.signal, progress };
+    if (req.scope) context.scope = req.scope;
+    if (call.traceparent) context.traceparent = call.traceparent;
+    if (req.longRunning) context.longRunning = req.longRunning;
+    if (options.elicitations || req.agentRequests) context.agentRequests = new CallAgentRequests(req.agentRequests, options.elicitations, { callId, tool: req.name, agent }, reportNested);
+    const slot = admission?.acquire(agent);
+    if (slot && !slot.ok) {
+      return errorOutcome({ code: 'Overloaded', message: slot.message, next: { kind: 'retryLater', tools: [req.name] } });
+    }
+    try {
+      let args = req.args;
+      if (gate) {
+        const judged = gate.authorize(
+          new RoutedGateRequest(
+            {
+              callId,
+              tool: req.name,
+              descriptor: entry.descriptor,
+              agent,
+              agentName,
+              session: req.session ?? agent,
+              transport: req.transport,
+              args: req.args,
+              signal: req.signal,
+              // Through the call's own progress, so the console's live row shows the wait as well as the agent.
+              progress,
+            },
+            entry.source,
+            req.scope,
+          ),
+        );
+        // Most calls are decided at once; awaiting a verdict that is not a promise would still cost a turn.
+        const verdict = judged instanceof Promise ? await judged : judged;
+        decided(verdict.decision);
+        // A tool hidden from this session while its call was held never runs: the agent hears what
+        // it would have heard had it called after the change.
+        if (judged instanceof Promise && !catalogue.resolve(req.name, req.scope)) return unknownTool(req);
+        if (!verdict.allowed) return errorOutcome(verdict.error);
+        args = verdict.args;
+      }
+      return await entry.source.callTool(req.name, args, context);
+    } finally {
+      slot?.release();
+    }
+  }
+
   return {
-    async call(incoming) {
+    async call(request) {
       // Sources, admission keys, the policy and every view see the agent's names as bounded copies.
-      const request: DispatchRequest = {
-        ...incoming,
-        agent: boundedText(incoming.agent, VIEW_TEXT_CHARS),
-        ...(incoming.agentName !== undefined ? { agentName: boundedText(incoming.agentName, VIEW_TEXT_CHARS) } : {}),
-      };
+      const agent = boundedText(request.agent, VIEW_TEXT_CHARS);
+      const agentName = request.agentName !== undefined ? boundedText(request.agentName, VIEW_TEXT_CHARS) : agent;
       // Checked once here for every route; an invalid one is dropped, as Trace Context asks of a receiver.
-      const traceparent = validTraceparent(incoming.traceparent);
+      const traceparent = validTraceparent(request.traceparent);
       // Scoped: a tool hidden from this agent session resolves to nothing, exactly as an unknown name.
       const entry = catalogue.resolve(request.name, request.scope);
       // Serialised by JSON.stringify, never taken from the request's bytes: redaction relies on its escaping
@@ -128,7 +230,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
       const call: CallView = {
         // Time-ordered: the audit trail's index on call ids then grows at its end (shared/time-ordered-id.ts).
         callId: request.callId ?? timeOrderedId(),
-        agent: request.agent,
+        agent,
         transport: request.transport,
         tool: boundedText(request.name, VIEW_TEXT_CHARS),
         target: entry?.source.id ?? 'none',
@@ -140,9 +242,10 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
       if (request.replayOf) call.replayOf = request.replayOf;
       if (request.scope?.sessionId) call.sessionId = boundedText(request.scope.sessionId, VIEW_TEXT_CHARS);
       if (traceparent) call.traceparent = traceparent;
-      notify('started', { ...call });
+      // The started view is never changed afterwards (the finished one is a copy), so observers may keep it.
+      notify('started', call);
       let policy: PolicyDecisionView | undefined;
-      const outcome = await run(request, call.callId).catch((error: unknown) => thrownOutcome(error));
+      const outcome = await run(request, call, entry, agentName, (decision) => (policy = decision)).catch((error: unknown) => thrownOutcome(error));
       const errorCode = outcome.error?.code;
       // A result without JSON (a cycle, a BigInt) answers its string form rather than failing the finished call.
       const resultJson = jsonText(outcome.result);
@@ -154,76 +257,6 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
       if (taskId) finished.taskId = taskId;
       notify('finished', finished, outcome.result, { arguments: argsJson, result: resultJson });
       return { ...outcome, resultJson };
-
-      async function run(req: DispatchRequest, callId: string): Promise<ToolOutcome> {
-        if (!entry) return unknownTool(req);
-        const rate = admission?.take(req.agent);
-        if (rate && !rate.ok) {
-          return errorOutcome(
-            { code: 'Overloaded', message: rate.message, next: { kind: 'retryLater', tools: [req.name] }, details: { retryAfterMs: rate.retryAfterMs } },
-          );
-        }
-        const surrogateAt = findLoneSurrogate(req.args);
-        if (surrogateAt) {
-          return errorOutcome(
-            { code: 'InvalidArguments', message: `Argument ${surrogateAt} holds a lone UTF-16 surrogate, which cannot be delivered intact; send valid Unicode text.`, next: { kind: 'fixArguments', tools: [req.name] }, details: { path: surrogateAt } },
-          );
-        }
-        const progress: NonNullable<CallContext['progress']> = (update) => {
-          notify('progress', callId, progressView(update));
-          req.progress?.(update);
-        };
-        const context: CallContext = {
-          callId,
-          agent: req.agent,
-          agentName: req.agentName ?? req.agent,
-          transport: req.transport,
-          signal: req.signal,
-          ...(req.scope ? { scope: req.scope } : {}),
-          ...(traceparent ? { traceparent } : {}),
-          ...(req.longRunning ? { longRunning: req.longRunning } : {}),
-          progress,
-          ...agentRequestsFor(req, callId),
-        };
-        const slot = admission?.acquire(req.agent);
-        if (slot && !slot.ok) {
-          return errorOutcome({ code: 'Overloaded', message: slot.message, next: { kind: 'retryLater', tools: [req.name] } });
-        }
-        try {
-          let args = req.args;
-          if (gate) {
-            const judged = gate.authorize(
-              new RoutedGateRequest(
-                {
-                  callId,
-                  tool: req.name,
-                  descriptor: entry.descriptor,
-                  agent: req.agent,
-                  agentName: req.agentName ?? req.agent,
-                  session: req.session ?? req.agent,
-                  transport: req.transport,
-                  args: req.args,
-                  signal: req.signal,
-                  // Through the call's own progress, so the console's live row shows the wait as well as the agent.
-                  progress,
-                },
-                () => entry.source.targetOf?.(req.name, req.scope) ?? { source: 'host' },
-              ),
-            );
-            // Most calls are decided at once; awaiting a verdict that is not a promise would still cost a turn.
-            const verdict = judged instanceof Promise ? await judged : judged;
-            policy = verdict.decision;
-            // A tool hidden from this session while its call was held never runs: the agent hears what
-            // it would have heard had it called after the change.
-            if (judged instanceof Promise && !catalogue.resolve(req.name, req.scope)) return unknownTool(req);
-            if (!verdict.allowed) return errorOutcome(verdict.error);
-            args = verdict.args;
-          }
-          return await entry.source.callTool(req.name, args, context);
-        } finally {
-          slot?.release();
-        }
-      }
     },
   };
 }

@@ -5,7 +5,7 @@
  * literal through its slow runtime path, about a microsecond per call and a dictionary-mode object,
  * while a prototype getter costs nothing until it is read.
  */
-import type { GateRequest, ToolTarget } from '../contracts/index.js';
+import type { AgentScope, GateRequest, ToolSource, ToolTarget } from '../contracts/index.js';
 
 export class RoutedGateRequest implements GateRequest {
   readonly callId: string;
@@ -22,7 +22,9 @@ export class RoutedGateRequest implements GateRequest {
 
   constructor(
     init: Omit<GateRequest, 'target'>,
-    private readonly route: () => ToolTarget,
+    /** The source that publishes the tool, which tells where it would run for the agent's scope. */
+    private readonly source: ToolSource,
+    private readonly scope: AgentScope | undefined,
   ) {
     this.callId = init.callId;
     this.tool = init.tool;
@@ -42,5 +44,9 @@ export class RoutedGateRequest implements GateRequest {
 
   retarget(): ToolTarget {
     return this.route();
+  }
+
+  private route(): ToolTarget {
+    return this.source.targetOf?.(this.tool, this.scope) ?? { source: 'host' };
   }
 }

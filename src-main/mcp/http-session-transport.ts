@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { DirectToolCalls, type Notifier, type SessionToolCall } from './direct-tool-calls.js';
 import { answeredId, hasProgressToken, isRequest, isResponse } from './jsonrpc-http.js';
 import { PostExchange, type ExchangeOwner } from './post-exchange.js';
 import { sseEvent, SseStream } from './sse-stream.js';
@@ -21,10 +22,17 @@ export class HttpSessionTransport implements Transport, ExchangeOwner {
   private readonly exchanges = new Map<RequestId, PostExchange>();
   private standalone: SseStream | undefined;
   private closed = false;
+  /** Plain tools/call requests, served without the SDK's Protocol once the session's handler is known. */
+  private toolCalls: DirectToolCalls | undefined;
 
   constructor(readonly sessionId: string) {}
 
   async start(): Promise<void> {}
+
+  /** Serves plain tools/call requests with the session's own handler from now on (direct-tool-calls.ts). */
+  serveToolCalls(handler: SessionToolCall, notifier: Notifier): void {
+    this.toolCalls = new DirectToolCalls(handler, notifier, (id, json) => this.answer(id, json));
+  }
 
   /** Serves a POST whose messages passed every check: 202 when it carries no request, else an answer when its requests are. */
   accept(req: IncomingMessage, res: ServerResponse, messages: readonly JSONRPCMessage[], batch: boolean): void {
@@ -68,14 +76,22 @@ export class HttpSessionTransport implements Transport, ExchangeOwner {
       exchange.relate(JSON.stringify(message));
       return;
     }
-    this.exchanges.delete(callId);
     // A tool result comes with the dispatcher's JSON of it, spliced in rather than serialised again.
-    exchange.respond(callId, messageJson(message));
+    this.answer(callId, messageJson(message));
+  }
+
+  /** Sends the answer to request `id` on the POST that carried it; dropped when that POST is answered or gone. */
+  private answer(id: RequestId, json: string): void {
+    const exchange = this.exchanges.get(id);
+    if (!exchange) return;
+    this.exchanges.delete(id);
+    exchange.respond(id, json);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.toolCalls?.close();
     for (const exchange of new Set(this.exchanges.values())) exchange.abandon();
     this.exchanges.clear();
     this.standalone?.end();
@@ -88,12 +104,16 @@ export class HttpSessionTransport implements Transport, ExchangeOwner {
     for (const requestId of ids) {
       if (this.exchanges.get(requestId) !== exchange) continue;
       this.exchanges.delete(requestId);
-      this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'The agent closed the HTTP request.' } });
+      this.deliver([{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'The agent closed the HTTP request.' } }]);
     }
   }
 
-  private deliver(messages: readonly JSONRPCMessage[], extra: MessageExtraInfo): void {
-    for (const message of messages) this.onmessage?.(message, extra);
+  private deliver(messages: readonly JSONRPCMessage[], extra?: MessageExtraInfo): void {
+    for (const message of messages) {
+      if (this.toolCalls?.take(message)) continue;
+      this.toolCalls?.cancelled(message);
+      this.onmessage?.(message, extra);
+    }
   }
 
   private readonly standaloneClosed = (): void => {

@@ -136,6 +136,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     const server = options.factory.create('mcp-http', () => label, { id: () => sessionId, protocolVersion, ...(pin !== undefined ? { pin } : {}) });
     sessions.set(sessionId, { transport, lastSeen: Date.now(), pin, protocolVersion });
     await server.connect(transport);
+    const toolCall = options.factory.toolCalls(server);
+    if (toolCall) transport.serveToolCalls(toolCall, server);
     transport.accept(req, res, body.messages, body.batch);
   };
 

@@ -46,6 +46,26 @@ function plainMeta(meta: unknown): boolean {
   return token === undefined ? !('progressToken' in meta) : typeof token === 'string' || Number.isSafeInteger(token);
 }
 
+const TOOL_CALL_PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
+
+/**
+ * A `tools/call` request that CallToolRequestSchema surely accepts as it stands: a request (a string or
+ * integer id) whose params hold a string `name`, an object of `arguments` if any, a plain `_meta` if
+ * any, and nothing else (so no `task`, which the SDK's Protocol would refuse before the handler). A
+ * session's transport serves such a call without the SDK's Protocol (direct-tool-calls.ts); anything
+ * it does not accept here takes the SDK's way and gets the SDK's answer.
+ */
+export function isPlainToolCall(message: JSONRPCMessage): message is JSONRPCRequest & { params: { name: string; arguments?: Record<string, unknown> } } {
+  if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) return false;
+  const id: unknown = message.id;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
+  const params: unknown = message.params;
+  if (!isPlainObject(params)) return false;
+  for (const key in params) if (!TOOL_CALL_PARAM_KEYS.has(key)) return false;
+  const args = params['arguments'];
+  return typeof params['name'] === 'string' && (args === undefined ? !('arguments' in params) : isPlainObject(args)) && (!('_meta' in params) || plainMeta(params['_meta']));
+}
+
 /**
  * The body as JSON-RPC messages. Broken JSON is a parse error (-32700); valid JSON that is not a
  * JSON-RPC message, or a batch of them, is an Invalid Request (-32600).

@@ -33,6 +33,7 @@ import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
 import type { Dispatcher } from './dispatcher.js';
+import type { SessionToolCall, ToolCallExtra } from './direct-tool-calls.js';
 import { createSchemaValidator } from './schema-validator.js';
 import { passesAsItStands, withJson } from './tool-result-json.js';
 import { errorMessage } from '../shared/index.js';
@@ -80,6 +81,8 @@ interface SessionState {
   logLevel: SessionLogLevel;
   /** By URI; each knows its topic, so an update from another project's same URI is not this one's. */
   subscriptions: Map<string, ResourceSubscription>;
+  /** The session's tools/call handler past the request check, for its transport's direct calls. */
+  toolCall: SessionToolCall;
 }
 
 /** An agent session as the rest of Junction sees it: who it is and which project pin its route carries. */
@@ -109,6 +112,8 @@ export interface McpServerFactory {
   /** A new, unconnected server; `agentLabel` names the session in the console. */
   create(transport: AgentTransport, agentLabel: () => string, session?: SessionBinding): Server;
   liveCount(): number;
+  /** The tools/call handler a live server registered, for a transport that serves plain calls itself (direct-tool-calls.ts). */
+  toolCalls(server: Server): SessionToolCall | undefined;
   /** Resource subscriptions held by live sessions, for leak checks and the console. */
   subscriptionCount(): number;
   close(): void;
@@ -153,23 +158,33 @@ function invalidToolCall(what: 'request' | 'result', error: unknown): McpError {
 }
 
 /**
- * What the SDK Server's own tools/call wrapper checks, for a handler registered past it (on Protocol):
- * the request against CallToolRequestSchema, and the result against CallToolResultSchema, whose parsed
- * copy the transport would serialise again. A result that schema passes as it stands goes out as the
- * dispatcher's JSON of it (tool-result-json.ts); any other is parsed as before. (The wrapper's task
- * branch is never reached: the Server refuses a task-augmented tools/call first, Junction declaring no
- * task capability.)
+ * What the SDK Server's own tools/call wrapper checks of a result, for a handler registered past it:
+ * the result against CallToolResultSchema, whose parsed copy the transport would serialise again. A
+ * result that schema passes as it stands goes out as the dispatcher's JSON of it (tool-result-json.ts);
+ * any other is parsed as before.
  */
-function checkedToolCall(handler: (request: CallToolRequest, extra: HandlerExtra) => Promise<{ result: CallToolResult; resultJson?: string }>) {
-  return async (request: unknown, extra: HandlerExtra): Promise<CallToolResult> => {
-    const validated = safeParse(CallToolRequestSchema, request);
-    if (!validated.success) throw invalidToolCall('request', validated.error);
-    // The handler gets the request as it came, as the SDK's wrapper gives it.
-    const { result, resultJson } = await handler(request as CallToolRequest, extra);
+function answeredToolCall(handler: (request: CallToolRequest, extra: ToolCallExtra) => Promise<{ result: CallToolResult; resultJson?: string }>): SessionToolCall {
+  return async (request, extra) => {
+    const { result, resultJson } = await handler(request, extra);
     if (resultJson?.startsWith('{') && passesAsItStands(result)) return withJson(result, resultJson);
     const parsed = safeParse(CallToolResultSchema, result);
     if (!parsed.success) throw invalidToolCall('result', parsed.error);
     return parsed.data;
+  };
+}
+
+/**
+ * The wrapper's request check, for the same handler registered on Protocol: the request against
+ * CallToolRequestSchema. (The wrapper's task branch is never reached: the Server refuses a
+ * task-augmented tools/call first, Junction declaring no task capability.) A session's transport
+ * serves the requests that schema surely accepts without it (direct-tool-calls.ts).
+ */
+function checkedToolCall(answer: SessionToolCall) {
+  return async (request: unknown, extra: HandlerExtra): Promise<CallToolResult> => {
+    const validated = safeParse(CallToolRequestSchema, request);
+    if (!validated.success) throw invalidToolCall('request', validated.error);
+    // The handler gets the request as it came, as the SDK's wrapper gives it.
+    return answer(request as CallToolRequest, extra);
   };
 }
 
@@ -247,13 +262,8 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         deps.sessions?.opened(opened);
       };
 
-      const state: SessionState = { server, scope, logLevel: new SessionLogLevel(), subscriptions: new Map() };
-      server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-        state.logLevel.set(request.params.level);
-        return {};
-      });
-      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools(scope()).map(withoutTaskSupport) }));
-      const callTool = checkedToolCall(async (request, extra) => {
+      const logLevel = new SessionLogLevel();
+      const answerToolCall = answeredToolCall(async (request, extra) => {
         const progressToken = request.params._meta?.progressToken;
         const outcome = await deps.dispatcher.call({
           name: request.params.name,
@@ -265,7 +275,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
           signal: extra.signal,
           scope: scope(),
           traceparent: request.params._meta?.['traceparent'],
-          agentRequests: agentRequestsFor({ server, relatedRequestId: extra.requestId, sendNotification: extra.sendNotification, logLevel: state.logLevel }),
+          agentRequests: agentRequestsFor({ server, relatedRequestId: extra.requestId, sendNotification: extra.sendNotification, logLevel }),
           ...(progressToken !== undefined
             ? {
                 progress: (update) => {
@@ -282,7 +292,13 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
         }
         return outcome;
       });
-      Protocol.prototype.setRequestHandler.call(server, LooseCallToolRequest, callTool);
+      const state: SessionState = { server, scope, logLevel, subscriptions: new Map(), toolCall: answerToolCall };
+      server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+        state.logLevel.set(request.params.level);
+        return {};
+      });
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools(scope()).map(withoutTaskSupport) }));
+      Protocol.prototype.setRequestHandler.call(server, LooseCallToolRequest, checkedToolCall(answerToolCall));
       if (content) {
         server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => content.listPrompts(scope())));
         // A plugin serving a prompt or a resource read may ask this session meanwhile, as a tool may.
@@ -333,6 +349,7 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
       return server;
     },
     liveCount: () => live.size,
+    toolCalls: (server) => live.get(server)?.toolCall,
     subscriptionCount: () => [...live.values()].reduce((n, s) => n + s.subscriptions.size, 0),
     close() {
       for (const u of unsubscribe) u?.();

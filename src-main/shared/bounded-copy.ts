@@ -23,9 +23,26 @@ export function ownCopy(text: string): string {
   return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
+/**
+ * Recent short copies by content. Agents send the same labels, tool names and session ids call after
+ * call, and each call's views take bounded copies of them: a lookup instead of a copy each time. Keys
+ * are the copies themselves, so nothing here keeps a request's string alive; the table is emptied
+ * when full, so names an agent invents cannot grow it.
+ */
+const recentCopies = new Map<string, string>();
+const RECENT_COPIES = 1024;
+
 /** At most `maxChars` UTF-16 units of `text`, ending in `…` when cut, in storage of its own. */
 export function boundedText(text: string, maxChars: number): string {
-  return ownCopy(text.length <= maxChars ? text : `${text.slice(0, Math.max(0, maxChars - 1))}…`);
+  if (text.length > maxChars) return ownCopy(`${text.slice(0, Math.max(0, maxChars - 1))}…`);
+  if (text.length > VIEW_TEXT_CHARS) return ownCopy(text);
+  let copy = recentCopies.get(text);
+  if (copy === undefined) {
+    copy = ownCopy(text);
+    if (recentCopies.size >= RECENT_COPIES) recentCopies.clear();
+    recentCopies.set(copy, copy);
+  }
+  return copy;
 }
 
 export interface CappedJson {

@@ -61,7 +61,26 @@ const ClientCapabilities = z.looseObject({
 export type ClientCapabilities = z.infer<typeof ClientCapabilities>;
 
 const ClientInfo = z.looseObject({ name: z.string(), version: z.string() });
-const LogLevel = z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+const LOG_LEVELS: ReadonlySet<string> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+const absentOrObject = (value: unknown) => value === undefined || isObject(value);
+
+/**
+ * Capabilities ClientCapabilities accepts as they stand (each known one an object, extensions an
+ * object): read as sent, since only their presence is read. Anything else takes the schema's way.
+ */
+function plainCapabilities(value: unknown): value is ClientCapabilities {
+  return isObject(value) && absentOrObject(value['elicitation']) && absentOrObject(value['sampling']) && absentOrObject(value['roots']) && absentOrObject(value['extensions']);
+}
+
+/** The client's name and version, when `value` is what ClientInfo accepts. */
+function clientInfoOf(value: unknown): { name: string; version: string } | undefined {
+  if (value === undefined) return undefined;
+  if (isObject(value) && typeof value['name'] === 'string' && typeof value['version'] === 'string') return { name: value['name'], version: value['version'] };
+  const parsed = ClientInfo.safeParse(value);
+  return parsed.success ? { name: parsed.data.name, version: parsed.data.version } : undefined;
+}
 
 /** The agent label a stateless request's calls carry (the console's and the audit trail's "agent"). */
 export function statelessAgentLabel(request: Pick<ModernRequest, 'clientInfo' | 'protocolVersion'>): string {
@@ -76,9 +95,14 @@ export interface ModernRequest {
   protocolVersion: string;
   capabilities: ClientCapabilities;
   clientInfo: { name: string; version: string } | undefined;
-  logLevel: z.infer<typeof LogLevel> | undefined;
+  logLevel: LogLevel | undefined;
   /** `Mcp-Param-{Name}` headers by lower-cased name, for tools whose parameters declare `x-mcp-header`. */
-  paramHeaders: ReadonlyMap<string, string>;
+  paramHeaders: ParamHeaders;
+}
+
+/** The request's `Mcp-Param-{Name}` header values, looked up by lower-cased name when a tool's schema marks a parameter. */
+export interface ParamHeaders {
+  get(name: string): string | undefined;
 }
 
 const mismatch = (message: string) => new JunctionError('HeaderMismatch', `Header mismatch: ${message}`);
@@ -128,12 +152,14 @@ export function decodeHeaderValue(value: string): string | undefined {
 
 const PARAM_PREFIX = 'mcp-param-';
 
-function paramHeadersOf(req: IncomingMessage): ReadonlyMap<string, string> {
-  const found = new Map<string, string>();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (name.startsWith(PARAM_PREFIX) && value !== undefined) found.set(name.slice(PARAM_PREFIX.length), Array.isArray(value) ? value[0]! : value);
+/** Read from the request's headers (Node lower-cases their names) only when asked: most tools mark no parameter. */
+class RequestParamHeaders implements ParamHeaders {
+  constructor(private readonly headers: IncomingMessage['headers']) {}
+
+  get(name: string): string | undefined {
+    const value = this.headers[PARAM_PREFIX + name];
+    return Array.isArray(value) ? value[0] : value;
   }
-  return found;
 }
 
 /**
@@ -151,7 +177,8 @@ export function readModernRequest(req: IncomingMessage, message: { id: string | 
   if (!isObject(meta)) throw invalidMeta(`params._meta is required and must carry ${META.protocolVersion} and ${META.clientCapabilities}.`);
   const protocolVersion = meta[META.protocolVersion];
   if (typeof protocolVersion !== 'string') throw invalidMeta(`params._meta["${META.protocolVersion}"] must be a string.`);
-  const capabilities = ClientCapabilities.safeParse(meta[META.clientCapabilities]);
+  const declared = meta[META.clientCapabilities];
+  const capabilities = plainCapabilities(declared) ? { success: true as const, data: declared } : ClientCapabilities.safeParse(declared);
   if (!capabilities.success) throw invalidMeta(`params._meta["${META.clientCapabilities}"] must be an object of capability objects.`);
   if (headerVersion !== protocolVersion) throw mismatch(`MCP-Protocol-Version header '${headerVersion}' does not match _meta protocol version '${protocolVersion}'.`);
   if (!MODERN_VERSIONS.includes(protocolVersion)) {
@@ -170,17 +197,16 @@ export function readModernRequest(req: IncomingMessage, message: { id: string | 
     if (name === undefined) throw mismatch('the Mcp-Name header holds characters a header value may not carry; Base64-encode it (=?base64?...?=).');
     if (name !== params[field]) throw mismatch(`Mcp-Name header value '${name}' does not match body value '${String(params[field])}'.`);
   }
-  // Both optional: parsed only when sent, so a request without them builds no validation error.
-  const clientInfo = meta[META.clientInfo] === undefined ? undefined : ClientInfo.safeParse(meta[META.clientInfo]);
-  const logLevel = meta[META.logLevel] === undefined ? undefined : LogLevel.safeParse(meta[META.logLevel]);
+  // Both optional, and ignored when malformed.
+  const logLevel = meta[META.logLevel];
   return {
     id: message.id,
     method: message.method,
     params,
     protocolVersion,
     capabilities: capabilities.data,
-    clientInfo: clientInfo?.success ? { name: clientInfo.data.name, version: clientInfo.data.version } : undefined,
-    logLevel: logLevel?.success ? logLevel.data : undefined,
-    paramHeaders: paramHeadersOf(req),
+    clientInfo: clientInfoOf(meta[META.clientInfo]),
+    logLevel: typeof logLevel === 'string' && LOG_LEVELS.has(logLevel) ? (logLevel as LogLevel) : undefined,
+    paramHeaders: new RequestParamHeaders(req.headers),
   };
 }

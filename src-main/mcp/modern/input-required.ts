@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { JunctionError, type AgentRequests, type ElicitationAnswer, type RootsAnswer } from '../../contracts/index.js';
+import { onAbort } from '../../shared/index.js';
 import { formElicitation, samplingRequest } from '../agent-requests.js';
 import type { ClientCapabilities } from './envelope.js';
 import type { RequestStateSeal } from './request-state.js';
@@ -66,13 +67,16 @@ function inputResponsesOf(raw: unknown): Record<string, unknown> {
 }
 
 export class ParkedCall<T> {
-  readonly id = randomUUID();
+  /** Given when the call is first parked: most calls answer without ever being. */
+  id: string | undefined;
   round = 0;
   /** Set while a retry is being served, so a second retry with the same state is refused. */
   busy = true;
   readonly questions = new Map<string, Question>();
   readonly missing = new Set<Capability>();
-  readonly abort = new AbortController();
+  /** What the call's work runs on (see the constructor). */
+  readonly signal: AbortSignal;
+  private readonly controller: AbortController | undefined;
   outcome!: Promise<T>;
   finished!: Promise<Finished<T>>;
   expires: NodeJS.Timeout | undefined;
@@ -96,13 +100,34 @@ export class ParkedCall<T> {
      * agent answer ahead). Forgotten once the first turn ends; each answers one question at most.
      */
     private readonly offered: Map<string, unknown>,
+    /** The first request's hang-up, which ends a call that can never outlive that request. */
+    hangUp: AbortSignal,
   ) {
+    // A call whose agent declared nothing a question could go through, nor tasks, can never be parked
+    // or become a task: it ends with its request, so that request's hang-up is its cancellation and it
+    // needs no controller of its own (one per call, and a listener on it, were a tenth of its cost).
+    if (takesTasks || capabilities.elicitation !== undefined || capabilities.sampling !== undefined || capabilities.roots !== undefined) {
+      this.controller = new AbortController();
+      this.signal = this.controller.signal;
+    } else {
+      this.signal = hangUp;
+    }
     let wake: ((long: { message: string | undefined }) => void) | undefined;
     this.wentLong = new Promise((resolve) => (wake = takesTasks ? resolve : undefined));
     this.longRunning = (message) => {
       wake?.({ message });
       wake = undefined;
     };
+  }
+
+  /** Whether the call may ask the agent something or go long, and so be parked or followed as a task. */
+  get parkable(): boolean {
+    return this.controller !== undefined;
+  }
+
+  /** Stops the call's work (its plugin's call is cancelled); a call without a controller of its own has ended with its request. */
+  cancel(): void {
+    this.controller?.abort();
   }
 
   /** Hands each answer in `responses` to the question it is keyed to; answers to nothing asked are ignored. */
@@ -229,8 +254,8 @@ export class InputRequiredCalls {
     hangUp: AbortSignal,
     run: (requests: AgentRequests, signal: AbortSignal, call: Pick<ParkedCall<T>, 'longRunning' | 'taskId'>) => Promise<T>,
   ): Promise<CallStep<T>> {
-    const call = new ParkedCall<T>(start.owner, start.capabilities, start.takesTasks, new Map(Object.entries(inputResponsesOf(start.inputResponses))));
-    call.outcome = run(call.requests, call.abort.signal, call);
+    const call = new ParkedCall<T>(start.owner, start.capabilities, start.takesTasks, new Map(Object.entries(inputResponsesOf(start.inputResponses))), hangUp);
+    call.outcome = run(call.requests, call.signal, call);
     call.finished = call.outcome.then(
       (outcome) => ({ outcome, failed: start.failed(outcome) }),
       (error: unknown) => ({ error }),
@@ -264,10 +289,10 @@ export class InputRequiredCalls {
 
   private async next<T>(call: ParkedCall<T>, hangUp: AbortSignal): Promise<CallStep<T>> {
     // Closing the response stream cancels a stateless request (and with it the call it runs).
-    const onHangUp = () => this.drop(call, true);
-    hangUp.addEventListener('abort', onHangUp, { once: true });
+    const stopWatching = onAbort(hangUp, () => this.drop(call, true));
     try {
-      const settled = await Promise.race([call.finished, call.asking().then(() => undefined), call.wentLong]);
+      // A call that can never ask or go long can only end: nothing to race.
+      const settled = call.parkable ? await Promise.race([call.finished, call.asking().then(() => undefined), call.wentLong]) : await call.finished;
       call.forgetOffered();
       if (settled && 'message' in settled) {
         // A task owns the call from here: it is no longer parked, and no retry may resume it.
@@ -281,16 +306,18 @@ export class InputRequiredCalls {
         if ('error' in settled) throw settled.error;
         return { kind: 'done', outcome: settled.outcome };
       }
-      this.park(call);
-      return { kind: 'input', inputRequests: call.inputRequests(), requestState: this.options.seal.seal({ run: call.id, round: call.round, owner: call.owner.key }) };
+      const run = this.park(call);
+      return { kind: 'input', inputRequests: call.inputRequests(), requestState: this.options.seal.seal({ run, round: call.round, owner: call.owner.key }) };
     } finally {
-      hangUp.removeEventListener('abort', onHangUp);
+      stopWatching();
     }
   }
 
-  private park(call: ParkedCall<unknown>): void {
+  /** Parks the call (again) and returns its id. */
+  private park(call: ParkedCall<unknown>): string {
     call.round++;
     call.busy = false;
+    call.id ??= randomUUID();
     if (!this.parked.has(call.id)) {
       while (this.parked.size >= this.options.maxParked) {
         const oldest = this.parked.values().next().value;
@@ -301,11 +328,12 @@ export class InputRequiredCalls {
     }
     clearTimeout(call.expires);
     call.expires = setTimeout(() => this.drop(call, true), this.options.ttlMs).unref();
+    return call.id;
   }
 
   private drop(call: ParkedCall<unknown>, abort: boolean): void {
     clearTimeout(call.expires);
-    this.parked.delete(call.id);
-    if (abort) call.abort.abort();
+    if (call.id !== undefined) this.parked.delete(call.id);
+    if (abort) call.cancel();
   }
 }

@@ -75,6 +75,20 @@ function parse<T>(schema: z.ZodType<T>, params: unknown, method: string): T {
   throw new JunctionError('InvalidArguments', `Invalid params for ${method}: ${issues}`);
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * tools/call params, used as sent when ToolCallParams accepts them as they stand (a string name, an
+ * object of arguments and a string requestState where present), as nearly every call's are; anything
+ * else is parsed by the schema, which words the refusal.
+ */
+function toolCallParams(params: Record<string, unknown>): z.infer<typeof ToolCallParams> {
+  const args = params['arguments'];
+  const state = params['requestState'];
+  if (typeof params['name'] === 'string' && (args === undefined || isObject(args)) && (state === undefined || typeof state === 'string')) return params as z.infer<typeof ToolCallParams>;
+  return parse(ToolCallParams, params, 'tools/call');
+}
+
 /** The capabilities server/discover advertises, which are the methods this table serves. */
 function capabilities(content: ContentSource | undefined): Record<string, unknown> {
   return {
@@ -126,7 +140,7 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
     };
 
   const callTool: Method = async (request, scope, channel) => {
-    const params = parse(ToolCallParams, request.params, 'tools/call');
+    const params = toolCallParams(request.params);
     const client = request.clientInfo;
     const owner = ownerOf(scope, request, `tools/call ${params.name}`);
     const entry = catalogue.resolve(params.name, scope);

@@ -106,7 +106,7 @@ export class TaskStore {
     if (task.ending || task.cancelled) return;
     task.cancelled = true;
     task.updatedAt = this.now();
-    task.call.abort.abort();
+    task.call.cancel();
   }
 
   size(): number {
@@ -160,6 +160,6 @@ export class TaskStore {
   private expire(task: Task): void {
     clearTimeout(task.expires);
     this.tasks.delete(task.taskId);
-    if (!task.ending) task.call.abort.abort();
+    if (!task.ending) task.call.cancel();
   }
 }

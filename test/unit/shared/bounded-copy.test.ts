@@ -23,6 +23,9 @@ describe('bounded copies', () => {
     // The control case: the measurement sees retention where V8 has it.
     assert.ok(retainedMb((big) => big.slice(0, 200)) > 30, 'a plain slice retains five 8 MB sources');
     assert.ok(retainedMb((big) => boundedText(big, 200)) < 2);
+    // Short text is copied once and looked up after: neither the first copy nor a repeat keeps its source.
+    assert.ok(retainedMb((big) => boundedText(big.slice(0, 100), 200)) < 2);
+    assert.ok(retainedMb((big) => boundedText(big.slice(0, 100), 200)) < 2);
     assert.ok(retainedMb((big) => ownCopy(big.slice(0, 200))) < 2);
     assert.ok(retainedMb((big) => ownCopy(`${big.slice(0, 20)}…`)) < 2);
     assert.ok(retainedMb((big) => cappedJson({ big }, 64 * 1024).json) < 2);

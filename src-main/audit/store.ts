@@ -4,17 +4,20 @@
  * connection (redaction, one transaction per batch, the full-text index, retention), so an agent's call
  * pays for the trail with a message, not with SQLite. A batch is either wholly in the file or not at all.
  * A locked, full or broken database never fails a call: the store warns once per distinct problem,
- * keeps a bounded queue, retries, and counts what it had to drop. Reads (the console's history) use a
- * second connection on this thread after the writer has written what was recorded before them (`written`,
- * awaited by message; the direct `queryCalls` flushes synchronously), so a page shows every call recorded before it.
+ * keeps a bounded queue, retries, and counts what it had to drop. Reads (the console's history, exports)
+ * run in a second worker thread on connections of its own (`reader.ts`), once the writer has written
+ * what was recorded before them (`written`, awaited by message), so a page shows every call recorded
+ * before it and neither the wait nor SQLite's work holds this thread.
  */
 import { statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type { Writable } from 'node:stream';
 import type { Logger } from '../shared/index.js';
 import { needsUpgrade } from './database.js';
+import { write, writeLines } from './export.js';
 import { HistoryUpgrade, type UpgradeFailure } from './history-upgrade.js';
-import { endedTransactions, findCall, queryCalls } from './queries.js';
-import type { AuditCallInput, AuditEventInput, AuditStatus, CallPage, CallQuery, StoredCall, StoredEvent } from './records.js';
+import { AuditReader } from './reader.js';
+import type { EndedTransaction, ExportSpec, ReaderOps } from './reader-protocol.js';
+import type { AuditCallInput, AuditEventInput, AuditStatus, CallPage, CallQuery, StoredCall } from './records.js';
 import type { RedactionRules } from './redact.js';
 import type { MigrationReport } from './schema.js';
 import { SpillKeeper } from './spill-keeper.js';
@@ -52,8 +55,10 @@ export interface AuditStoreOptions {
 
 /** Records per timer-driven batch: one message and one transaction each; the rest follows when it is written. */
 const TIMED_BATCH = 500;
-/** Longest a synchronous wait for the writer may block (a flush before a query, close): a dead worker cannot say so while we block. */
-const SYNC_WAIT_MS = 30_000;
+/** Longest a wait for the writer may take (a flush, close): a worker that hangs cannot say so. */
+const WRITER_WAIT_MS = 30_000;
+/** An export's text crosses from the reader thread in chunks of about this many characters. */
+const EXPORT_CHUNK = 256 * 1024;
 
 const DEFAULT_PREVIEW_BYTES = 16 * 1024;
 
@@ -68,13 +73,16 @@ export class AuditStore {
   private readonly upgrade: HistoryUpgrade;
   private readonly spill: SpillKeeper;
   private readonly problems: WriteProblems;
-  private reader: Database.Database | undefined;
+  private readonly reader: AuditReader;
   private queue: AuditRecord[] = [];
   private timer: NodeJS.Timeout | undefined;
   private dropped = 0;
   /** What `written()` waits on. */
   private readonly progress = new WriteProgress();
   private closed = false;
+  private closing: Promise<void> | undefined;
+  /** The writer thread is closing its connection to rest, which says nothing about the database. */
+  private resting = false;
   private readonly flushIntervalMs: number;
   private readonly maxQueue: number;
   private readonly retryMs: number;
@@ -88,6 +96,7 @@ export class AuditStore {
     const { path, logger, onProblem } = options;
     this.upgrade = new HistoryUpgrade({ path, logger, maxQueue: this.maxQueue, now: this.now });
     this.spill = new SpillKeeper(path, logger);
+    this.reader = new AuditReader(path, options.restAfterMs);
     this.problems = new WriteProblems({ path, logger, retryMs: this.retryMs, maxQueue: this.maxQueue, now: this.now, onProblem });
     this.writer = new WriterLifecycle({
       writer: this.writerOptions(),
@@ -188,27 +197,44 @@ export class AuditStore {
     return settled;
   }
 
-  /** Reads without flushing first (after `written()`): the async path of the console's history. */
-  readNow<T>(read: (db: Database.Database) => T, none: T): T {
-    const db = this.readerDb(false);
-    return db ? read(db) : none;
+  /** Newest first, filtered on the server side, paged by sequence cursor: every call recorded before the request is in reach. */
+  async queryCalls(query: CallQuery): Promise<CallPage> {
+    return (await this.read('page', { query })) ?? { items: [] };
   }
 
-  /** Newest first, filtered on the server side, paged by sequence cursor. */
-  queryCalls(query: CallQuery): CallPage {
-    const db = this.readerDb();
-    return db ? queryCalls(db, query) : { items: [] };
-  }
-
-  findCall(callId: string): StoredCall | undefined {
-    const db = this.readerDb();
-    return db ? findCall(db, callId) : undefined;
+  async findCall(callId: string): Promise<StoredCall | undefined> {
+    return this.read('call', { callId });
   }
 
   /** Events of the most recent transactions that ended (committed or rolled back), newest transaction first. */
-  endedTransactions(limit: number): Array<{ transactionId: string; events: StoredEvent[] }> {
-    const db = this.readerDb();
-    return db ? endedTransactions(db, limit) : [];
+  async endedTransactions(limit: number): Promise<EndedTransaction[]> {
+    return (await this.read('transactions', { limit })) ?? [];
+  }
+
+  /**
+   * Writes an export to `out` as it drains, formed in the reader thread, after what was recorded before it
+   * is written; resolves with the records written. The whole trail is read from the file whatever the
+   * writer's state (an upgrade, a locked database); a filtered export is the history search's, with
+   * nothing to find while history is unavailable.
+   */
+  async exportTo(spec: ExportSpec, out: Writable, warn: (message: string) => void): Promise<number> {
+    await this.written();
+    if (spec.filter && !this.readable) return writeLines([], spec.format, out);
+    const cursor = await this.reader.request('export', { spec });
+    let count = 0;
+    let done = false;
+    try {
+      while (!done) {
+        const chunk = await this.reader.request('more', { cursor, maxBytes: EXPORT_CHUNK });
+        done = chunk.done;
+        for (const warning of chunk.warnings) warn(warning);
+        if (chunk.text && !(await write(out, chunk.text))) break;
+        count += chunk.count;
+      }
+    } finally {
+      if (!done) await this.reader.request('end', { cursor }).catch(() => null);
+    }
+    return count;
   }
 
   /** Applies retention now (it also runs after writes, once a minute), after writing what is queued. */
@@ -218,21 +244,44 @@ export class AuditStore {
     if (writer) this.await(writer, writer.send({ op: 'prune', now: this.now() }));
   }
 
-  /** Flushes what is queued and closes the database. */
-  close(): void {
-    if (this.closed) return;
+  /**
+   * Writes what is queued (waiting by message, so the event loop runs meanwhile), keeps in the spill file
+   * what could not be written, and closes both threads' connections. Resolves once all that is done.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.closeNow();
+    return this.closing;
+  }
+
+  private async closeNow(): Promise<void> {
     // An upgrade in progress is stopped rather than waited out; what is queued cannot be written meanwhile.
     if (this.upgrade.running) this.abandonUpgrade();
-    else this.flush();
+    else await this.drain();
     this.closed = true;
     this.releaseWaiters();
     this.clearTimer();
     this.writer.clearRest();
     this.keepUnwritten();
+    await this.reader.close();
     const writer = this.writer.current;
-    if (writer) this.await(writer, writer.send({ op: 'close' }));
+    if (writer) {
+      writer.hold(true);
+      await writer.answered(writer.send({ op: 'close' }), WRITER_WAIT_MS);
+    }
     this.writer.stop();
-    this.closeReader();
+  }
+
+  /** Waits, by message, until what is queued is written or cannot be (see `written`), or the writer failed to answer in time. */
+  private async drain(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      this.written().then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), WRITER_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (late && this.writer.alive) this.fail(new Error(`the audit writer thread did not answer within ${WRITER_WAIT_MS / 1000} s`));
   }
 
   /** Size of the database file and its write-ahead log, in bytes (0 when absent). */
@@ -307,7 +356,8 @@ export class AuditStore {
 
   private onReply(reply: WriterReply): void {
     this.writerOpen = reply.open;
-    if (!reply.open) this.closeReader();
+    // The database failed or closed: the reader's connections go too, and open afresh with the next read.
+    if (!reply.open && !this.resting) this.reader.stop();
     if (this.opening === reply.id) this.opening = undefined;
     // A new, empty database is migrated too; only an upgrade of recorded calls is worth a line.
     if (reply.ok && reply.migrated && reply.migrated.calls > 0) this.migrated(reply.migrated);
@@ -363,7 +413,9 @@ export class AuditStore {
     if (this.inflight || this.opening !== undefined || this.upgrade.running || this.queue.length > 0 || this.closed) return;
     // The thread's answer to closing its connection says the database is closed: it is, for this thread only.
     const wasOpen = this.writerOpen;
+    this.resting = true;
     this.writer.rest();
+    this.resting = false;
     this.writerOpen = wasOpen;
   }
 
@@ -408,7 +460,7 @@ export class AuditStore {
   }
 
   /** Waits for the answer to `id`, or until the writer says it is upgrading, which would keep it busy for long. */
-  private await(writer: WriterThread, id: number, timeoutMs = SYNC_WAIT_MS): void {
+  private await(writer: WriterThread, id: number, timeoutMs = WRITER_WAIT_MS): void {
     if (!writer.waitFor(id, timeoutMs, () => this.upgrade.running) && writer.alive && !this.upgrade.running) {
       this.fail(new Error(`the audit writer thread did not answer within ${timeoutMs / 1000} s`));
     }
@@ -428,29 +480,15 @@ export class AuditStore {
     this.schedule(this.retryMs);
   }
 
-  /** A connection for reading, once the writer has the database open; what is queued is written first unless `flushFirst` is false. */
-  private readerDb(flushFirst = true): Database.Database | undefined {
-    if (this.upgrade.running) return undefined;
-    if (flushFirst) this.flush();
-    if (!this.writerOpen) return undefined;
-    if (!this.reader) {
-      try {
-        this.reader = new Database(this.options.path, { fileMustExist: true, timeout: 0 });
-      } catch (error) {
-        this.fail(error);
-        return undefined;
-      }
-    }
-    return this.reader;
+  /** Whether history can be read: the database is open and not being upgraded. */
+  private get readable(): boolean {
+    return this.writerOpen && !this.upgrade.running && !this.closed;
   }
 
-  private closeReader(): void {
-    try {
-      this.reader?.close();
-    } catch {
-      // Closing a broken handle can fail too; there is nothing left to release.
-    }
-    this.reader = undefined;
+  /** Reads in the reader thread once what was recorded before is written; undefined while history cannot be read. */
+  private async read<K extends 'page' | 'call' | 'transactions'>(op: K, args: ReaderOps[K]['args']): Promise<ReaderOps[K]['value'] | undefined> {
+    await this.written();
+    return this.readable ? this.reader.request(op, args) : undefined;
   }
 
   /** Starts the writer thread on an upgrade of recorded history; records queue until it answers. */

@@ -1,5 +1,6 @@
 /** The messages between the audit store and its writer thread: plain, structured-clone-safe data. */
 import type { MessagePort } from 'node:worker_threads';
+import { ERROR_CODES, JunctionError, type ErrorCode } from '../contracts/index.js';
 import type { MigrationReport, UpgradeStart } from './schema.js';
 import type { AuditRecord, AuditWriterOptions } from './writer.js';
 import { errorMessage } from '../shared/index.js';
@@ -21,7 +22,7 @@ export type WriterRequest =
   | { id: number; op: 'prune'; now: number }
   | { id: number; op: 'close' };
 
-/** An error as it crosses the thread boundary: the SQLite code and message `describeDbError` reads. */
+/** An error as it crosses a thread boundary: the SQLite code and message `describeDbError` reads, or a Junction error's code. */
 export interface ErrorData {
   code?: string;
   message: string;
@@ -41,7 +42,10 @@ export function errorData(error: unknown): ErrorData {
   return { ...(typeof code === 'string' ? { code } : {}), message: errorMessage(error) };
 }
 
-/** The error again, with its code, for `describeDbError`. */
+const JUNCTION_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
+
+/** The error again, with its code: a Junction error as one (the console answers it by its code), any other for `describeDbError`. */
 export function toError(data: ErrorData): Error {
+  if (data.code !== undefined && JUNCTION_CODES.has(data.code)) return new JunctionError(data.code as ErrorCode, data.message);
   return Object.assign(new Error(data.message), data.code !== undefined ? { code: data.code } : {});
 }

@@ -12,7 +12,9 @@
  * AUDIT_BENCH_ROWS (default 1,000,000) the table;
  *  3. the event loop's cost per recorded call (main-thread active time from eventLoopUtilization, less the
  *     same loop recording nothing): the worker-thread store vs the same writer called on the main thread.
- * AUDIT_BENCH_PARTS (default `throughput,loop,history`) which parts run.
+ *  4. the p99 of agent calls through /api at 16 connections with 1,000,000 calls in the trail while the
+ *     console pages history as fast as it can, against the same run without paging (issue 23).
+ * AUDIT_BENCH_PARTS (default `throughput,loop,history,paging`) which parts run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -20,11 +22,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { AuditStore, compileRedaction, type AuditCallInput } from '../src-main/audit/index.js';
+import { AuditStore, auditDbPath, compileRedaction, type AuditCallInput } from '../src-main/audit/index.js';
 import { AuditWriter, type AuditRecord } from '../src-main/audit/writer.js';
 import { cliInvocation } from '../src-main/app/paths.js';
 import { silentLogger } from '../src-main/shared/log.js';
 import { httpLane, runLoad } from './support/load.js';
+import { startTs, type Child } from './support/processes.js';
 import { fmt, measureLatency, median } from './support/stats.js';
 
 const SECONDS = Number(process.env.AUDIT_BENCH_SECONDS ?? 5);
@@ -33,7 +36,7 @@ const CONCURRENCY = 64;
 const ROUNDS = Number(process.env.AUDIT_BENCH_ROUNDS ?? 6);
 /** Linux reports process CPU time in clock ticks of 10 ms. */
 const TICK_MS = 10;
-const PARTS = new Set((process.env.AUDIT_BENCH_PARTS ?? 'throughput,loop,history').split(','));
+const PARTS = new Set((process.env.AUDIT_BENCH_PARTS ?? 'throughput,loop,history,paging').split(','));
 
 /** User + system CPU time a process has used so far, in ms (Linux /proc); the load generator's own CPU is not in it. */
 function cpuMs(pid: number): number {
@@ -47,30 +50,33 @@ interface Round {
   cpuUsPerCall: number;
 }
 
-async function serve(audit: boolean, stateDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const args = [...cliInvocation(), 'serve', 'port=0', `state-dir=${stateDir}`, `audit=${audit}`, 'console=false', 'log-level=warn', 'rate-limit=1000000', 'rate-limit-burst=1000000', 'max-in-flight-per-agent=100000'];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: stateDir } });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /MCP\s+(http:\/\/[^/\s]+)\/mcp/.exec(text);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`junction serve exited with ${code}: ${text}`)));
-  });
-  return { child, baseUrl };
-}
-
 interface Served {
   child: ChildProcess;
   baseUrl: string;
   stateDir: string;
+  /** The console's token, when the console is on. */
+  consoleToken?: string;
+}
+
+/** `junction serve` on `stateDir` in its own process, with the audit trail on or off and, when asked, the console. */
+async function serve(audit: boolean, stateDir: string, withConsole = false): Promise<Served> {
+  const args = [...cliInvocation(), 'serve', 'port=0', `state-dir=${stateDir}`, `audit=${audit}`, `console=${withConsole}`, 'log-level=warn', 'rate-limit=1000000', 'rate-limit-burst=1000000', 'max-in-flight-per-agent=100000'];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: stateDir } });
+  const banner = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (/MCP\s+http:\/\/\S+\/mcp/.test(text)) resolve(text);
+    });
+    child.once('exit', (code) => reject(new Error(`junction serve exited with ${code}: ${text}`)));
+  });
+  const baseUrl = /MCP\s+(http:\/\/[^/\s]+)\/mcp/.exec(banner)![1]!;
+  const consoleToken = /console\s+http:\/\/\S+\/\?token=(\S+)/.exec(banner)?.[1];
+  return { child, baseUrl, stateDir, ...(consoleToken ? { consoleToken } : {}) };
 }
 
 async function served(audit: boolean): Promise<Served> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'junction-audit-bench-'));
-  return { ...(await serve(audit, stateDir)), stateDir };
+  return serve(audit, mkdtempSync(join(tmpdir(), 'junction-audit-bench-')));
 }
 
 async function stop(server: Served): Promise<void> {
@@ -79,19 +85,19 @@ async function stop(server: Served): Promise<void> {
   rmSync(server.stateDir, { recursive: true, force: true });
 }
 
-/** One phase of load on `server`: calls/s and Junction's CPU per call in the measured window. */
-async function phase(server: Served, durationMs: number): Promise<Round> {
+/** One phase of load on `server` at `concurrency` connections: calls/s, p99 and Junction's CPU per call in the measured window. */
+async function phase(server: Served, durationMs: number, concurrency = CONCURRENCY): Promise<Round & { p99: number }> {
   const pid = server.child.pid!;
   let cpuAtOpen = 0;
   let cpu = 0;
   const result = await runLoad(httpLane(new URL(server.baseUrl), '/api/tools/server-status', '{"detail":"Summary"}', (status) => status === 200), {
-    concurrency: CONCURRENCY,
+    concurrency,
     durationMs,
     warmupMs: 500,
     window: { open: () => (cpuAtOpen = cpuMs(pid)), close: () => (cpu = cpuMs(pid) - cpuAtOpen) },
   });
   if (result.errors > 0) throw new Error(`${result.errors} calls to ${server.baseUrl} failed`);
-  return { callsPerSecond: result.callsPerSecond, cpuUsPerCall: (cpu * 1000) / result.calls };
+  return { callsPerSecond: result.callsPerSecond, cpuUsPerCall: (cpu * 1000) / result.calls, p99: result.p99 };
 }
 
 /** The synthetic trail's clock: call i finishes at END - (ROWS - i) * 10 ms, 100 calls a second. */
@@ -118,21 +124,29 @@ function syntheticCall(i: number): AuditCallInput {
   };
 }
 
+/** The options of a store on `path` for the synthetic trail: nothing expires, nothing is capped. */
+const trailOptions = (path: string) => ({ path, rules: compileRedaction([]), logger: silentLogger, retentionDays: 36_500, maxBytes: 64 * 1024 ** 3, maxQueue: 100_000 });
+
+/** Records the synthetic trail of ROWS calls at `path` through a store (redaction, batches, search index) and closes it. */
+async function recordTrail(path: string): Promise<void> {
+  const store = new AuditStore(trailOptions(path));
+  store.open();
+  const started = performance.now();
+  for (let i = 0; i < ROWS; i++) {
+    store.recordCall(syntheticCall(i));
+    if (i % 10_000 === 9_999) store.flush();
+  }
+  store.flush();
+  const loadSeconds = (performance.now() - started) / 1000;
+  process.stdout.write(`\n${ROWS.toLocaleString()} calls recorded in ${fmt(loadSeconds, 1)} s (${fmt(ROWS / loadSeconds, 0)} records/s through redaction and batched writes, search index included)\n`);
+  await store.close();
+}
+
 async function historyAtScale(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'junction-audit-bench-rows-'));
   try {
-    const options = { path: join(dir, 'audit.db'), rules: compileRedaction([]), logger: silentLogger, retentionDays: 36_500, maxBytes: 64 * 1024 ** 3, maxQueue: 100_000 };
-    let store = new AuditStore(options);
-    store.open();
-    const started = performance.now();
-    for (let i = 0; i < ROWS; i++) {
-      store.recordCall(syntheticCall(i));
-      if (i % 10_000 === 9_999) store.flush();
-    }
-    store.flush();
-    const loadSeconds = (performance.now() - started) / 1000;
-    process.stdout.write(`\n${ROWS.toLocaleString()} calls recorded in ${fmt(loadSeconds, 1)} s (${fmt(ROWS / loadSeconds, 0)} records/s through redaction and batched writes, search index included)\n`);
-    store.close();
+    const options = trailOptions(join(dir, 'audit.db'));
+    await recordTrail(options.path);
     // An existing trail without the search index: the upgrade a database recorded by an older Junction goes through.
     const legacy = new Database(join(dir, 'audit.db'));
     const searchIndex = legacy
@@ -142,7 +156,7 @@ async function historyAtScale(): Promise<void> {
     legacy.pragma('user_version = 0');
     legacy.close();
     const upgradeStarted = performance.now();
-    store = new AuditStore(options);
+    const store = new AuditStore(options);
     store.open();
     // The upgrade runs in the writer thread; open() returns at once.
     await store.upgraded();
@@ -189,11 +203,11 @@ async function historyAtScale(): Promise<void> {
     for (const { name, q } of queries) {
       const stats = await measureLatency(async () => {
         cursor = (cursor + 7919) % ROWS;
-        store.queryCalls({ ...q, limit: 100, ...(cursor % 2 === 0 ? {} : { before: cursor }) });
+        await store.queryCalls({ ...q, limit: 100, ...(cursor % 2 === 0 ? {} : { before: cursor }) });
       }, 200);
       process.stdout.write(`  ${name.padEnd(40)} ${fmt(stats.p50, 2)} / ${fmt(stats.p99, 2)}   (target p99 < 50)\n`);
     }
-    store.close();
+    await store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -203,6 +217,60 @@ async function main(): Promise<void> {
   if (PARTS.has('throughput')) await throughputRounds();
   if (PARTS.has('loop')) await eventLoopCost();
   if (PARTS.has('history')) await historyAtScale();
+  if (PARTS.has('paging')) await pagingUnderLoad();
+}
+
+/** Connections of agent load while the console pages (issue 23's measure). */
+const PAGING_CONCURRENCY = 16;
+
+/**
+ * The p99 of agent calls through /api at 16 connections into a Junction whose trail holds ROWS calls,
+ * while the console pages history as fast as it can against the same run without paging. The console
+ * socket is open in both (it receives the live call events either way); phases alternate in pairs, the
+ * ratio is taken within each pair, median over pairs.
+ */
+async function pagingUnderLoad(): Promise<void> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'junction-audit-bench-paging-'));
+  let server: Served | undefined;
+  let pager: Child | undefined;
+  try {
+    await recordTrail(auditDbPath(stateDir));
+    server = await serve(true, stateDir, true);
+    if (!server.consoleToken) throw new Error('junction serve printed no console token');
+    pager = startTs('history-pager', 'bench/support/history-pager.ts', [server.baseUrl, server.consoleToken, String(ROWS)]);
+    await pager.waitFor(/^pager ready$/);
+    const paged = async (run: () => Promise<Round & { p99: number }>) => {
+      process.kill(pager!.pid, 'SIGUSR1');
+      const line = pager!.waitFor(/^paged (\d+) (\S+) (\S+) failed (\d+)$/, 120_000);
+      const round = await run();
+      process.kill(pager!.pid, 'SIGUSR2');
+      const [, pages, p50, p99, failed] = await line;
+      if (Number(failed) > 0) throw new Error(`${failed} history pages failed`);
+      return { ...round, pages: Number(pages), pageP50: Number(p50), pageP99: Number(p99) };
+    };
+    process.stdout.write(`agent calls through POST /api at ${PAGING_CONCURRENCY} connections, ${ROWS.toLocaleString()} calls in the trail, the console paging history as fast as it can or not; ${ROUNDS} pairs of ${SECONDS} s phases\n`);
+    await phase(server, 2000, PAGING_CONCURRENCY);
+    await paged(() => phase(server!, 2000, PAGING_CONCURRENCY));
+    const ratios: number[] = [];
+    for (let pair = 0; pair < ROUNDS; pair++) {
+      const plainFirst = pair % 2 === 0;
+      const first = plainFirst ? await phase(server, SECONDS * 1000, PAGING_CONCURRENCY) : await paged(() => phase(server!, SECONDS * 1000, PAGING_CONCURRENCY));
+      const second = plainFirst ? await paged(() => phase(server!, SECONDS * 1000, PAGING_CONCURRENCY)) : await phase(server, SECONDS * 1000, PAGING_CONCURRENCY);
+      const [plain, paging] = (plainFirst ? [first, second] : [second, first]) as [Round & { p99: number }, Round & { p99: number; pages: number; pageP50: number; pageP99: number }];
+      ratios.push(paging.p99 / plain.p99);
+      process.stdout.write(
+        `  pair ${pair + 1}: without paging p99 ${fmt(plain.p99, 2)} ms (${fmt(plain.callsPerSecond, 0)} calls/s), paging p99 ${fmt(paging.p99, 2)} ms (${fmt(paging.callsPerSecond, 0)} calls/s; ${fmt(paging.pages / SECONDS, 0)} pages/s, page p50/p99 ${fmt(paging.pageP50, 1)}/${fmt(paging.pageP99, 1)} ms), ratio ${fmt(ratios.at(-1)!, 3)}\n`,
+      );
+    }
+    process.stdout.write(`ratio paging/without, agent p99, median over pairs: ${fmt(median(ratios), 3)} (range ${fmt(Math.min(...ratios), 3)} to ${fmt(Math.max(...ratios), 3)}; target <= 1.2)\n`);
+  } finally {
+    await pager?.stop();
+    if (server) {
+      server.child.kill('SIGTERM');
+      await new Promise((resolve) => server!.child.once('exit', resolve));
+    }
+    rmSync(stateDir, { recursive: true, force: true });
+  }
 }
 
 const LOOP_CALLS = 20_000;
@@ -247,7 +315,7 @@ async function eventLoopCost(): Promise<void> {
       const store = new AuditStore({ path: join(dir, `worker-${round}.db`), rules, logger: silentLogger, retentionDays: 36_500, maxBytes: 64 * 1024 ** 3, maxQueue: 100_000 });
       store.open();
       const inWorker = await activeMs((input) => store.recordCall(input), () => store.status().queued === 0);
-      store.close();
+      await store.close();
       const perCall = (ms: number, base: number) => fmt(((ms - base) * 1000) / LOOP_CALLS, 1);
       process.stdout.write(`  round ${round + 1}: writer on the event loop ${perCall(onThread.loop, idle.loop)}, worker-thread store ${perCall(inWorker.loop, idle.loop)}\n`);
       // Issue 25's measure: everything the trail costs per call, search indexes and the size cap's check included.

@@ -15,6 +15,8 @@ import type { Logger } from '../shared/index.js';
 import { needsUpgrade } from './database.js';
 import { write, writeLines } from './export.js';
 import { HistoryUpgrade, type UpgradeFailure } from './history-upgrade.js';
+import { readsSearchIndex } from './queries.js';
+import { RecordQueue } from './record-queue.js';
 import { AuditReader } from './reader.js';
 import type { EndedTransaction, ExportSpec, ReaderOps } from './reader-protocol.js';
 import type { AuditCallInput, AuditEventInput, AuditStatus, CallPage, CallQuery, StoredCall } from './records.js';
@@ -26,8 +28,8 @@ import { WriteProgress } from './write-progress.js';
 import { toError, type WriterNotice, type WriterReply } from './writer-protocol.js';
 import { WriterLifecycle } from './writer-lifecycle.js';
 import type { WriterThread } from './writer-thread.js';
-import { AuditWriter, type AuditWriterOptions } from './writer.js';
-import { prepared, type AuditRecord, type PreparedRecord } from './rows.js';
+import { AuditWriter, type AuditWriterOptions, type WriteBatch } from './writer.js';
+import { eventParams, preparedRecord, storedCall, storedRecord, type RowOptions, type RowParams, type StoredRecord } from './rows.js';
 
 export type { AuditProblem } from './write-problems.js';
 
@@ -54,7 +56,9 @@ export interface AuditStoreOptions {
 }
 
 /** Records per timer-driven batch: one message and one transaction each; the rest follows when it is written. */
-const TIMED_BATCH = 500;
+export const TIMED_BATCH = 500;
+/** After this long without a record, the writer indexes for search what it has not yet (it otherwise waits for a chunk; see writer.ts). */
+const IDLE_INDEX_MS = 1_000;
 /** Longest a wait for the writer may take (a flush, close): a worker that hangs cannot say so. */
 const WRITER_WAIT_MS = 30_000;
 /** An export's text crosses from the reader thread in chunks of about this many characters. */
@@ -65,7 +69,7 @@ const DEFAULT_PREVIEW_BYTES = 16 * 1024;
 export class AuditStore {
   private readonly writer: WriterLifecycle;
   /** The batch the writer holds, until it answers. */
-  private inflight: { id: number; batch: AuditRecord[] } | undefined;
+  private inflight: { id: number; batch: StoredRecord[] } | undefined;
   private writerOpen = false;
   /** The id of the request that opens and upgrades the database in the writer thread, until it answers. */
   private opening: number | undefined;
@@ -74,8 +78,14 @@ export class AuditStore {
   private readonly spill: SpillKeeper;
   private readonly problems: WriteProblems;
   private readonly reader: AuditReader;
-  private queue: AuditRecord[] = [];
+  private readonly queue = new RecordQueue(TIMED_BATCH);
   private timer: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** When the last record was queued, by `performance.now()`. */
+  private lastRecordAt = 0;
+  /** Searches waiting for the writer to index what it has not yet. */
+  private indexing = 0;
+  private readonly rowOptions: RowOptions;
   private dropped = 0;
   /** What `written()` waits on. */
   private readonly progress = new WriteProgress();
@@ -93,6 +103,7 @@ export class AuditStore {
     this.maxQueue = options.maxQueue ?? 50_000;
     this.retryMs = options.retryMs ?? 5_000;
     this.now = options.now ?? Date.now;
+    this.rowOptions = { rules: options.rules, previewBytes: this.previewBytes() };
     const { path, logger, onProblem } = options;
     this.upgrade = new HistoryUpgrade({ path, logger, maxQueue: this.maxQueue, now: this.now });
     this.spill = new SpillKeeper(path, logger);
@@ -153,16 +164,13 @@ export class AuditStore {
     return out;
   }
 
+  /** Queues the call in stored form (redacted, previews capped): the writer thread is handed only that. */
   recordCall(input: AuditCallInput): void {
-    const record: AuditRecord = { type: 'call', input };
-    // A call far larger than its stored previews is cut here: handing megabytes to the writer thread
-    // would copy them into its heap only to keep a preview, and that heap does not give memory back.
-    const bytes = input.call.requestBytes + (input.call.responseBytes ?? 0);
-    this.enqueue(bytes > 2 * this.previewBytes() ? this.stored(record) : record);
+    if (!this.closed) this.enqueue(storedCall(input, this.rowOptions));
   }
 
   recordEvent(input: AuditEventInput): void {
-    this.enqueue({ type: 'event', input });
+    if (!this.closed) this.enqueue({ type: 'event', params: eventParams(input, this.rowOptions) });
   }
 
   /**
@@ -199,6 +207,7 @@ export class AuditStore {
 
   /** Newest first, filtered on the server side, paged by sequence cursor: every call recorded before the request is in reach. */
   async queryCalls(query: CallQuery): Promise<CallPage> {
+    if (readsSearchIndex(query)) await this.indexed();
     return (await this.read('page', { query })) ?? { items: [] };
   }
 
@@ -218,6 +227,7 @@ export class AuditStore {
    * nothing to find while history is unavailable.
    */
   async exportTo(spec: ExportSpec, out: Writable, warn: (message: string) => void): Promise<number> {
+    if (spec.filter && readsSearchIndex(spec.filter)) await this.indexed();
     await this.written();
     if (spec.filter && !this.readable) return writeLines([], spec.format, out);
     const cursor = await this.reader.request('export', { spec });
@@ -260,6 +270,7 @@ export class AuditStore {
     this.closed = true;
     this.releaseWaiters();
     this.clearTimer();
+    clearTimeout(this.idleTimer);
     this.writer.clearRest();
     this.keepUnwritten();
     await this.reader.close();
@@ -299,9 +310,9 @@ export class AuditStore {
 
   /** Records an earlier run kept in the spill file go first: they are older than anything recorded from now on. */
   private takeSpill(): void {
-    const records = this.spill.take();
+    const records = this.spill.take().map(storedRecord);
     if (records.length === 0) return;
-    this.queue = [...records, ...this.queue];
+    this.queue.putBack(records);
     this.progress.queued(records.length);
     this.trim();
     this.schedule(this.flushIntervalMs);
@@ -309,27 +320,21 @@ export class AuditStore {
 
   /** At close: what is still unwritten (spilled records included) goes to the spill file for the next run. */
   private keepUnwritten(): void {
-    const unwritten = [...(this.inflight?.batch ?? []), ...this.queue];
+    const unwritten = [...(this.inflight?.batch ?? []), ...this.queue.toArray()];
     this.spill.keep(
-      unwritten.map((record) => this.stored(record)),
+      unwritten.map(preparedRecord),
       this.problems.current?.message ?? 'the database is unavailable',
     );
-  }
-
-  /** The record in its stored form, for a queue that may be held while the writer is away. */
-  private stored(record: AuditRecord): PreparedRecord {
-    return prepared(record, { rules: this.options.rules, previewBytes: this.previewBytes() });
   }
 
   private previewBytes(): number {
     return this.options.previewBytes ?? DEFAULT_PREVIEW_BYTES;
   }
 
-  private enqueue(item: AuditRecord): void {
-    if (this.closed) return;
+  private enqueue(item: StoredRecord): void {
     this.writer.clearRest();
-    // While the writer is away the queue may hold thousands of records: keep them in stored form only.
-    this.queue.push(this.writerOpen ? item : this.stored(item));
+    this.queue.push(item);
+    this.lastRecordAt = performance.now();
     this.progress.queued(1);
     this.trim();
     // While a batch is in flight its reply posts the next one: a timer per record would only find the writer busy.
@@ -347,11 +352,28 @@ export class AuditStore {
     }
     const writer = this.writerThread();
     if (!writer) return false;
-    const batch = this.queue.length <= max ? this.queue : this.queue.slice(0, max);
-    this.queue = this.queue.length <= max ? [] : this.queue.slice(max);
-    // The spilled records lead the queue: they may be in the file already, if a run was killed writing them back.
-    this.inflight = { id: writer.send({ op: 'write', batch, now: this.now(), fromSpill: this.spill.leading(batch.length) }), batch };
+    const batch = this.queue.take(max);
+    this.inflight = { id: writer.send({ op: 'write', batch: this.writeBatch(batch), now: this.now() }), batch };
     return true;
+  }
+
+  /** The batch as the writer takes it: its calls' rows joined into one JSON array (see rows.ts), its events as they are. */
+  private writeBatch(batch: readonly StoredRecord[]): WriteBatch {
+    // The spilled records lead the queue: they may be in the file already, if a run was killed writing them back.
+    const leading = this.spill.leading(batch.length);
+    const calls: string[] = [];
+    const events: RowParams[] = [];
+    const spilled = { calls: 0, events: 0 };
+    batch.forEach((record, i) => {
+      if (record.type === 'call') {
+        calls.push(record.row);
+        if (i < leading) spilled.calls++;
+      } else {
+        events.push(record.params);
+        if (i < leading) spilled.events++;
+      }
+    });
+    return { calls: `[${calls.join(',')}]`, events, spilled };
   }
 
   private onReply(reply: WriterReply): void {
@@ -368,7 +390,7 @@ export class AuditStore {
     if (!reply.ok) {
       // The transaction rolled back: nothing of this batch is in the file, so it is retried whole.
       if (batch) {
-        this.queue = batch.concat(this.queue).map((record) => this.stored(record));
+        this.queue.putBack(batch);
         this.trim();
       }
       this.fail(toError(reply.error));
@@ -385,7 +407,44 @@ export class AuditStore {
     // posting it at once would hand the thread a small batch per write, a message and a wake-up each.
     // A reader waiting for what it recorded (see `written`) does not wait for the interval.
     if (this.queue.length > 0) this.schedule(this.queue.length >= TIMED_BATCH || this.progress.waiting ? 0 : this.flushIntervalMs);
-    else if (!this.inflight) this.scheduleRest();
+    else if (!this.inflight) {
+      this.scheduleRest();
+      if (batch) this.scheduleIdleIndex();
+    }
+  }
+
+  /** Once no record has come for IDLE_INDEX_MS, the writer indexes what it has not yet, so the next search need not wait for it. */
+  private scheduleIdleIndex(): void {
+    if (this.idleTimer || this.closed) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.queue.length > 0 || this.inflight || this.closed) return;
+      const quietFor = performance.now() - this.lastRecordAt;
+      if (quietFor < IDLE_INDEX_MS) this.scheduleIdleIndex();
+      else if (this.writer.alive && this.readable) this.writer.current!.send({ op: 'index', now: this.now() });
+    }, IDLE_INDEX_MS);
+    this.idleTimer.unref();
+  }
+
+  /**
+   * Resolves once every call recorded before it is in the search indexes, or cannot be now (see
+   * `written`; a failure to index is told as a write's is): a search then finds every call recorded
+   * before it.
+   */
+  async indexed(): Promise<void> {
+    await this.written();
+    if (!this.readable || this.problems.retryIn() > 0) return;
+    const writer = this.writerThread();
+    if (!writer) return;
+    this.writer.clearRest();
+    this.indexing++;
+    this.holdWriter();
+    try {
+      await writer.answered(writer.send({ op: 'index', now: this.now() }), WRITER_WAIT_MS);
+    } finally {
+      this.indexing--;
+      this.holdWriter();
+    }
   }
 
   /** `count` records left the queue, written or dropped. */
@@ -401,7 +460,7 @@ export class AuditStore {
 
   /** The writer thread keeps the process alive while an upgrade runs or a reader waits for it (its messages and timers do not). */
   private holdWriter(): void {
-    this.writer.current?.hold(this.upgrade.running || this.progress.waiting);
+    this.writer.current?.hold(this.upgrade.running || this.progress.waiting || this.indexing > 0);
   }
 
   private scheduleRest(): void {
@@ -422,7 +481,7 @@ export class AuditStore {
   private trim(): void {
     const excess = this.queue.length - this.maxQueue;
     if (excess <= 0) return;
-    this.queue.splice(0, excess);
+    this.queue.take(excess);
     this.dropped += excess;
     this.handle(excess);
     this.spill.settle(excess);
@@ -471,7 +530,7 @@ export class AuditStore {
     this.opening = undefined;
     this.upgradeEnded('writer-stopped');
     if (this.inflight) {
-      this.queue = this.inflight.batch.concat(this.queue).map((record) => this.stored(record));
+      this.queue.putBack(this.inflight.batch);
       this.inflight = undefined;
       this.trim();
     }

@@ -2,7 +2,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { ERROR_CODES, JunctionError, type ErrorCode } from '../contracts/index.js';
 import type { MigrationReport, UpgradeStart } from './schema.js';
-import type { AuditRecord, AuditWriterOptions } from './writer.js';
+import type { AuditWriterOptions, WriteBatch } from './writer.js';
 import { errorMessage } from '../shared/index.js';
 
 export interface WriterInit {
@@ -14,11 +14,12 @@ export interface WriterInit {
 
 /**
  * `now` is the store's clock (retention ages records by it). `open` opens, upgrades and prunes the
- * database. A write's first `fromSpill` records came back from the spill file (see `AuditWriter.write`).
+ * database. `index` indexes for search every call not indexed yet (before a search).
  */
 export type WriterRequest =
   | { id: number; op: 'open'; now: number }
-  | { id: number; op: 'write'; batch: readonly AuditRecord[]; now: number; fromSpill: number }
+  | { id: number; op: 'write'; batch: WriteBatch; now: number }
+  | { id: number; op: 'index'; now: number }
   | { id: number; op: 'prune'; now: number }
   | { id: number; op: 'close' };
 

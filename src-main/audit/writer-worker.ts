@@ -31,8 +31,12 @@ function handle(request: WriterRequest): WriterReply {
         return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}) };
       }
       case 'write': {
-        const { migrated, pruneError } = writer.write(request.batch, request.now, request.fromSpill);
+        const { migrated, pruneError } = writer.write(request.batch, request.now);
         return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}), ...(pruneError !== undefined ? { pruneError: errorData(pruneError) } : {}) };
+      }
+      case 'index': {
+        const migrated = writer.indexRest(request.now);
+        return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}) };
       }
       case 'prune':
         // A thread started for this request opens the database, which prunes it.

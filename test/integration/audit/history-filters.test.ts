@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import type { AuditCallInput, AuditStore, CallQuery } from '../../../src-main/audit/index.js';
-import { batchStatements, SCHEMA_VERSION } from '../../../src-main/audit/schema.js';
+import { searchIndexStatements, timeMapStatement, SCHEMA_VERSION } from '../../../src-main/audit/schema.js';
 import { callJson, readTrail, withAuditStore, withUpgradedTrail } from '../../support/audit-store.js';
 import { allPages, expectedSeqs as expected } from '../../support/history-oracle.js';
 
@@ -156,7 +156,7 @@ describe('history pages with text and filters', () => {
           const { call: c, json } = call(i);
           insert.run(`old-${i}`, c.startedAt, c.agent, c.tool, c.status, c.errorCode ?? null, json.arguments);
         }
-        for (const sql of batchStatements('1')) v3.exec(sql);
+        for (const sql of [...searchIndexStatements('1'), timeMapStatement('1')]) v3.exec(sql);
       })();
       assert.ok(v3.prepare("SELECT 1 FROM sqlite_master WHERE name = 'calls_tool'").get(), 'version 3 had the filters\' b-tree indexes');
     };

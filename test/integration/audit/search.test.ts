@@ -92,10 +92,12 @@ describe('history search (full-text index)', () => {
   test('retention removes calls from the index as well as from the table', async () => {
     await withStore(async (store, path) => {
       for (let i = 1; i <= 3; i++) store.recordCall(call(i, 'document-read', { path: `file-${i}.ts` }));
-      store.flush();
+      await store.indexed();
       const db = new Database(path);
+      const inIndex = () => (db.prepare("SELECT rowid FROM calls_fts WHERE calls_fts MATCH '\"file\"*' ORDER BY rowid").all() as Array<{ rowid: number }>).map((r) => r.rowid);
+      assert.deepEqual(inIndex(), [1, 2, 3], 'the calls are in the index');
       db.prepare('DELETE FROM calls WHERE call_id = ?').run('call-2');
-      const indexed = (db.prepare("SELECT rowid FROM calls_fts WHERE calls_fts MATCH '\"file\"*' ORDER BY rowid").all() as Array<{ rowid: number }>).map((r) => r.rowid);
+      const indexed = inIndex();
       db.close();
       assert.deepEqual(indexed, [1, 3], 'the deleted call is gone from the index');
       assert.deepEqual(await ids(store, 'file'), ['call-3', 'call-1']);

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 import { AuditStore, AuditTrail, auditDbPath, compileRedaction, exportAudit, type AuditCallInput, type ExportFormat } from '../../../src-main/audit/index.js';
 import { PROJECT_ROOT } from '../../../src-main/app/paths.js';
-import { batchStatements } from '../../../src-main/audit/schema.js';
+import { SCHEMA_VERSION, searchIndexStatements, timeMapStatement } from '../../../src-main/audit/schema.js';
 import { spillPath } from '../../../src-main/audit/spill.js';
 import { silentLogger } from '../../../src-main/shared/log.js';
 import { callJson, readTrail, withUpgradedTrail } from '../../support/audit-store.js';
@@ -129,11 +129,11 @@ test('a version 4 trail is upgraded: its calls have no traceparent (null in the 
     v4.transaction(() => {
       insert.run('old-1', T0);
       insert.run('old-2', T0 + 1);
-      for (const sql of batchStatements('1')) v4.exec(sql);
+      for (const sql of [...searchIndexStatements('1'), timeMapStatement('1')]) v4.exec(sql);
     })();
   };
   await withUpgradedTrail('junction-audit-v4-', 4, asVersion4Wrote, async (store, path, infos) => {
-    assert.match(infos.join('\n'), /upgraded .* from schema 4 to 5/);
+    assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 4 to ${SCHEMA_VERSION}`));
     store.recordCall(call('new-1', T0 + 2, TRACE));
     assert.deepEqual(
       (await store.queryCalls({ limit: 10 })).items.map((item) => [item.call.callId, item.call.traceparent]),

@@ -27,6 +27,7 @@ import { AuditStore, auditDbPath, compileRedaction, type AuditCallInput } from '
 import { TIMED_BATCH } from '../src-main/audit/store.js';
 import { openAuditDatabase } from '../src-main/audit/database.js';
 import { storedCall } from '../src-main/audit/rows.js';
+import { SharedRows } from '../src-main/audit/shared-rows.js';
 import { searchIndexStatements, timeMapStatement } from '../src-main/audit/schema.js';
 import { INDEX_CHUNK, INSERT_CALLS } from '../src-main/audit/writer.js';
 import { cliInvocation } from '../src-main/app/paths.js';
@@ -397,10 +398,10 @@ async function eventLoopCost(): Promise<void> {
 }
 
 /** Retention's cost per call deleted: a trail (indexed for search) holding the batches twice over loses its older half. */
-function retention(dir: string, batches: readonly string[]): number {
+function retention(dir: string, batches: readonly Buffer[]): number {
   const db = openAuditDatabase(join(dir, 'retention.db'));
   const insert = db.prepare(INSERT_CALLS);
-  const write = db.transaction((batch: string) => insert.run(batch));
+  const write = db.transaction((batch: Buffer) => insert.run(batch));
   for (let copy = 0; copy < 2; copy++) batches.forEach(write);
   for (const sql of searchIndexStatements('1')) db.exec(sql);
   const step = db.prepare('DELETE FROM calls WHERE seq IN (SELECT seq FROM calls ORDER BY seq LIMIT 10000)');
@@ -431,16 +432,23 @@ function writerParts(dir: string): void {
   const stored = perCall(LOOP_CALLS, () => {
     rows = inputs.map((input) => (storedCall(input, options) as { row: string }).row);
   });
-  const batches: string[] = [];
-  for (let i = 0; i < rows.length; i += TIMED_BATCH) batches.push(`[${rows.slice(i, i + TIMED_BATCH).join(',')}]`);
-  const parts: Array<[string, number]> = [['stored form: redaction check, previews, row text (recording thread)', stored]];
+  const shared = new SharedRows();
+  const handOff = perCall(LOOP_CALLS, () => {
+    for (let i = 0; i < rows.length; i += TIMED_BATCH) shared.write(rows.slice(i, i + TIMED_BATCH), false);
+  });
+  const batches: Buffer[] = [];
+  for (let i = 0; i < rows.length; i += TIMED_BATCH) batches.push(Buffer.from(`[${rows.slice(i, i + TIMED_BATCH).join(',')}]`));
+  const parts: Array<[string, number]> = [
+    ['stored form: redaction check, previews, row text (recording thread)', stored],
+    ['hand-off: a batch\'s rows into the memory shared with the writer (recording thread)', handOff],
+  ];
   /** Writes every batch into a fresh trail shaped by `shape`, running `after(first seq, last seq)` after each batch's insert. */
   const variant = (name: string, shape: (db: Database.Database) => void, after: (db: Database.Database) => (first: number, last: number) => void) => {
     const db = openAuditDatabase(join(dir, `part-${parts.length}.db`));
     shape(db);
     const insert = db.prepare(INSERT_CALLS);
     const then = after(db);
-    const write = db.transaction((batch: string) => {
+    const write = db.transaction((batch: Buffer) => {
       const { changes, lastInsertRowid } = insert.run(batch);
       then(Number(lastInsertRowid) - changes + 1, Number(lastInsertRowid));
     });

@@ -25,10 +25,10 @@ import type { MigrationReport } from './schema.js';
 import { SpillKeeper } from './spill-keeper.js';
 import { WriteProblems, type AuditProblem } from './write-problems.js';
 import { WriteProgress } from './write-progress.js';
-import { toError, type WriterNotice, type WriterReply } from './writer-protocol.js';
+import { toError, type WireBatch, type WriterNotice, type WriterReply } from './writer-protocol.js';
 import { WriterLifecycle } from './writer-lifecycle.js';
 import type { WriterThread } from './writer-thread.js';
-import { AuditWriter, type AuditWriterOptions, type WriteBatch } from './writer.js';
+import { AuditWriter, type AuditWriterOptions } from './writer.js';
 import { eventParams, preparedRecord, storedCall, storedRecord, type RowOptions, type RowParams, type StoredRecord } from './rows.js';
 
 export type { AuditProblem } from './write-problems.js';
@@ -353,12 +353,13 @@ export class AuditStore {
     const writer = this.writerThread();
     if (!writer) return false;
     const batch = this.queue.take(max);
-    this.inflight = { id: writer.send({ op: 'write', batch: this.writeBatch(batch), now: this.now() }), batch };
+    const { calls, ...rest } = this.writeBatch(batch);
+    this.inflight = { id: writer.sendBatch(calls, rest, this.now()), batch };
     return true;
   }
 
-  /** The batch as the writer takes it: its calls' rows joined into one JSON array (see rows.ts), its events as they are. */
-  private writeBatch(batch: readonly StoredRecord[]): WriteBatch {
+  /** The batch as the writer takes it: its calls' rows (see rows.ts), its events as they are. */
+  private writeBatch(batch: readonly StoredRecord[]): Omit<WireBatch, 'calls'> & { calls: string[] } {
     // The spilled records lead the queue: they may be in the file already, if a run was killed writing them back.
     const leading = this.spill.leading(batch.length);
     const calls: string[] = [];
@@ -373,7 +374,7 @@ export class AuditStore {
         if (i < leading) spilled.events++;
       }
     });
-    return { calls: `[${calls.join(',')}]`, events, spilled };
+    return { calls, events, spilled };
   }
 
   private onReply(reply: WriterReply): void {

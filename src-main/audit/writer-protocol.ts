@@ -16,9 +16,12 @@ export interface WriterInit {
  * `now` is the store's clock (retention ages records by it). `open` opens, upgrades and prunes the
  * database. `index` indexes for search every call not indexed yet (before a search).
  */
+/** A batch as it crosses: its calls' rows are the first `calls` bytes of the shared rows memory (`shared-rows.ts`), sent along when it is new. */
+export type WireBatch = Omit<WriteBatch, 'calls'> & { calls: number };
+
 export type WriterRequest =
   | { id: number; op: 'open'; now: number }
-  | { id: number; op: 'write'; batch: WriteBatch; now: number }
+  | { id: number; op: 'write'; batch: WireBatch; memory?: SharedArrayBuffer; now: number }
   | { id: number; op: 'index'; now: number }
   | { id: number; op: 'prune'; now: number }
   | { id: number; op: 'close' };

@@ -3,11 +3,13 @@
  * (as messages while the event loop runs, or pulled synchronously while the store waits for one).
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import { SharedRows } from './shared-rows.js';
 import { startAuditWorker } from './worker-start.js';
-import type { WriterInit, WriterMessage, WriterNotice, WriterReply, WriterRequest } from './writer-protocol.js';
+import type { WireBatch, WriterInit, WriterMessage, WriterNotice, WriterReply, WriterRequest } from './writer-protocol.js';
 import type { AuditWriterOptions } from './writer.js';
 
 type Request = WriterRequest extends infer R ? (R extends WriterRequest ? Omit<R, 'id'> : never) : never;
+type OtherRequest = Exclude<Request, { op: 'write' }>;
 
 /**
  * The writer's young generation, in MB (V8 splits it into two semi-spaces and room for large
@@ -24,6 +26,9 @@ export class WriterThread {
   private nextId = 1;
   private delivered = 0;
   private crashed: Error | undefined;
+  private readonly rows = new SharedRows();
+  /** Whether the worker holds the rows memory yet. */
+  private rowsShared = false;
   /** Callers of `answered`, by the id whose reply they wait for. */
   private answerWaiters: Array<{ id: number; settle: (answered: boolean) => void }> = [];
 
@@ -52,9 +57,19 @@ export class WriterThread {
     return this.crashed === undefined;
   }
 
-  send(request: Request): number {
+  send(request: OtherRequest): number {
     const id = this.nextId++;
     this.port.postMessage({ ...request, id } as WriterRequest);
+    return id;
+  }
+
+  /** Sends a batch to write: its calls' rows in the shared memory, the rest in the message. Only after the previous batch's reply. */
+  sendBatch(calls: readonly string[], batch: Omit<WireBatch, 'calls'>, now: number): number {
+    const id = this.nextId++;
+    const { bytes, memory } = calls.length > 0 ? this.rows.write(calls, !this.rowsShared) : { bytes: 0 };
+    if (memory) this.rowsShared = true;
+    const request: WriterRequest = { id, op: 'write', batch: { ...batch, calls: bytes }, now, ...(memory ? { memory } : {}) };
+    this.port.postMessage(request);
     return id;
   }
 

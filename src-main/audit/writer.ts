@@ -12,12 +12,12 @@ import type { RowParams } from './rows.js';
 import { searchIndexStatements, timeMapStatement, type MigrationReport, type UpgradeListener } from './schema.js';
 
 /**
- * A batch as the writer takes it: its calls as one JSON array of rows (each the text of a `StoredRecord`'s
- * row), its events by their columns. The first `spilled.calls` calls and `spilled.events` events came back
- * from the spill file (see `AuditWriter.write`).
+ * A batch as the writer takes it: its calls as the UTF-8 text of one JSON array of rows (each the text of
+ * a `StoredRecord`'s row; empty when there are none), its events by their columns. The first
+ * `spilled.calls` calls and `spilled.events` events came back from the spill file (see `AuditWriter.write`).
  */
 export interface WriteBatch {
-  calls: string;
+  calls: Buffer;
   events: readonly RowParams[];
   spilled: { calls: number; events: number };
 }
@@ -224,10 +224,10 @@ export class AuditWriter {
       setIndexedBelow.run(last + 1);
     };
     /** The calls of a batch with spilled ones among them, one statement each: those are few, and rare. */
-    const insertOneByOne = (rows: string, spilled: number): { first?: number; last?: number } => {
+    const insertOneByOne = (rows: Buffer, spilled: number): { first?: number; last?: number } => {
       let first: number | undefined;
       let last: number | undefined;
-      (JSON.parse(rows) as unknown[][]).forEach((row, i) => {
+      (JSON.parse(rows.toString('utf8')) as unknown[][]).forEach((row, i) => {
         const { changes, lastInsertRowid } = i < spilled ? insertSpilledCall.run([...row, row[0]]) : insertCall.run(row);
         if (changes === 0) return;
         first ??= Number(lastInsertRowid);
@@ -240,7 +240,7 @@ export class AuditWriter {
       let first: number | undefined;
       let last: number | undefined;
       if (spilled.calls > 0) ({ first, last } = insertOneByOne(calls, spilled.calls));
-      else if (calls !== '[]') {
+      else if (calls.length > 0) {
         const { changes, lastInsertRowid } = insertCalls.run(calls);
         // One statement's rows take consecutive seqs, each the largest so far plus one.
         last = Number(lastInsertRowid);
@@ -261,10 +261,11 @@ export class AuditWriter {
 }
 
 /**
- * A batch's calls in one statement, bound to the batch's JSON array of rows: SQLite reads the rows out
- * of it (as JSONB, which it walks by position), where binding each call's values from JavaScript costs more.
+ * A batch's calls in one statement, bound to the bytes of the batch's JSON array of rows (a blob, read as
+ * the UTF-8 text it is): SQLite reads the rows out of it (as JSONB, which it walks by position), where
+ * binding each call's values from JavaScript costs more.
  */
-export const INSERT_CALLS = `INSERT INTO calls (${CALL_FIELDS.map(([column]) => column).join(', ')}) SELECT ${CALL_FIELDS.map((_, i) => `value->>${i}`).join(', ')} FROM jsonb_each(jsonb(?))`;
+export const INSERT_CALLS = `INSERT INTO calls (${CALL_FIELDS.map(([column]) => column).join(', ')}) SELECT ${CALL_FIELDS.map((_, i) => `value->>${i}`).join(', ')} FROM jsonb_each(jsonb(CAST(? AS TEXT)))`;
 
 const EVENT_COLUMNS = 'at, kind, workspace_id, transaction_id, data';
 const EVENT_VALUES = '@at, @kind, @workspaceId, @transactionId, @data';

@@ -118,6 +118,8 @@ export class WriterThread {
   terminate(): void {
     this.port.close();
     void this.worker.terminate();
+    // No reply comes from a stopped thread: whoever waits for one goes on now, not at its timeout.
+    for (const { settle } of this.answerWaiters.splice(0)) settle(false);
   }
 
   private deliver(message: WriterMessage): void {

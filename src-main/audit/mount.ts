@@ -32,7 +32,7 @@ export interface MountedAudit {
   views: { history?: HistoryProvider };
   /** The console's replay, through whichever dispatcher the composition builds. */
   commands(dispatcher: Dispatcher): ControlCommandHandlers<'replay'>;
-  dispose(): void;
+  dispose(): Promise<void>;
 }
 
 function record(audit: AuditTrail, event: ControlEvent): void {
@@ -69,7 +69,7 @@ export function mountAudit(context: AuditMountContext): MountedAudit {
     throw new JunctionError('ReplayRefused', 'The audit trail is off (audit=false), so there is no recorded call to replay.');
   };
   if (!context.enabled) {
-    return { audit: undefined, redaction, observers: [], views: {}, commands: () => ({ replay: refused }), dispose: () => undefined };
+    return { audit: undefined, redaction, observers: [], views: {}, commands: () => ({ replay: refused }), dispose: async () => undefined };
   }
   const audit = new AuditTrail({
     stateDir: context.stateDir,
@@ -88,7 +88,7 @@ export function mountAudit(context: AuditMountContext): MountedAudit {
     commands: (dispatcher) => ({ replay: ({ callId }) => audit.replay(dispatcher, callId) }),
     dispose() {
       unsubscribe();
-      audit.close();
+      return audit.close();
     },
   };
 }

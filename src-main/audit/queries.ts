@@ -18,6 +18,9 @@ const setFilters = (query: CallQuery): Array<[(typeof FILTERS)[number], string]>
     return value === undefined || value === '' ? [] : [[column, value] as [(typeof FILTERS)[number], string]];
   });
 
+/** Whether answering `query` may read the search indexes (text, or a filter): what they lack must be indexed first (schema.ts, version 6). */
+export const readsSearchIndex = (query: Omit<CallQuery, 'limit'>): boolean => Boolean(query.text?.trim()) || setFilters({ ...query, limit: 0 }).length > 0;
+
 /**
  * Newest first, filtered on the server side, paged by sequence cursor. The page is gathered range by range
  * over the seqs that can hold the time window's calls (all of them without a window), newest range first,

@@ -1,23 +1,28 @@
 /**
- * A record as the database stores it: redacted, then cut to bounded previews (pure). The writer does
- * this in its thread; the store does it itself for records it must hold while the writer is away, so
- * a backlog never keeps a call's full arguments and result alive.
+ * A record as the database stores it: redacted, then cut to bounded previews (pure). The store does this
+ * as a record is queued, on the recording thread: a queue then never holds a call's full arguments and
+ * result, and the writer thread receives a batch's calls as one JSON text of rows, which it binds in one
+ * statement, instead of cloned objects to convert one by one.
  */
 import type { CallView } from '../contracts/index.js';
+import { CALL_FIELDS } from './database.js';
 import type { AuditCallInput, AuditEventInput } from './records.js';
 import { mayRedact, redactCallJson, redactValue, type RedactionRules } from './redact.js';
 import { cappedJson, cappedJsonText, jsonText, type CappedJson } from '../shared/index.js';
 
 export type RowParams = Record<string, string | number | null>;
 
-/** A record in the form the database stores it: redacted and cut to its previews. */
+/** A record in the spill file's form: its columns by name (see spill.ts). */
 export interface PreparedRecord {
   type: 'call' | 'event';
   params: RowParams;
 }
 
-/** One record for the trail: as recorded (redacted by the writer) or already prepared. */
-export type AuditRecord = { type: 'call'; input: AuditCallInput } | { type: 'event'; input: AuditEventInput } | PreparedRecord;
+/**
+ * A record in stored form, as the store queues it: a call as the JSON text of its values in `CALL_FIELDS`
+ * order (`["call-1",1700000000000,"cursor",…]`), an event by its columns' names.
+ */
+export type StoredRecord = { type: 'call'; row: string } | { type: 'event'; params: RowParams };
 
 export interface RowOptions {
   rules: RedactionRules;
@@ -56,7 +61,8 @@ function row(call: CallView, values: StoredValues, decidedBy: string | null, rep
   };
 }
 
-function callParams(input: AuditCallInput, options: RowOptions): RowParams {
+/** A call's stored columns by name: redacted, previews capped. */
+export function callParams(input: AuditCallInput, options: RowOptions): RowParams {
   const json = redactCallJson(input.json, options.rules);
   const args = cappedJsonText(json.value.arguments, options.previewBytes);
   const result = json.value.result === undefined ? undefined : cappedJsonText(json.value.result, options.previewBytes);
@@ -70,18 +76,26 @@ function policyJson(policy: unknown, options: RowOptions): string | null {
   return cappedJsonText(redacted, options.previewBytes).json;
 }
 
-function eventParams(input: AuditEventInput, options: RowOptions): RowParams {
+export function eventParams(input: AuditEventInput, options: RowOptions): RowParams {
   // Event payloads hold diffs: give them more room than call previews, still bounded.
   const data = cappedJson(redactValue(input.data, options.rules).value, options.previewBytes * 16);
   return { at: input.at, kind: input.kind, workspaceId: input.workspaceId ?? null, transactionId: input.transactionId ?? null, data: data.json };
 }
 
-export function rowParams(record: AuditRecord, options: RowOptions): RowParams {
-  if ('params' in record) return record.params;
-  return record.type === 'call' ? callParams(record.input, options) : eventParams(record.input, options);
+/** A call's stored columns as the JSON text of its row (see `StoredRecord`). */
+export const callRow = (params: RowParams): string => JSON.stringify(CALL_FIELDS.map(([, key]) => params[key] ?? null));
+
+export function storedCall(input: AuditCallInput, options: RowOptions): StoredRecord {
+  return { type: 'call', row: callRow(callParams(input, options)) };
 }
 
-/** The record in its stored form, keeping nothing of the original values. */
-export function prepared(record: AuditRecord, options: RowOptions): PreparedRecord {
-  return 'params' in record ? record : { type: record.type, params: rowParams(record, options) };
+/** A record in the spill file's form, and back. */
+export function preparedRecord(record: StoredRecord): PreparedRecord {
+  if (record.type === 'event') return record;
+  const values = JSON.parse(record.row) as Array<string | number | null>;
+  return { type: 'call', params: Object.fromEntries(CALL_FIELDS.map(([, key], i) => [key, values[i] ?? null])) };
+}
+
+export function storedRecord(record: PreparedRecord): StoredRecord {
+  return record.type === 'call' ? { type: 'call', row: callRow(record.params) } : { type: 'event', params: record.params };
 }

@@ -4,27 +4,32 @@
  * connection (redaction, one transaction per batch, the full-text index, retention), so an agent's call
  * pays for the trail with a message, not with SQLite. A batch is either wholly in the file or not at all.
  * A locked, full or broken database never fails a call: the store warns once per distinct problem,
- * keeps a bounded queue, retries, and counts what it had to drop. Reads (the console's history) use a
- * second connection on this thread after the writer has written what was recorded before them (`written`,
- * awaited by message; the direct `queryCalls` flushes synchronously), so a page shows every call recorded before it.
+ * keeps a bounded queue, retries, and counts what it had to drop. Reads (the console's history, exports)
+ * run in a second worker thread on connections of its own (`reader.ts`), once the writer has written
+ * what was recorded before them (`written`, awaited by message), so a page shows every call recorded
+ * before it and neither the wait nor SQLite's work holds this thread.
  */
 import { statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type { Writable } from 'node:stream';
 import type { Logger } from '../shared/index.js';
 import { needsUpgrade } from './database.js';
+import { write, writeLines } from './export.js';
 import { HistoryUpgrade, type UpgradeFailure } from './history-upgrade.js';
-import { endedTransactions, findCall, queryCalls } from './queries.js';
-import type { AuditCallInput, AuditEventInput, AuditStatus, CallPage, CallQuery, StoredCall, StoredEvent } from './records.js';
+import { readsSearchIndex } from './queries.js';
+import { RecordQueue } from './record-queue.js';
+import { AuditReader } from './reader.js';
+import type { EndedTransaction, ExportSpec, ReaderOps } from './reader-protocol.js';
+import type { AuditCallInput, AuditEventInput, AuditStatus, CallPage, CallQuery, StoredCall } from './records.js';
 import type { RedactionRules } from './redact.js';
 import type { MigrationReport } from './schema.js';
 import { SpillKeeper } from './spill-keeper.js';
 import { WriteProblems, type AuditProblem } from './write-problems.js';
 import { WriteProgress } from './write-progress.js';
-import { toError, type WriterNotice, type WriterReply } from './writer-protocol.js';
+import { toError, type WireBatch, type WriterNotice, type WriterReply } from './writer-protocol.js';
 import { WriterLifecycle } from './writer-lifecycle.js';
 import type { WriterThread } from './writer-thread.js';
 import { AuditWriter, type AuditWriterOptions } from './writer.js';
-import { prepared, type AuditRecord, type PreparedRecord } from './rows.js';
+import { eventParams, preparedRecord, storedCall, storedRecord, type RowOptions, type RowParams, type StoredRecord } from './rows.js';
 
 export type { AuditProblem } from './write-problems.js';
 
@@ -51,16 +56,20 @@ export interface AuditStoreOptions {
 }
 
 /** Records per timer-driven batch: one message and one transaction each; the rest follows when it is written. */
-const TIMED_BATCH = 500;
-/** Longest a synchronous wait for the writer may block (a flush before a query, close): a dead worker cannot say so while we block. */
-const SYNC_WAIT_MS = 30_000;
+export const TIMED_BATCH = 500;
+/** After this long without a record, the writer indexes for search what it has not yet (it otherwise waits for a chunk; see writer.ts). */
+const IDLE_INDEX_MS = 1_000;
+/** Longest a wait for the writer may take (a flush, close): a worker that hangs cannot say so. */
+const WRITER_WAIT_MS = 30_000;
+/** An export's text crosses from the reader thread in chunks of about this many characters. */
+const EXPORT_CHUNK = 256 * 1024;
 
 const DEFAULT_PREVIEW_BYTES = 16 * 1024;
 
 export class AuditStore {
   private readonly writer: WriterLifecycle;
   /** The batch the writer holds, until it answers. */
-  private inflight: { id: number; batch: AuditRecord[] } | undefined;
+  private inflight: { id: number; batch: StoredRecord[] } | undefined;
   private writerOpen = false;
   /** The id of the request that opens and upgrades the database in the writer thread, until it answers. */
   private opening: number | undefined;
@@ -68,13 +77,22 @@ export class AuditStore {
   private readonly upgrade: HistoryUpgrade;
   private readonly spill: SpillKeeper;
   private readonly problems: WriteProblems;
-  private reader: Database.Database | undefined;
-  private queue: AuditRecord[] = [];
+  private readonly reader: AuditReader;
+  private readonly queue = new RecordQueue(TIMED_BATCH);
   private timer: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** When the last record was queued, by `performance.now()`. */
+  private lastRecordAt = 0;
+  /** Searches waiting for the writer to index what it has not yet. */
+  private indexing = 0;
+  private readonly rowOptions: RowOptions;
   private dropped = 0;
   /** What `written()` waits on. */
   private readonly progress = new WriteProgress();
   private closed = false;
+  private closing: Promise<void> | undefined;
+  /** The writer thread is closing its connection to rest, which says nothing about the database. */
+  private resting = false;
   private readonly flushIntervalMs: number;
   private readonly maxQueue: number;
   private readonly retryMs: number;
@@ -85,9 +103,11 @@ export class AuditStore {
     this.maxQueue = options.maxQueue ?? 50_000;
     this.retryMs = options.retryMs ?? 5_000;
     this.now = options.now ?? Date.now;
+    this.rowOptions = { rules: options.rules, previewBytes: this.previewBytes() };
     const { path, logger, onProblem } = options;
     this.upgrade = new HistoryUpgrade({ path, logger, maxQueue: this.maxQueue, now: this.now });
     this.spill = new SpillKeeper(path, logger);
+    this.reader = new AuditReader(path, options.restAfterMs);
     this.problems = new WriteProblems({ path, logger, retryMs: this.retryMs, maxQueue: this.maxQueue, now: this.now, onProblem });
     this.writer = new WriterLifecycle({
       writer: this.writerOptions(),
@@ -144,16 +164,13 @@ export class AuditStore {
     return out;
   }
 
+  /** Queues the call in stored form (redacted, previews capped): the writer thread is handed only that. */
   recordCall(input: AuditCallInput): void {
-    const record: AuditRecord = { type: 'call', input };
-    // A call far larger than its stored previews is cut here: handing megabytes to the writer thread
-    // would copy them into its heap only to keep a preview, and that heap does not give memory back.
-    const bytes = input.call.requestBytes + (input.call.responseBytes ?? 0);
-    this.enqueue(bytes > 2 * this.previewBytes() ? this.stored(record) : record);
+    if (!this.closed) this.enqueue(storedCall(input, this.rowOptions));
   }
 
   recordEvent(input: AuditEventInput): void {
-    this.enqueue({ type: 'event', input });
+    if (!this.closed) this.enqueue({ type: 'event', params: eventParams(input, this.rowOptions) });
   }
 
   /**
@@ -188,27 +205,46 @@ export class AuditStore {
     return settled;
   }
 
-  /** Reads without flushing first (after `written()`): the async path of the console's history. */
-  readNow<T>(read: (db: Database.Database) => T, none: T): T {
-    const db = this.readerDb(false);
-    return db ? read(db) : none;
+  /** Newest first, filtered on the server side, paged by sequence cursor: every call recorded before the request is in reach. */
+  async queryCalls(query: CallQuery): Promise<CallPage> {
+    if (readsSearchIndex(query)) await this.indexed();
+    return (await this.read('page', { query })) ?? { items: [] };
   }
 
-  /** Newest first, filtered on the server side, paged by sequence cursor. */
-  queryCalls(query: CallQuery): CallPage {
-    const db = this.readerDb();
-    return db ? queryCalls(db, query) : { items: [] };
-  }
-
-  findCall(callId: string): StoredCall | undefined {
-    const db = this.readerDb();
-    return db ? findCall(db, callId) : undefined;
+  async findCall(callId: string): Promise<StoredCall | undefined> {
+    return this.read('call', { callId });
   }
 
   /** Events of the most recent transactions that ended (committed or rolled back), newest transaction first. */
-  endedTransactions(limit: number): Array<{ transactionId: string; events: StoredEvent[] }> {
-    const db = this.readerDb();
-    return db ? endedTransactions(db, limit) : [];
+  async endedTransactions(limit: number): Promise<EndedTransaction[]> {
+    return (await this.read('transactions', { limit })) ?? [];
+  }
+
+  /**
+   * Writes an export to `out` as it drains, formed in the reader thread, after what was recorded before it
+   * is written; resolves with the records written. The whole trail is read from the file whatever the
+   * writer's state (an upgrade, a locked database); a filtered export is the history search's, with
+   * nothing to find while history is unavailable.
+   */
+  async exportTo(spec: ExportSpec, out: Writable, warn: (message: string) => void): Promise<number> {
+    if (spec.filter && readsSearchIndex(spec.filter)) await this.indexed();
+    await this.written();
+    if (spec.filter && !this.readable) return writeLines([], spec.format, out);
+    const cursor = await this.reader.request('export', { spec });
+    let count = 0;
+    let done = false;
+    try {
+      while (!done) {
+        const chunk = await this.reader.request('more', { cursor, maxBytes: EXPORT_CHUNK });
+        done = chunk.done;
+        for (const warning of chunk.warnings) warn(warning);
+        if (chunk.text && !(await write(out, chunk.text))) break;
+        count += chunk.count;
+      }
+    } finally {
+      if (!done) await this.reader.request('end', { cursor }).catch(() => null);
+    }
+    return count;
   }
 
   /** Applies retention now (it also runs after writes, once a minute), after writing what is queued. */
@@ -218,21 +254,45 @@ export class AuditStore {
     if (writer) this.await(writer, writer.send({ op: 'prune', now: this.now() }));
   }
 
-  /** Flushes what is queued and closes the database. */
-  close(): void {
-    if (this.closed) return;
+  /**
+   * Writes what is queued (waiting by message, so the event loop runs meanwhile), keeps in the spill file
+   * what could not be written, and closes both threads' connections. Resolves once all that is done.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.closeNow();
+    return this.closing;
+  }
+
+  private async closeNow(): Promise<void> {
     // An upgrade in progress is stopped rather than waited out; what is queued cannot be written meanwhile.
     if (this.upgrade.running) this.abandonUpgrade();
-    else this.flush();
+    else await this.drain();
     this.closed = true;
     this.releaseWaiters();
     this.clearTimer();
+    clearTimeout(this.idleTimer);
     this.writer.clearRest();
     this.keepUnwritten();
+    await this.reader.close();
     const writer = this.writer.current;
-    if (writer) this.await(writer, writer.send({ op: 'close' }));
+    if (writer) {
+      writer.hold(true);
+      await writer.answered(writer.send({ op: 'close' }), WRITER_WAIT_MS);
+    }
     this.writer.stop();
-    this.closeReader();
+  }
+
+  /** Waits, by message, until what is queued is written or cannot be (see `written`), or the writer failed to answer in time. */
+  private async drain(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      this.written().then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), WRITER_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (late && this.writer.alive) this.fail(new Error(`the audit writer thread did not answer within ${WRITER_WAIT_MS / 1000} s`));
   }
 
   /** Size of the database file and its write-ahead log, in bytes (0 when absent). */
@@ -250,9 +310,9 @@ export class AuditStore {
 
   /** Records an earlier run kept in the spill file go first: they are older than anything recorded from now on. */
   private takeSpill(): void {
-    const records = this.spill.take();
+    const records = this.spill.take().map(storedRecord);
     if (records.length === 0) return;
-    this.queue = [...records, ...this.queue];
+    this.queue.putBack(records);
     this.progress.queued(records.length);
     this.trim();
     this.schedule(this.flushIntervalMs);
@@ -260,27 +320,21 @@ export class AuditStore {
 
   /** At close: what is still unwritten (spilled records included) goes to the spill file for the next run. */
   private keepUnwritten(): void {
-    const unwritten = [...(this.inflight?.batch ?? []), ...this.queue];
+    const unwritten = [...(this.inflight?.batch ?? []), ...this.queue.toArray()];
     this.spill.keep(
-      unwritten.map((record) => this.stored(record)),
+      unwritten.map(preparedRecord),
       this.problems.current?.message ?? 'the database is unavailable',
     );
-  }
-
-  /** The record in its stored form, for a queue that may be held while the writer is away. */
-  private stored(record: AuditRecord): PreparedRecord {
-    return prepared(record, { rules: this.options.rules, previewBytes: this.previewBytes() });
   }
 
   private previewBytes(): number {
     return this.options.previewBytes ?? DEFAULT_PREVIEW_BYTES;
   }
 
-  private enqueue(item: AuditRecord): void {
-    if (this.closed) return;
+  private enqueue(item: StoredRecord): void {
     this.writer.clearRest();
-    // While the writer is away the queue may hold thousands of records: keep them in stored form only.
-    this.queue.push(this.writerOpen ? item : this.stored(item));
+    this.queue.push(item);
+    this.lastRecordAt = performance.now();
     this.progress.queued(1);
     this.trim();
     // While a batch is in flight its reply posts the next one: a timer per record would only find the writer busy.
@@ -298,16 +352,35 @@ export class AuditStore {
     }
     const writer = this.writerThread();
     if (!writer) return false;
-    const batch = this.queue.length <= max ? this.queue : this.queue.slice(0, max);
-    this.queue = this.queue.length <= max ? [] : this.queue.slice(max);
-    // The spilled records lead the queue: they may be in the file already, if a run was killed writing them back.
-    this.inflight = { id: writer.send({ op: 'write', batch, now: this.now(), fromSpill: this.spill.leading(batch.length) }), batch };
+    const batch = this.queue.take(max);
+    const { calls, ...rest } = this.writeBatch(batch);
+    this.inflight = { id: writer.sendBatch(calls, rest, this.now()), batch };
     return true;
+  }
+
+  /** The batch as the writer takes it: its calls' rows (see rows.ts), its events as they are. */
+  private writeBatch(batch: readonly StoredRecord[]): Omit<WireBatch, 'calls'> & { calls: string[] } {
+    // The spilled records lead the queue: they may be in the file already, if a run was killed writing them back.
+    const leading = this.spill.leading(batch.length);
+    const calls: string[] = [];
+    const events: RowParams[] = [];
+    const spilled = { calls: 0, events: 0 };
+    batch.forEach((record, i) => {
+      if (record.type === 'call') {
+        calls.push(record.row);
+        if (i < leading) spilled.calls++;
+      } else {
+        events.push(record.params);
+        if (i < leading) spilled.events++;
+      }
+    });
+    return { calls, events, spilled };
   }
 
   private onReply(reply: WriterReply): void {
     this.writerOpen = reply.open;
-    if (!reply.open) this.closeReader();
+    // The database failed or closed: the reader's connections go too, and open afresh with the next read.
+    if (!reply.open && !this.resting) this.reader.stop();
     if (this.opening === reply.id) this.opening = undefined;
     // A new, empty database is migrated too; only an upgrade of recorded calls is worth a line.
     if (reply.ok && reply.migrated && reply.migrated.calls > 0) this.migrated(reply.migrated);
@@ -318,7 +391,7 @@ export class AuditStore {
     if (!reply.ok) {
       // The transaction rolled back: nothing of this batch is in the file, so it is retried whole.
       if (batch) {
-        this.queue = batch.concat(this.queue).map((record) => this.stored(record));
+        this.queue.putBack(batch);
         this.trim();
       }
       this.fail(toError(reply.error));
@@ -335,7 +408,44 @@ export class AuditStore {
     // posting it at once would hand the thread a small batch per write, a message and a wake-up each.
     // A reader waiting for what it recorded (see `written`) does not wait for the interval.
     if (this.queue.length > 0) this.schedule(this.queue.length >= TIMED_BATCH || this.progress.waiting ? 0 : this.flushIntervalMs);
-    else if (!this.inflight) this.scheduleRest();
+    else if (!this.inflight) {
+      this.scheduleRest();
+      if (batch) this.scheduleIdleIndex();
+    }
+  }
+
+  /** Once no record has come for IDLE_INDEX_MS, the writer indexes what it has not yet, so the next search need not wait for it. */
+  private scheduleIdleIndex(): void {
+    if (this.idleTimer || this.closed) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.queue.length > 0 || this.inflight || this.closed) return;
+      const quietFor = performance.now() - this.lastRecordAt;
+      if (quietFor < IDLE_INDEX_MS) this.scheduleIdleIndex();
+      else if (this.writer.alive && this.readable) this.writer.current!.send({ op: 'index', now: this.now() });
+    }, IDLE_INDEX_MS);
+    this.idleTimer.unref();
+  }
+
+  /**
+   * Resolves once every call recorded before it is in the search indexes, or cannot be now (see
+   * `written`; a failure to index is told as a write's is): a search then finds every call recorded
+   * before it.
+   */
+  async indexed(): Promise<void> {
+    await this.written();
+    if (!this.readable || this.problems.retryIn() > 0) return;
+    const writer = this.writerThread();
+    if (!writer) return;
+    this.writer.clearRest();
+    this.indexing++;
+    this.holdWriter();
+    try {
+      await writer.answered(writer.send({ op: 'index', now: this.now() }), WRITER_WAIT_MS);
+    } finally {
+      this.indexing--;
+      this.holdWriter();
+    }
   }
 
   /** `count` records left the queue, written or dropped. */
@@ -351,7 +461,7 @@ export class AuditStore {
 
   /** The writer thread keeps the process alive while an upgrade runs or a reader waits for it (its messages and timers do not). */
   private holdWriter(): void {
-    this.writer.current?.hold(this.upgrade.running || this.progress.waiting);
+    this.writer.current?.hold(this.upgrade.running || this.progress.waiting || this.indexing > 0);
   }
 
   private scheduleRest(): void {
@@ -363,14 +473,16 @@ export class AuditStore {
     if (this.inflight || this.opening !== undefined || this.upgrade.running || this.queue.length > 0 || this.closed) return;
     // The thread's answer to closing its connection says the database is closed: it is, for this thread only.
     const wasOpen = this.writerOpen;
+    this.resting = true;
     this.writer.rest();
+    this.resting = false;
     this.writerOpen = wasOpen;
   }
 
   private trim(): void {
     const excess = this.queue.length - this.maxQueue;
     if (excess <= 0) return;
-    this.queue.splice(0, excess);
+    this.queue.take(excess);
     this.dropped += excess;
     this.handle(excess);
     this.spill.settle(excess);
@@ -408,7 +520,7 @@ export class AuditStore {
   }
 
   /** Waits for the answer to `id`, or until the writer says it is upgrading, which would keep it busy for long. */
-  private await(writer: WriterThread, id: number, timeoutMs = SYNC_WAIT_MS): void {
+  private await(writer: WriterThread, id: number, timeoutMs = WRITER_WAIT_MS): void {
     if (!writer.waitFor(id, timeoutMs, () => this.upgrade.running) && writer.alive && !this.upgrade.running) {
       this.fail(new Error(`the audit writer thread did not answer within ${timeoutMs / 1000} s`));
     }
@@ -419,7 +531,7 @@ export class AuditStore {
     this.opening = undefined;
     this.upgradeEnded('writer-stopped');
     if (this.inflight) {
-      this.queue = this.inflight.batch.concat(this.queue).map((record) => this.stored(record));
+      this.queue.putBack(this.inflight.batch);
       this.inflight = undefined;
       this.trim();
     }
@@ -428,29 +540,15 @@ export class AuditStore {
     this.schedule(this.retryMs);
   }
 
-  /** A connection for reading, once the writer has the database open; what is queued is written first unless `flushFirst` is false. */
-  private readerDb(flushFirst = true): Database.Database | undefined {
-    if (this.upgrade.running) return undefined;
-    if (flushFirst) this.flush();
-    if (!this.writerOpen) return undefined;
-    if (!this.reader) {
-      try {
-        this.reader = new Database(this.options.path, { fileMustExist: true, timeout: 0 });
-      } catch (error) {
-        this.fail(error);
-        return undefined;
-      }
-    }
-    return this.reader;
+  /** Whether history can be read: the database is open and not being upgraded. */
+  private get readable(): boolean {
+    return this.writerOpen && !this.upgrade.running && !this.closed;
   }
 
-  private closeReader(): void {
-    try {
-      this.reader?.close();
-    } catch {
-      // Closing a broken handle can fail too; there is nothing left to release.
-    }
-    this.reader = undefined;
+  /** Reads in the reader thread once what was recorded before is written; undefined while history cannot be read. */
+  private async read<K extends 'page' | 'call' | 'transactions'>(op: K, args: ReaderOps[K]['args']): Promise<ReaderOps[K]['value'] | undefined> {
+    await this.written();
+    return this.readable ? this.reader.request(op, args) : undefined;
   }
 
   /** Starts the writer thread on an upgrade of recorded history; records queue until it answers. */

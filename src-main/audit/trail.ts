@@ -6,12 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { exportAudit, exportCalls } from './export.js';
-import { endedTransactions, findCall, queryCalls } from './queries.js';
-import type { StoredCall, StoredEvent } from './records.js';
+import type { StoredEvent } from './records.js';
 import type { RedactionRules } from './redact.js';
 import { AuditStore, type AuditProblem } from './store.js';
-import type { AuditExportFilter, AuditExportRequest, HistoryProvider } from '../control/index.js';
+import type { AuditExportRequest, HistoryProvider } from '../control/index.js';
 import type { ApprovalView, CallApprovalView, CallDetail, HistoryAvailability, HistoryPage, OperatorNotice, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
 import type { CallObserver, Dispatcher } from '../mcp/index.js';
 import { JunctionError } from '../contracts/index.js';
@@ -51,8 +49,6 @@ export function problemNotice(problem: AuditProblem, at: number): OperatorNotice
 }
 
 const HISTORY_PAGE = 100;
-/** Calls read per history page while a filtered export streams. */
-const EXPORT_PAGE = 500;
 
 const objectOf = (value: unknown): Record<string, unknown> | undefined => (value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
 
@@ -141,20 +137,18 @@ export class AuditTrail {
   }
 
   /**
-   * The console's history. It waits for the writer to have written what was recorded before it (a
-   * message, not a blocking wait: agents' calls go on meanwhile), then reads.
+   * The console's history. It waits for the writer to have written what was recorded before it, then
+   * reads in the reader thread: both by message, so agents' calls go on meanwhile.
    */
   readonly history: HistoryProvider = {
     query: async (query) => {
-      await this.store.written();
-      const page = this.store.readNow((db) => queryCalls(db, { ...query, limit: query.limit ?? HISTORY_PAGE }), { items: [] });
+      const page = await this.store.queryCalls({ ...query, limit: query.limit ?? HISTORY_PAGE });
       const out: HistoryPage = { calls: page.items.map((i) => i.call), ...this.availability() };
       if (page.nextBefore !== undefined) out.nextBefore = page.nextBefore;
       return out;
     },
     detail: async (callId) => {
-      await this.store.written();
-      const stored = this.store.readNow((db) => findCall(db, callId), undefined);
+      const stored = await this.store.findCall(callId);
       if (!stored) return undefined;
       const detail: CallDetail = { call: stored.call, arguments: stored.arguments, truncated: stored.truncated, redacted: stored.redacted };
       if (stored.result !== undefined) detail.result = stored.result;
@@ -162,9 +156,8 @@ export class AuditTrail {
       return detail;
     },
     transactions: async (limit) => {
-      await this.store.written();
       return {
-        transactions: this.store.readNow((db) => endedTransactions(db, limit), []).flatMap(({ transactionId, events }) => {
+        transactions: (await this.store.endedTransactions(limit)).flatMap(({ transactionId, events }) => {
           const record = transactionRecord(transactionId, events);
           return record ? [record] : [];
         }),
@@ -187,7 +180,7 @@ export class AuditTrail {
 
   /** Runs a recorded call again through the dispatcher (and so through whatever policy it applies). */
   async replay(dispatcher: Dispatcher, callId: string): Promise<ReplayResult> {
-    const stored = this.store.findCall(callId);
+    const stored = await this.store.findCall(callId);
     const status = this.store.status();
     if (!stored && status.state === 'upgrading') throw new JunctionError('ReplayRefused', `Call ${callId} cannot be replayed yet: ${status.reason ?? 'the audit trail is being upgraded'}`);
     if (!stored) throw new JunctionError('ResourceNotFound', `No recorded call ${callId} in the audit trail.`);
@@ -209,29 +202,16 @@ export class AuditTrail {
   }
 
   /**
-   * Streams the trail as the console's Export button downloads it; what is queued is written first. With
+   * Streams the trail as the console's Export button downloads it, once what is queued is written. With
    * the console's filter, the calls its history search finds (newest first, as it lists them) and no events.
    */
   export(request: AuditExportRequest, out: Writable): Promise<number> {
-    this.store.flush();
-    const { filter, ...rest } = request;
-    if (filter) return exportCalls(this.matching(filter, rest), request.format, out);
-    return exportAudit({ path: this.store.status().path, warn: (message) => this.logger.warn(`audit export: ${message}`), ...rest }, out);
+    return this.store.exportTo(request, out, (message) => this.logger.warn(`audit export: ${message}`));
   }
 
-  /** The recorded calls a console filter matches, page by page through the history search. */
-  private *matching(filter: AuditExportFilter, window: { since?: number; until?: number }): Generator<StoredCall> {
-    const { refused, ...query } = filter;
-    let before: number | undefined;
-    do {
-      const page = this.store.queryCalls({ ...query, ...window, limit: EXPORT_PAGE, ...(before !== undefined ? { before } : {}) });
-      for (const stored of page.items) if (refused === undefined || (stored.call.policy?.decision === 'deny') === refused) yield stored;
-      before = page.nextBefore;
-    } while (before !== undefined);
-  }
-
-  close(): void {
-    this.store.close();
+  /** Writes what is queued and closes the trail (see `AuditStore.close`). */
+  close(): Promise<void> {
+    return this.store.close();
   }
 
   private transactionOutcome(tool: string, argsJson: string, result: unknown): void {

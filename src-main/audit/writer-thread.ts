@@ -2,26 +2,14 @@
  * The store's side of the writer thread: starts the worker, numbers requests, delivers replies in order
  * (as messages while the event loop runs, or pulled synchronously while the store waits for one).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import type { WriterInit, WriterMessage, WriterNotice, WriterReply, WriterRequest } from './writer-protocol.js';
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import { SharedRows } from './shared-rows.js';
+import { startAuditWorker } from './worker-start.js';
+import type { WireBatch, WriterInit, WriterMessage, WriterNotice, WriterReply, WriterRequest } from './writer-protocol.js';
 import type { AuditWriterOptions } from './writer.js';
 
 type Request = WriterRequest extends infer R ? (R extends WriterRequest ? Omit<R, 'id'> : never) : never;
-
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-/** The worker's module beside this one: TypeScript when running from source (tests, benches), JavaScript when built. */
-const WORKER_URL = new URL(`./writer-worker.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url);
-
-/** The ESM flavour of tsx's register API, from its package's export map (require() would resolve the CommonJS one). */
-function tsxEsmApi(): string {
-  const manifestPath = createRequire(import.meta.url).resolve('tsx/package.json');
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  return pathToFileURL(join(dirname(manifestPath), manifest.exports['./esm/api']!.import.default)).href;
-}
+type OtherRequest = Exclude<Request, { op: 'write' }>;
 
 /**
  * The writer's young generation, in MB (V8 splits it into two semi-spaces and room for large
@@ -31,14 +19,6 @@ function tsxEsmApi(): string {
  */
 const WRITER_YOUNG_GENERATION_MB = 6;
 
-/** A worker does not inherit tsx's loader hooks from `--import tsx`; from source, it registers them before loading its module. */
-function startWorker(init: WriterInit, transferList: MessagePort[]): Worker {
-  const options = { workerData: init, transferList, resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB } };
-  if (!FROM_SOURCE) return new Worker(WORKER_URL, options);
-  const bootstrap = `import(${JSON.stringify(tsxEsmApi())}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
-  return new Worker(bootstrap, { ...options, eval: true });
-}
-
 export class WriterThread {
   private readonly worker: Worker;
   private readonly port: MessagePort;
@@ -46,6 +26,11 @@ export class WriterThread {
   private nextId = 1;
   private delivered = 0;
   private crashed: Error | undefined;
+  private readonly rows = new SharedRows();
+  /** Whether the worker holds the rows memory yet. */
+  private rowsShared = false;
+  /** Callers of `answered`, by the id whose reply they wait for. */
+  private answerWaiters: Array<{ id: number; settle: (answered: boolean) => void }> = [];
 
   constructor(
     options: AuditWriterOptions,
@@ -55,7 +40,7 @@ export class WriterThread {
   ) {
     const { port1, port2 } = new MessageChannel();
     const init: WriterInit = { options, port: port2, signal: this.signal };
-    this.worker = startWorker(init, [port2]);
+    this.worker = startAuditWorker('writer-worker', { workerData: init, transferList: [port2], resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB } });
     this.port = port1;
     port1.on('message', (message: WriterMessage) => this.deliver(message));
     // Neither keeps the process alive: the store flushes synchronously before it closes.
@@ -63,6 +48,7 @@ export class WriterThread {
     this.worker.unref();
     this.worker.on('error', (error) => {
       this.crashed = error;
+      for (const { settle } of this.answerWaiters.splice(0)) settle(false);
       onCrash(error);
     });
   }
@@ -71,9 +57,19 @@ export class WriterThread {
     return this.crashed === undefined;
   }
 
-  send(request: Request): number {
+  send(request: OtherRequest): number {
     const id = this.nextId++;
     this.port.postMessage({ ...request, id } as WriterRequest);
+    return id;
+  }
+
+  /** Sends a batch to write: its calls' rows in the shared memory, the rest in the message. Only after the previous batch's reply. */
+  sendBatch(calls: readonly string[], batch: Omit<WireBatch, 'calls'>, now: number): number {
+    const id = this.nextId++;
+    const { bytes, memory } = calls.length > 0 ? this.rows.write(calls, !this.rowsShared) : { bytes: 0 };
+    if (memory) this.rowsShared = true;
+    const request: WriterRequest = { id, op: 'write', batch: { ...batch, calls: bytes }, now, ...(memory ? { memory } : {}) };
+    this.port.postMessage(request);
     return id;
   }
 
@@ -98,6 +94,21 @@ export class WriterThread {
     return this.delivered >= id;
   }
 
+  /** Resolves once the reply to `id` (and every earlier one) has been delivered, by message: false when none came in time or the thread crashed. */
+  answered(id: number, timeoutMs: number): Promise<boolean> {
+    if (this.delivered >= id) return Promise.resolve(true);
+    if (!this.alive) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => settle(false), timeoutMs);
+      const settle = (answered: boolean) => {
+        clearTimeout(timer);
+        this.answerWaiters = this.answerWaiters.filter((waiter) => waiter.settle !== settle);
+        resolve(answered);
+      };
+      this.answerWaiters.push({ id, settle });
+    });
+  }
+
   /** Whether the worker keeps the process alive (while it runs something that must not be cut short). */
   hold(on: boolean): void {
     if (on) this.worker.ref();
@@ -107,6 +118,8 @@ export class WriterThread {
   terminate(): void {
     this.port.close();
     void this.worker.terminate();
+    // No reply comes from a stopped thread: whoever waits for one goes on now, not at its timeout.
+    for (const { settle } of this.answerWaiters.splice(0)) settle(false);
   }
 
   private deliver(message: WriterMessage): void {
@@ -116,5 +129,6 @@ export class WriterThread {
     }
     this.delivered = message.id;
     this.onReply(message);
+    for (const waiter of this.answerWaiters.filter((w) => w.id <= this.delivered)) waiter.settle(true);
   }
 }

@@ -23,6 +23,9 @@ const writer = new AuditWriter(options, {
   progress: (done) => send({ notice: 'progress', done }),
 });
 
+/** The shared memory the store writes each batch's calls into (see `shared-rows.ts`). */
+let rows: SharedArrayBuffer | undefined;
+
 function handle(request: WriterRequest): WriterReply {
   try {
     switch (request.op) {
@@ -31,8 +34,14 @@ function handle(request: WriterRequest): WriterReply {
         return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}) };
       }
       case 'write': {
-        const { migrated, pruneError } = writer.write(request.batch, request.now, request.fromSpill);
+        rows = request.memory ?? rows;
+        const calls = rows && request.batch.calls > 0 ? Buffer.from(rows, 0, request.batch.calls) : Buffer.alloc(0);
+        const { migrated, pruneError } = writer.write({ ...request.batch, calls }, request.now);
         return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}), ...(pruneError !== undefined ? { pruneError: errorData(pruneError) } : {}) };
+      }
+      case 'index': {
+        const migrated = writer.indexRest(request.now);
+        return { id: request.id, ok: true, open: writer.isOpen, ...(migrated ? { migrated } : {}) };
       }
       case 'prune':
         // A thread started for this request opens the database, which prunes it.

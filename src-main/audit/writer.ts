@@ -1,17 +1,26 @@
 /**
- * The audit database's one writing connection: redacts each record, writes a batch in one transaction
- * (wholly in the file or not at all) and applies retention. Synchronous and free of timers and queues, so
- * it runs the same on the main thread or in the store's worker thread; every failure is thrown to the
- * caller, which decides what the operator is told.
+ * The audit database's one writing connection: writes a batch of stored records in one transaction
+ * (wholly in the file or not at all), indexes calls for search a chunk at a time, and applies retention.
+ * Synchronous and free of timers and queues, so it runs the same on the main thread or in the store's
+ * worker thread; every failure is thrown to the caller, which decides what the operator is told.
  */
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { CALL_FIELDS, describeDbError, openAuditDatabase } from './database.js';
 import type { RedactionRules } from './redact.js';
-import { rowParams, type AuditRecord } from './rows.js';
-import { batchStatements, type MigrationReport, type UpgradeListener } from './schema.js';
+import type { RowParams } from './rows.js';
+import { searchIndexStatements, timeMapStatement, type MigrationReport, type UpgradeListener } from './schema.js';
 
-export type { AuditRecord } from './rows.js';
+/**
+ * A batch as the writer takes it: its calls as the UTF-8 text of one JSON array of rows (each the text of
+ * a `StoredRecord`'s row; empty when there are none), its events by their columns. The first
+ * `spilled.calls` calls and `spilled.events` events came back from the spill file (see `AuditWriter.write`).
+ */
+export interface WriteBatch {
+  calls: Buffer;
+  events: readonly RowParams[];
+  spilled: { calls: number; events: number };
+}
 
 export interface AuditWriterOptions {
   path: string;
@@ -34,12 +43,20 @@ const PRUNE_STEP = 10_000;
  * the writer thread's pause costs the agents nothing (their records queue meanwhile).
  */
 const OPEN_PRUNE_BUDGET_MS = 25;
+/** Age-based retention gives freed pages back once they are over this share of the file (see `mostlyFree`). */
+const VACUUM_FREE_SHARE = 0.25;
 /** A pass deletes down to this share of the cap, so the next batches fit without another. */
 const CAP_TARGET = 0.9;
+/**
+ * Calls indexed for search at once: a batch that leaves this many unindexed indexes them (see schema.ts,
+ * version 6). A search indexes what is left first, at most this many calls, about 50 ms of the writer's time.
+ */
+export const INDEX_CHUNK = 8192;
 
 export class AuditWriter {
   private db: Database.Database | undefined;
-  private writeBatch: ((batch: readonly AuditRecord[], fromSpill: number) => void) | undefined;
+  private writeBatch: ((batch: WriteBatch) => void) | undefined;
+  private indexAll: (() => void) | undefined;
   private lastPrune = 0;
 
   /**
@@ -69,12 +86,12 @@ export class AuditWriter {
   /**
    * Writes a batch in one transaction (a throw means none of it is in the file), then applies retention
    * when it is due; a retention failure is returned, not thrown, since the batch itself is written.
-   * The first `fromSpill` records came back from the spill file: an earlier run may have written them
-   * before it was killed, so each is written only when the file does not hold it yet (see `prepare`).
+   * The spilled records came back from the spill file: an earlier run may have written them before it
+   * was killed, so each is written only when the file does not hold it yet (see `prepare`).
    */
-  write(batch: readonly AuditRecord[], now: number, fromSpill = 0): { migrated?: MigrationReport; pruneError?: unknown } {
+  write(batch: WriteBatch, now: number): { migrated?: MigrationReport; pruneError?: unknown } {
     const migrated = this.open(now);
-    this.guard(() => this.writeBatch?.(batch, fromSpill));
+    this.guard(() => this.writeBatch?.(batch));
     const out: { migrated?: MigrationReport; pruneError?: unknown } = migrated ? { migrated } : {};
     // The size cap holds after every batch; age-based retention, which scans, once a minute.
     const due = now - this.lastPrune >= PRUNE_EVERY_MS;
@@ -84,6 +101,13 @@ export class AuditWriter {
       out.pruneError = error;
     }
     return out;
+  }
+
+  /** Indexes for search every call not indexed yet, in one transaction (the writer otherwise waits for a chunk). */
+  indexRest(now: number): MigrationReport | undefined {
+    const migrated = this.open(now);
+    this.guard(() => this.indexAll?.());
+    return migrated;
   }
 
   /** Deletes records past the retention age, then the oldest until the files fit `maxBytes` (see `capSize`). */
@@ -97,7 +121,7 @@ export class AuditWriter {
     // More expired rows remain: the next flush continues instead of one long pause now.
     if (expiredCalls === PRUNE_STEP || expiredEvents === PRUNE_STEP) this.lastPrune = 0;
     if (!this.capSize(budgetMs)) {
-      db.pragma('incremental_vacuum');
+      if (this.mostlyFree(db)) db.pragma('incremental_vacuum');
       db.pragma('wal_checkpoint(PASSIVE)');
     }
     // Keeps the planner's statistics current, so a filtered page walks the most selective index.
@@ -133,6 +157,16 @@ export class AuditWriter {
     return true;
   }
 
+  /**
+   * Whether free pages are over VACUUM_FREE_SHARE of the file, worth giving back to the file system after
+   * age-based retention. Below it they are left for the next calls to take: in the steady state retention
+   * frees about what new calls need, and moving pages to give them back, to grow the file again, cost
+   * more than the deletes themselves (measured in bench:audit's loop part).
+   */
+  private mostlyFree(db: Database.Database): boolean {
+    return (db.pragma('freelist_count', { simple: true }) as number) > (db.pragma('page_count', { simple: true }) as number) * VACUUM_FREE_SHARE;
+  }
+
   /** The database file's pages and the write-ahead log's bytes: what the trail takes on disk. */
   private bytesOnDisk(db: Database.Database): number {
     const pages = (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
@@ -153,6 +187,7 @@ export class AuditWriter {
     }
     this.db = undefined;
     this.writeBatch = undefined;
+    this.indexAll = undefined;
   }
 
   /** Runs `step`; a failure other than a lock or a full disk closes the handle, so the next attempt opens afresh. */
@@ -169,6 +204,7 @@ export class AuditWriter {
   private prepare(db: Database.Database): void {
     const columns = CALL_FIELDS.map(([column]) => column).join(', ');
     const values = CALL_FIELDS.map(() => '?').join(', ');
+    const insertCalls = db.prepare(INSERT_CALLS);
     const insertCall = db.prepare(`INSERT INTO calls (${columns}) VALUES (${values})`);
     const insertEvent = db.prepare(`INSERT INTO events (${EVENT_COLUMNS}) VALUES (${EVENT_VALUES})`);
     // A spilled record is written again after a crash mid-write-back: a call is known by its id (its
@@ -177,25 +213,59 @@ export class AuditWriter {
     const insertSpilledEvent = db.prepare(
       `INSERT INTO events (${EVENT_COLUMNS}) SELECT ${EVENT_VALUES} WHERE NOT EXISTS (SELECT 1 FROM events WHERE at = @at AND kind = @kind AND workspace_id IS @workspaceId AND transaction_id IS @transactionId AND data = @data)`,
     );
-    // One statement per index covers the whole batch: FTS5 costs about half as much per row as a statement (or trigger) per row.
-    const indexBatch = batchStatements('?').map((sql) => db.prepare(sql));
-    this.writeBatch = db.transaction((batch: readonly AuditRecord[], fromSpill: number) => {
-      let first: number | bigint | undefined;
-      for (let i = 0; i < batch.length; i++) {
-        const item = batch[i]!;
-        const params = rowParams(item, this.options);
-        const spilled = i < fromSpill;
-        if (item.type === 'call') {
-          const bound = CALL_FIELDS.map(([, key]) => params[key] ?? null);
-          const { changes, lastInsertRowid } = spilled ? insertSpilledCall.run([...bound, params.callId ?? null]) : insertCall.run(bound);
-          if (changes > 0) first ??= lastInsertRowid;
-        } else (spilled ? insertSpilledEvent : insertEvent).run(params);
+    const mapTimes = db.prepare(timeMapStatement('?'));
+    const indexFrom = searchIndexStatements('?').map((sql) => db.prepare(sql));
+    const indexedBelow = db.prepare('SELECT below FROM calls_fts_progress').pluck();
+    const setIndexedBelow = db.prepare('UPDATE calls_fts_progress SET below = ?');
+    const lastSeq = db.prepare('SELECT MAX(seq) FROM calls').pluck();
+    /** Indexes every call from the first not indexed yet to `last`. */
+    const indexUpTo = (below: number, last: number) => {
+      for (const statement of indexFrom) statement.run(below);
+      setIndexedBelow.run(last + 1);
+    };
+    /** The calls of a batch with spilled ones among them, one statement each: those are few, and rare. */
+    const insertOneByOne = (rows: Buffer, spilled: number): { first?: number; last?: number } => {
+      let first: number | undefined;
+      let last: number | undefined;
+      (JSON.parse(rows.toString('utf8')) as unknown[][]).forEach((row, i) => {
+        const { changes, lastInsertRowid } = i < spilled ? insertSpilledCall.run([...row, row[0]]) : insertCall.run(row);
+        if (changes === 0) return;
+        first ??= Number(lastInsertRowid);
+        last = Number(lastInsertRowid);
+      });
+      return { first, last };
+    };
+    this.writeBatch = db.transaction(({ calls, events, spilled }: WriteBatch) => {
+      events.forEach((params, i) => (i < spilled.events ? insertSpilledEvent : insertEvent).run(params));
+      let first: number | undefined;
+      let last: number | undefined;
+      if (spilled.calls > 0) ({ first, last } = insertOneByOne(calls, spilled.calls));
+      else if (calls.length > 0) {
+        const { changes, lastInsertRowid } = insertCalls.run(calls);
+        // One statement's rows take consecutive seqs, each the largest so far plus one.
+        last = Number(lastInsertRowid);
+        first = last - changes + 1;
       }
-      if (first === undefined) return;
-      for (const statement of indexBatch) statement.run(first);
+      if (first === undefined || last === undefined) return;
+      mapTimes.run(first);
+      let below = indexedBelow.get() as number;
+      if (first < below) setIndexedBelow.run((below = first));
+      if (last + 1 - below >= INDEX_CHUNK) indexUpTo(below, last);
+    });
+    this.indexAll = db.transaction(() => {
+      const below = indexedBelow.get() as number;
+      const last = lastSeq.get() as number | null;
+      if (last !== null && last >= below) indexUpTo(below, last);
     });
   }
 }
+
+/**
+ * A batch's calls in one statement, bound to the bytes of the batch's JSON array of rows (a blob, read as
+ * the UTF-8 text it is): SQLite reads the rows out of it (as JSONB, which it walks by position), where
+ * binding each call's values from JavaScript costs more.
+ */
+export const INSERT_CALLS = `INSERT INTO calls (${CALL_FIELDS.map(([column]) => column).join(', ')}) SELECT ${CALL_FIELDS.map((_, i) => `value->>${i}`).join(', ')} FROM jsonb_each(jsonb(CAST(? AS TEXT)))`;
 
 const EVENT_COLUMNS = 'at, kind, workspace_id, transaction_id, data';
 const EVENT_VALUES = '@at, @kind, @workspaceId, @transactionId, @data';

@@ -23,7 +23,7 @@ const PLATEAU_RISE_LIMIT_MB = 3;
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
-test('audit trail memory reaches a plateau once the database outgrows the page cache', { timeout: 120_000 }, () => {
+test('audit trail memory reaches a plateau once the database outgrows the page cache', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'junction-audit-memory-'));
   const path = join(dir, 'audit.db');
   const store = new AuditStore({ path, rules: compileRedaction([]), logger: silentLogger, retentionDays: 30, maxBytes: 1024 * 1024 * 1024 });
@@ -46,7 +46,7 @@ test('audit trail memory reaches a plateau once the database outgrows the page c
       }
     }
   } finally {
-    store.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
   const table = samples.map((s) => `${s.calls}: db ${s.dbMb.toFixed(1)} MB, rss ${s.rssMb.toFixed(1)} MB`).join('; ');

@@ -10,27 +10,32 @@ import { silentLogger, type Logger } from '../../src-main/shared/log.js';
 import { jsonText } from '../../src-main/shared/index.js';
 import type { CallJson } from '../../src-main/contracts/index.js';
 
-export function withAuditStore<T>(prefix: string, fn: (store: AuditStore, path: string) => T, logger: Logger = silentLogger): T {
+export async function withAuditStore<T>(prefix: string, fn: (store: AuditStore, path: string) => T | Promise<T>, logger: Logger = silentLogger): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const path = join(dir, 'audit.db');
   const store = new AuditStore({ path, rules: compileRedaction([]), logger, retentionDays: 36_500, maxBytes: 1024 ** 3 });
   store.open();
   try {
-    return fn(store, path);
+    return await fn(store, path);
   } finally {
-    store.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** Runs `read` on a read-only connection to the file, closed afterwards. */
+/** Runs `read` on a read-only connection to the file, closed afterwards (once its promise settles, when it returns one). */
 export function readTrail<T>(path: string, read: (db: Database.Database) => T): T {
   const db = new Database(path, { readonly: true });
+  let result: T;
   try {
-    return read(db);
-  } finally {
+    result = read(db);
+  } catch (error) {
     db.close();
+    throw error;
   }
+  if (result instanceof Promise) return result.finally(() => db.close()) as T;
+  db.close();
+  return result;
 }
 
 /** A call's arguments and result as the dispatcher hands them to observers: serialised by JSON.stringify. */
@@ -65,13 +70,13 @@ export async function withUpgradedTrail(
       await store.upgraded();
       await fn(store, path, infos);
     } finally {
-      store.close();
+      await store.close();
     }
     infos.length = 0;
     const again = new AuditStore(options);
     again.open();
     assert.deepEqual(infos, [], 'the upgrade runs once');
-    again.close();
+    await again.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

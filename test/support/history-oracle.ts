@@ -38,11 +38,11 @@ export function expectedSeqs(db: Database.Database, query: Omit<CallQuery, 'limi
 }
 
 /** Every page of a query, following `nextBefore`; each page checked for its size and cursor. */
-export function allPages(store: AuditStore, query: Omit<CallQuery, 'limit'>, limit: number): number[] {
+export async function allPages(store: AuditStore, query: Omit<CallQuery, 'limit'>, limit: number): Promise<number[]> {
   const seqs: number[] = [];
   let before = query.before;
   for (;;) {
-    const page = store.queryCalls({ ...query, limit, ...(before !== undefined ? { before } : {}) });
+    const page = await store.queryCalls({ ...query, limit, ...(before !== undefined ? { before } : {}) });
     const pageSeqs = page.items.map((item) => item.seq);
     seqs.push(...pageSeqs);
     if (page.nextBefore === undefined) return seqs;

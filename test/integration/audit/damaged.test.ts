@@ -27,14 +27,14 @@ function recordCalls(store: AuditStore, count: number): void {
   }
 }
 
-test('a database cut short by a few pages is refused as damaged at open, with a problem for the operator, and recording calls never throws', () => {
+test('a database cut short by a few pages is refused as damaged at open, with a problem for the operator, and recording calls never throws', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'junction-audit-truncated-'));
   try {
     const path = join(dir, 'audit.db');
     const first = storeAt(path);
     first.open();
     recordCalls(first, 5_000);
-    first.close();
+    await first.close();
     assert.equal(existsSync(`${path}-wal`), false, 'a clean close leaves no write-ahead log');
     // The last pages go: SQLite itself would notice only once a read reached them.
     truncateSync(path, statSync(path).size - 8 * 4096);
@@ -46,8 +46,8 @@ test('a database cut short by a few pages is refused as damaged at open, with a 
     assert.match(problems[0]!.message, /is damaged \(it is truncated: \d+ bytes of the \d+ its header records\); move it aside/);
     assert.doesNotThrow(() => recordCalls(second, 10));
     assert.equal(second.status().state, 'unavailable');
-    assert.equal(second.queryCalls({ limit: 10 }).items.length, 0);
-    second.close();
+    assert.equal((await second.queryCalls({ limit: 10 })).items.length, 0);
+    await second.close();
     assert.equal(problems.length, 1, 'one notice per distinct problem, not one per retry');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -55,17 +55,17 @@ test('a database cut short by a few pages is refused as damaged at open, with a 
 });
 
 /** A trail of 5,000 calls in `stateDir`, closed cleanly, then cut short by its last eight pages. */
-function truncatedTrail(stateDir: string): string {
+async function truncatedTrail(stateDir: string): Promise<string> {
   const path = auditDbPath(stateDir);
   const store = storeAt(path);
   store.open();
   recordCalls(store, 5_000);
-  store.close();
+  await store.close();
   truncateSync(path, statSync(path).size - 8 * 4096);
   return path;
 }
 
-test('mounted on a truncated trail, the audit part raises one error notice on the real control hub', () => {
+test('mounted on a truncated trail, the audit part raises one error notice on the real control hub', async () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'junction-audit-truncated-'));
   const hub = createControlHub({ version: 'test' });
   const notices: OperatorNotice[] = [];
@@ -73,7 +73,7 @@ test('mounted on a truncated trail, the audit part raises one error notice on th
     if (event.type === 'notice.raised') notices.push(event.notice);
   });
   try {
-    truncatedTrail(stateDir);
+    await truncatedTrail(stateDir);
     const mounted = mountAudit({ enabled: true, stateDir, redact: [], retentionDays: 36_500, maxMb: 1024, logger: silentLogger, events: hub });
     try {
       assert.equal(notices.length, 1);
@@ -82,7 +82,7 @@ test('mounted on a truncated trail, the audit part raises one error notice on th
       assert.equal(notice!.subject.kind, 'audit');
       assert.match(notice!.message, /^The audit database .* is damaged \(it is truncated: .*Tool calls continue/);
     } finally {
-      mounted.dispose();
+      await mounted.dispose();
     }
   } finally {
     unsubscribe();
@@ -95,7 +95,7 @@ test('a real Junction started on a truncated trail warns, answers calls, and its
   const warnings: string[] = [];
   const logger: Logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
   try {
-    truncatedTrail(stateDir);
+    await truncatedTrail(stateDir);
     const junction = await startTestJunction([`state-dir=${stateDir}`], logger);
     try {
       const res = await fetch(`${junction.baseUrl}/api/tools/no-such-tool`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

@@ -33,3 +33,38 @@ test('a history page waits for the writer without blocking the event loop, and s
     await junction.stop();
   }
 });
+
+test('a long history search runs off the event loop: it turns, again and again, until the answer comes', async () => {
+  const junction = await startTestJunction();
+  try {
+    const store = junction.audit!.store;
+    const now = Date.now();
+    // Every call holds "alpha" and "beta" hundreds of times, never as "alpha beta": the phrase must be
+    // looked for at every position of every call, a search that takes SQLite a while by construction.
+    const args = JSON.stringify({ words: 'beta alpha omega '.repeat(500) });
+    for (let i = 0; i < 4_000; i++) {
+      store.recordCall({ call: { callId: timeOrderedId(now + i), agent: 'agent', transport: 'http-api', tool: 'echo', target: 'host', status: 'ok', startedAt: now + i, requestBytes: args.length }, json: { arguments: args }, policy: null, decidedBy: null });
+    }
+    store.flush();
+    // Nothing waits to be written now, and the reading side has answered once already: what follows is the search alone.
+    const warm = await junction.control.execute('history', { limit: 1 });
+    assert.ok(warm.ok, JSON.stringify(warm));
+    let turns = 0;
+    let answered = false;
+    const turn = () => {
+      if (answered) return;
+      turns++;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const reply = await junction.control.execute('history', { text: 'alpha-beta', limit: 10 });
+    answered = true;
+    assert.ok(reply.ok, JSON.stringify(reply));
+    assert.deepEqual((reply.value as HistoryPage).calls, [], 'no call holds the phrase');
+    assert.ok(turns > 0, 'the event loop went on turning while SQLite searched');
+    const found = await junction.control.execute('history', { text: 'alpha-omega', limit: 10 });
+    assert.ok(found.ok && (found.value as HistoryPage).calls.length === 10, 'the same search finds the phrase that is there');
+  } finally {
+    await junction.stop();
+  }
+});

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import type { AuditCallInput, AuditStore, CallQuery } from '../../../src-main/audit/index.js';
-import { batchStatements, SCHEMA_VERSION } from '../../../src-main/audit/schema.js';
+import { searchIndexStatements, timeMapStatement, SCHEMA_VERSION } from '../../../src-main/audit/schema.js';
 import { callJson, readTrail, withAuditStore, withUpgradedTrail } from '../../support/audit-store.js';
 import { allPages, expectedSeqs as expected } from '../../support/history-oracle.js';
 
@@ -39,14 +39,14 @@ function call(i: number): AuditCallInput {
   };
 }
 
-const withStore = <T>(fn: (store: AuditStore, path: string) => T): T => withAuditStore('junction-audit-filters-', fn);
+const withStore = <T>(fn: (store: AuditStore, path: string) => T | Promise<T>): Promise<T> => withAuditStore('junction-audit-filters-', fn);
 
 describe('history pages with text and filters', () => {
-  test('the filters inside the full-text query give exactly the rows, order and pages of filtering every match', () => {
-    withStore((store, path) => {
+  test('the filters inside the full-text query give exactly the rows, order and pages of filtering every match', async () => {
+    await withStore(async (store, path) => {
       for (let i = 1; i <= 400; i++) store.recordCall(call(i));
       store.flush();
-      readTrail(path, (db) => {
+      await readTrail(path, async (db) => {
         const texts = [undefined, 'alpha', 'src/module-4', 'src/module-42.ts', 'find references', 'elan', 'tool-1', 'toolfailed', 'cursor', 'claude-code', 'module done', 'no-such-word'];
         const filters: Array<Omit<CallQuery, 'limit' | 'text'>> = [
           {},
@@ -68,7 +68,7 @@ describe('history pages with text and filters', () => {
             const query = { ...filter, ...(text !== undefined ? { text } : {}) };
             const want = expected(db, query);
             if (want.length > 0) nonEmpty++;
-            for (const limit of [7, 100]) assert.deepEqual(allPages(store, query, limit), want, `${JSON.stringify(query)}, pages of ${limit}`);
+            for (const limit of [7, 100]) assert.deepEqual(await allPages(store, query, limit), want, `${JSON.stringify(query)}, pages of ${limit}`);
           }
         }
         assert.ok(nonEmpty > texts.length * 4, 'the combinations find rows, not only empty pages');
@@ -76,12 +76,12 @@ describe('history pages with text and filters', () => {
     });
   });
 
-  test('one filter without text, over more calls than a small range, gives exactly the rows and pages of filtering every call', () => {
-    withStore((store, path) => {
+  test('one filter without text, over more calls than a small range, gives exactly the rows and pages of filtering every call', async () => {
+    await withStore(async (store, path) => {
       // Past SMALL_RANGE (1,024 seqs): the filter is matched in the search index, not walked row by row.
       for (let i = 1; i <= 3000; i++) store.recordCall(call(i));
       store.flush();
-      readTrail(path, (db) => {
+      await readTrail(path, async (db) => {
         const filters: Array<Omit<CallQuery, 'limit' | 'text'>> = [
           { status: 'error' },
           { status: 'ok' },
@@ -95,7 +95,7 @@ describe('history pages with text and filters', () => {
         for (const query of filters) {
           const want = expected(db, query);
           assert.ok(want.length > 0 || query.tool === 'no-such-tool', JSON.stringify(query));
-          for (const limit of [50, 400]) assert.deepEqual(allPages(store, query, limit), want, `${JSON.stringify(query)}, pages of ${limit}`);
+          for (const limit of [50, 400]) assert.deepEqual(await allPages(store, query, limit), want, `${JSON.stringify(query)}, pages of ${limit}`);
         }
         const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'calls' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
         assert.deepEqual(indexes, ['calls_call_id', 'calls_started_at'], 'no b-tree index per filter for the writer to keep up');
@@ -103,11 +103,11 @@ describe('history pages with text and filters', () => {
     });
   });
 
-  test('retention removes failed calls from their own index too', () => {
-    withStore((store, path) => {
+  test('retention removes failed calls from their own index too', async () => {
+    await withStore(async (store, path) => {
       for (let i = 1; i <= 10; i++) store.recordCall(call(i));
       store.flush();
-      const failed = store.queryCalls({ text: 'done', status: 'error', limit: 50 }).items.map((item) => item.call.callId);
+      const failed = (await store.queryCalls({ text: 'done', status: 'error', limit: 50 })).items.map((item) => item.call.callId);
       assert.ok(failed.length >= 2);
       const db = new Database(path);
       db.prepare('DELETE FROM calls WHERE call_id = ?').run(failed[0]);
@@ -115,7 +115,7 @@ describe('history pages with text and filters', () => {
       db.close();
       assert.equal(indexed, failed.length - 1);
       assert.deepEqual(
-        store.queryCalls({ text: 'done', status: 'error', limit: 50 }).items.map((item) => item.call.callId),
+        (await store.queryCalls({ text: 'done', status: 'error', limit: 50 })).items.map((item) => item.call.callId),
         failed.slice(1),
       );
     });
@@ -129,16 +129,16 @@ describe('history pages with text and filters', () => {
       insert.run('old-2', T0 + 1, 'cursor', 'workspace-open', 'error', 'ToolFailed', JSON.stringify({ path: '/srv/legacy-project/a' }));
       insert.run('old-3', T0 + 2, 'claude', 'document-read', 'error', 'ToolFailed', JSON.stringify({ path: '/srv/legacy-project/b' }));
     };
-    await withUpgradedTrail('junction-audit-v1-', 1, asVersion1Wrote, (store, path, infos) => {
+    await withUpgradedTrail('junction-audit-v1-', 1, asVersion1Wrote, async (store, path, infos) => {
       assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 1 to ${SCHEMA_VERSION}, indexing 3 recorded calls`));
-      const ids = (query: Omit<CallQuery, 'limit'>) => store.queryCalls({ ...query, limit: 50 }).items.map((item) => item.call.callId);
-      assert.deepEqual(ids({ text: 'legacy-project', status: 'error' }), ['old-3', 'old-2'], 'failed calls recorded before the upgrade');
-      assert.deepEqual(ids({ text: 'legacy-project', status: 'error', agent: 'cursor' }), ['old-2']);
-      assert.deepEqual(ids({ text: 'legacy-project', status: 'ok', tool: 'workspace-open' }), ['old-1']);
+      const ids = async (query: Omit<CallQuery, 'limit'>) => (await store.queryCalls({ ...query, limit: 50 })).items.map((item) => item.call.callId);
+      assert.deepEqual(await ids({ text: 'legacy-project', status: 'error' }), ['old-3', 'old-2'], 'failed calls recorded before the upgrade');
+      assert.deepEqual(await ids({ text: 'legacy-project', status: 'error', agent: 'cursor' }), ['old-2']);
+      assert.deepEqual(await ids({ text: 'legacy-project', status: 'ok', tool: 'workspace-open' }), ['old-1']);
       store.recordCall({ ...call(1), call: { ...call(1).call, callId: 'new-1', agent: 'cursor', status: 'error', errorCode: 'ToolFailed' }, json: callJson({ path: '/srv/legacy-project/c' }, call(1).json.result) });
-      assert.deepEqual(ids({ text: 'legacy-project', status: 'error', agent: 'cursor' }), ['new-1', 'old-2'], 'a call recorded after the upgrade, newest first');
+      assert.deepEqual(await ids({ text: 'legacy-project', status: 'error', agent: 'cursor' }), ['new-1', 'old-2'], 'a call recorded after the upgrade, newest first');
 
-      readTrail(path, (db) => {
+      await readTrail(path, async (db) => {
         assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
         const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
         assert.ok(!triggers.includes('calls_fts_insert'), 'the writer indexes its batches itself: no insert trigger indexes a row twice');
@@ -156,22 +156,22 @@ describe('history pages with text and filters', () => {
           const { call: c, json } = call(i);
           insert.run(`old-${i}`, c.startedAt, c.agent, c.tool, c.status, c.errorCode ?? null, json.arguments);
         }
-        for (const sql of batchStatements('1')) v3.exec(sql);
+        for (const sql of [...searchIndexStatements('1'), timeMapStatement('1')]) v3.exec(sql);
       })();
       assert.ok(v3.prepare("SELECT 1 FROM sqlite_master WHERE name = 'calls_tool'").get(), 'version 3 had the filters\' b-tree indexes');
     };
-    await withUpgradedTrail('junction-audit-v3-', 3, asVersion3Wrote, (store, path, infos) => {
+    await withUpgradedTrail('junction-audit-v3-', 3, asVersion3Wrote, async (store, path, infos) => {
       assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 3 to ${SCHEMA_VERSION}`));
       for (let i = 1501; i <= 1600; i++) store.recordCall(call(i));
       store.flush();
-      readTrail(path, (db) => {
+      await readTrail(path, async (db) => {
         assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
         const gone = db.prepare("SELECT name FROM sqlite_master WHERE name IN ('calls_tool', 'calls_agent', 'calls_status')").all();
         assert.deepEqual(gone, [], 'the filters\' b-tree indexes are dropped');
         for (const query of [{ status: 'error' as const }, { tool: 'find-symbols' }, { agent: 'cursor' }, { agent: 'cursor', text: 'src' }]) {
           const want = expected(db, query);
           assert.ok(want.some((seq) => seq <= 1500) && want.some((seq) => seq > 1500), JSON.stringify(query));
-          assert.deepEqual(allPages(store, query, 100), want, JSON.stringify(query));
+          assert.deepEqual(await allPages(store, query, 100), want, JSON.stringify(query));
         }
       });
     });

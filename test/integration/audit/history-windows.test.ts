@@ -65,7 +65,7 @@ const FILTERS: Array<Pick<CallQuery, 'status' | 'tool' | 'agent'>> = [
 /** Prefixes of no word, of one, of several, of more than the store expands (k12: 111 words), in capitals, not in ASCII, in a phrase. */
 const TEXTS = [undefined, 'alp', 'ALPHA', 'k12', 'éla', 'src/mod', 'zzz', 'done refer'];
 
-function compareAll(store: AuditStore, db: Database.Database, windows = WINDOWS): number {
+async function compareAll(store: AuditStore, db: Database.Database, windows = WINDOWS): Promise<number> {
   let nonEmpty = 0;
   for (const window of windows) {
     for (const filter of FILTERS) {
@@ -74,7 +74,7 @@ function compareAll(store: AuditStore, db: Database.Database, windows = WINDOWS)
           const query = { ...window, ...filter, ...(text !== undefined ? { text } : {}), ...(before !== undefined ? { before } : {}) };
           const want = expectedSeqs(db, query);
           if (want.length > 0) nonEmpty++;
-          assert.deepEqual(allPages(store, query, 40), want, JSON.stringify(query));
+          assert.deepEqual(await allPages(store, query, 40), want, JSON.stringify(query));
         }
       }
     }
@@ -83,12 +83,12 @@ function compareAll(store: AuditStore, db: Database.Database, windows = WINDOWS)
 }
 
 describe('history pages with time windows', () => {
-  test('every window, with filters, text and cursors, gives the rows, order and pages of the plain query', () => {
-    withAuditStore('junction-audit-windows-', (store, path) => {
+  test('every window, with filters, text and cursors, gives the rows, order and pages of the plain query', async () => {
+    await withAuditStore('junction-audit-windows-', async (store, path) => {
       for (let i = 1; i <= CALLS; i++) store.recordCall(call(i));
       store.flush();
-      readTrail(path, (db) => {
-        const nonEmpty = compareAll(store, db);
+      await readTrail(path, async (db) => {
+        const nonEmpty = await compareAll(store, db);
         assert.ok(nonEmpty > WINDOWS.length * FILTERS.length * 4, `the combinations find rows, not only empty pages (${nonEmpty})`);
         // The shapes the data is built for: a window that only late-recorded calls reach, and filters that never meet.
         const late = expectedSeqs(db, { since: at(1450), until: at(1460) });
@@ -98,8 +98,8 @@ describe('history pages with time windows', () => {
     });
   });
 
-  test('retention retires the time map below the oldest call, and a changed start time widens its block', () => {
-    withAuditStore('junction-audit-windows-', (store, path) => {
+  test('retention retires the time map below the oldest call, and a changed start time widens its block', async () => {
+    await withAuditStore('junction-audit-windows-', async (store, path) => {
       for (let i = 1; i <= CALLS; i++) store.recordCall(call(i));
       store.flush();
       const db = new Database(path);
@@ -109,8 +109,8 @@ describe('history pages with time windows', () => {
         assert.equal(below.n, 0, 'no block wholly below the oldest call is left');
         assert.ok((db.prepare('SELECT COUNT(*) AS n FROM calls_time_blocks').get() as { n: number }).n > 0);
         db.prepare('UPDATE calls SET started_at = ? WHERE seq = 2000').run(at(-50));
-        assert.deepEqual(store.queryCalls({ until: at(0), limit: 10 }).items.map((item) => item.seq), [2000], 'found by its new start time');
-        assert.equal(compareAll(store, db, [{}, { until: at(900) }, { since: at(650), until: at(720) }, { since: at(1550), until: at(1600) }]) > 0, true);
+        assert.deepEqual((await store.queryCalls({ until: at(0), limit: 10 })).items.map((item) => item.seq), [2000], 'found by its new start time');
+        assert.equal(await compareAll(store, db, [{}, { until: at(900) }, { since: at(650), until: at(720) }, { since: at(1550), until: at(1600) }]) > 0, true);
       } finally {
         db.close();
       }
@@ -124,18 +124,18 @@ describe('history pages with time windows', () => {
       for (let i = 1; i <= 600; i++) insert.run(`old-${i}`, startedAt(i), i % 5 ? 'ok' : 'error', i % 5 ? null : 'ToolFailed', JSON.stringify({ path: `/srv/legacy-${WORDS[i % WORDS.length]}` }));
       v2.exec(indexCallsFrom('all', '0') + indexCallsFrom('error', '0'));
     };
-    await withUpgradedTrail('junction-audit-v2-', 2, asVersion2Wrote, (store, path, infos) => {
+    await withUpgradedTrail('junction-audit-v2-', 2, asVersion2Wrote, async (store, path, infos) => {
       assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 2 to ${SCHEMA_VERSION}`));
       for (let i = 601; i <= 700; i++) store.recordCall(call(i));
       store.flush();
-      readTrail(path, (db) => {
+      await readTrail(path, async (db) => {
         const windows = [{ since: at(100), until: at(103) }, { until: at(520) }, { since: at(580), until: at(640) }, { since: at(450), until: at(460) }];
         for (const window of windows) {
           for (const text of [undefined, 'legacy-alp', 'alp']) {
             const query = { ...window, ...(text !== undefined ? { text } : {}) };
             const want = expectedSeqs(db, query);
             assert.ok(want.length > 0 || text === 'alp', JSON.stringify(query));
-            assert.deepEqual(allPages(store, query, 25), want, JSON.stringify(query));
+            assert.deepEqual(await allPages(store, query, 25), want, JSON.stringify(query));
           }
         }
         assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);

@@ -27,9 +27,9 @@ function call(i: number, tool: string, args: Record<string, unknown>, result: un
   };
 }
 
-const withStore = <T>(fn: (store: AuditStore, path: string) => T, logger?: Logger): T => withAuditStore('junction-audit-search-', fn, logger);
+const withStore = <T>(fn: (store: AuditStore, path: string) => T | Promise<T>, logger?: Logger): Promise<T> => withAuditStore('junction-audit-search-', fn, logger);
 
-const ids = (store: AuditStore, text: string, extra: { status?: 'ok' | 'error'; before?: number; limit?: number } = {}) => store.queryCalls({ text, limit: extra.limit ?? 50, ...extra }).items.map((c) => c.call.callId);
+const ids = async (store: AuditStore, text: string, extra: { status?: 'ok' | 'error'; before?: number; limit?: number } = {}) => (await store.queryCalls({ text, limit: extra.limit ?? 50, ...extra })).items.map((c) => c.call.callId);
 
 /** The schema a Junction before the search index wrote: the same tables, user_version 0. */
 const LEGACY_SCHEMA = `
@@ -41,64 +41,66 @@ CREATE TABLE events (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, kind TEXT NOT
 `;
 
 describe('history search (full-text index)', () => {
-  test('terms match words in every searchable field, the last word of a term (3+ characters) as a prefix, all terms required', () => {
-    withStore((store) => {
+  test('terms match words in every searchable field, the last word of a term (3+ characters) as a prefix, all terms required', async () => {
+    await withStore(async (store) => {
       store.recordCall(call(1, 'login', { user: 'ada', password: 'hunter2-SECRET' }));
       store.recordCall(call(2, 'document-read', { path: 'src/module-42.ts' }, { content: [{ type: 'text', text: 'export const answer = 42' }] }));
       store.recordCall(call(3, 'no-such-tool', { attempt: 2 }, undefined, 'ToolNotFound'));
       store.recordCall(call(4, 'stage-edits', { path: 'src/module-7.ts', summary: 'Rename ÉLAN to élan' }));
-      assert.deepEqual(ids(store, 'LOGI'), ['call-1'], 'case-insensitive word prefix of the tool');
-      assert.deepEqual(ids(store, 'no-such'), ['call-3'], 'a hyphenated term is a phrase of adjacent words');
-      assert.deepEqual(ids(store, 'such-no'), [], 'the words of a term must be adjacent and in order');
-      assert.deepEqual(ids(store, 'toolnotfound'), ['call-3'], 'the error code');
-      assert.deepEqual(ids(store, 'src/module'), ['call-4', 'call-2'], 'arguments, newest first');
-      assert.deepEqual(ids(store, 'module-42.ts'), ['call-2']);
-      assert.deepEqual(ids(store, 'answer'), ['call-2'], 'the result preview');
-      assert.deepEqual(ids(store, 'src edits'), ['call-4'], 'every term must match, in any field');
-      assert.deepEqual(ids(store, 'elan'), ['call-4'], 'accents are ignored');
-      assert.deepEqual(ids(store, 'call-2'), ['call-2'], 'the call id');
+      assert.deepEqual(await ids(store, 'LOGI'), ['call-1'], 'case-insensitive word prefix of the tool');
+      assert.deepEqual(await ids(store, 'no-such'), ['call-3'], 'a hyphenated term is a phrase of adjacent words');
+      assert.deepEqual(await ids(store, 'such-no'), [], 'the words of a term must be adjacent and in order');
+      assert.deepEqual(await ids(store, 'toolnotfound'), ['call-3'], 'the error code');
+      assert.deepEqual(await ids(store, 'src/module'), ['call-4', 'call-2'], 'arguments, newest first');
+      assert.deepEqual(await ids(store, 'module-42.ts'), ['call-2']);
+      assert.deepEqual(await ids(store, 'answer'), ['call-2'], 'the result preview');
+      assert.deepEqual(await ids(store, 'src edits'), ['call-4'], 'every term must match, in any field');
+      assert.deepEqual(await ids(store, 'elan'), ['call-4'], 'accents are ignored');
+      assert.deepEqual(await ids(store, 'call-2'), ['call-2'], 'the call id');
       store.recordCall(call(12, 'document-read', { path: 'src/module-420.ts' }));
-      assert.deepEqual(ids(store, 'module-42'), ['call-2'], 'a last word shorter than three characters is a whole word');
-      assert.deepEqual(ids(store, 'module-420'), ['call-12'], 'from three characters on, a prefix');
-      assert.deepEqual(ids(store, 'modu'), ['call-12', 'call-4', 'call-2']);
-      assert.deepEqual(ids(store, 'claude-code'), ['call-12', 'call-4', 'call-3', 'call-2', 'call-1'], 'the agent');
-      assert.deepEqual(ids(store, 'src', { status: 'ok', limit: 1 }), ['call-12'], 'with filters and a page size');
-      const firstPage = store.queryCalls({ text: 'src', limit: 2 });
-      assert.deepEqual(ids(store, 'src', { before: firstPage.nextBefore! }), ['call-2'], 'the cursor continues below the first page');
-      assert.deepEqual(ids(store, 'hunter2'), [], 'a redacted secret is not in the index either');
+      assert.deepEqual(await ids(store, 'module-42'), ['call-2'], 'a last word shorter than three characters is a whole word');
+      assert.deepEqual(await ids(store, 'module-420'), ['call-12'], 'from three characters on, a prefix');
+      assert.deepEqual(await ids(store, 'modu'), ['call-12', 'call-4', 'call-2']);
+      assert.deepEqual(await ids(store, 'claude-code'), ['call-12', 'call-4', 'call-3', 'call-2', 'call-1'], 'the agent');
+      assert.deepEqual(await ids(store, 'src', { status: 'ok', limit: 1 }), ['call-12'], 'with filters and a page size');
+      const firstPage = await store.queryCalls({ text: 'src', limit: 2 });
+      assert.deepEqual(await ids(store, 'src', { before: firstPage.nextBefore! }), ['call-2'], 'the cursor continues below the first page');
+      assert.deepEqual(await ids(store, 'hunter2'), [], 'a redacted secret is not in the index either');
     });
   });
 
-  test('FTS5 syntax typed into the search box is searched as words and never fails', () => {
-    withStore((store) => {
+  test('FTS5 syntax typed into the search box is searched as words and never fails', async () => {
+    await withStore(async (store) => {
       store.recordCall(call(1, 'find-symbols', { query: 'NEAR(a b) OR "quoted" AND NOT x*', column: 'tool:name ^start' }));
       store.recordCall(call(2, 'document-read', { path: 'README.md' }));
       const hostile = ['"', '""', "'", '*', '**', '(', ')', '()', '(a', 'NEAR', 'NEAR(a b)', 'NEAR/2', 'a OR b', 'AND', 'NOT', 'x*', '^start', 'tool:', 'tool:name', '-', '+', '{tool}: x', '\\', '%', '_', 'a"b', '"unbalanced', '\u0000', 'ˆ', '🙂'];
-      for (const text of hostile) assert.doesNotThrow(() => store.queryCalls({ text, limit: 10 }), `search for ${JSON.stringify(text)}`);
-      assert.deepEqual(ids(store, 'NEAR(a b)'), ['call-1'], 'NEAR is a word here, not an operator');
-      assert.deepEqual(ids(store, '"quoted"'), ['call-1'], 'quotes are punctuation');
-      assert.deepEqual(ids(store, 'OR'), ['call-1'], 'OR is a word');
-      assert.deepEqual(ids(store, 'NOT readme'), [], 'NOT is a word that call-2 lacks, not a negation');
-      assert.deepEqual(ids(store, 'tool:name'), ['call-1'], 'no column filter');
-      assert.deepEqual(ids(store, '^start'), ['call-1'], 'no initial-token marker');
-      assert.deepEqual(ids(store, 'x*'), ['call-1']);
-      assert.deepEqual(ids(store, '()'), [], 'text without a word matches nothing');
-      assert.deepEqual(ids(store, 'readme ()'), ['call-2'], 'a term without a word is ignored beside others');
+      for (const text of hostile) await assert.doesNotReject(store.queryCalls({ text, limit: 10 }), `search for ${JSON.stringify(text)}`);
+      assert.deepEqual(await ids(store, 'NEAR(a b)'), ['call-1'], 'NEAR is a word here, not an operator');
+      assert.deepEqual(await ids(store, '"quoted"'), ['call-1'], 'quotes are punctuation');
+      assert.deepEqual(await ids(store, 'OR'), ['call-1'], 'OR is a word');
+      assert.deepEqual(await ids(store, 'NOT readme'), [], 'NOT is a word that call-2 lacks, not a negation');
+      assert.deepEqual(await ids(store, 'tool:name'), ['call-1'], 'no column filter');
+      assert.deepEqual(await ids(store, '^start'), ['call-1'], 'no initial-token marker');
+      assert.deepEqual(await ids(store, 'x*'), ['call-1']);
+      assert.deepEqual(await ids(store, '()'), [], 'text without a word matches nothing');
+      assert.deepEqual(await ids(store, 'readme ()'), ['call-2'], 'a term without a word is ignored beside others');
       assert.equal(searchExpression('say "hi" (now)*'), '"say"* """hi""" "(now)*"*');
       assert.equal(searchExpression(' * ( '), undefined);
     });
   });
 
-  test('retention removes calls from the index as well as from the table', () => {
-    withStore((store, path) => {
+  test('retention removes calls from the index as well as from the table', async () => {
+    await withStore(async (store, path) => {
       for (let i = 1; i <= 3; i++) store.recordCall(call(i, 'document-read', { path: `file-${i}.ts` }));
-      store.flush();
+      await store.indexed();
       const db = new Database(path);
+      const inIndex = () => (db.prepare("SELECT rowid FROM calls_fts WHERE calls_fts MATCH '\"file\"*' ORDER BY rowid").all() as Array<{ rowid: number }>).map((r) => r.rowid);
+      assert.deepEqual(inIndex(), [1, 2, 3], 'the calls are in the index');
       db.prepare('DELETE FROM calls WHERE call_id = ?').run('call-2');
-      const indexed = (db.prepare("SELECT rowid FROM calls_fts WHERE calls_fts MATCH '\"file\"*' ORDER BY rowid").all() as Array<{ rowid: number }>).map((r) => r.rowid);
+      const indexed = inIndex();
       db.close();
       assert.deepEqual(indexed, [1, 3], 'the deleted call is gone from the index');
-      assert.deepEqual(ids(store, 'file'), ['call-3', 'call-1']);
+      assert.deepEqual(await ids(store, 'file'), ['call-3', 'call-1']);
     });
   });
 
@@ -120,10 +122,10 @@ describe('history search (full-text index)', () => {
       await store.upgraded();
       assert.equal(store.status().state, 'open');
       assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 0 to ${SCHEMA_VERSION}, indexing 2 recorded calls`));
-      assert.deepEqual(ids(store, 'legacy-project'), ['old-1'], 'a call recorded before the upgrade is found');
+      assert.deepEqual(await ids(store, 'legacy-project'), ['old-1'], 'a call recorded before the upgrade is found');
       store.recordCall(call(3, 'workspace-open', { path: '/srv/legacy-project/sub' }));
-      assert.deepEqual(ids(store, 'legacy-project'), ['call-3', 'old-1'], 'a call recorded after it, newest first');
-      store.close();
+      assert.deepEqual(await ids(store, 'legacy-project'), ['call-3', 'old-1'], 'a call recorded after it, newest first');
+      await store.close();
 
       const db = new Database(path);
       assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
@@ -132,14 +134,14 @@ describe('history search (full-text index)', () => {
       const again = new AuditStore({ path, rules: compileRedaction([]), logger, retentionDays: 36_500, maxBytes: 1024 ** 3 });
       again.open();
       assert.deepEqual(infos, [], 'the upgrade runs once');
-      assert.deepEqual(ids(again, 'legacy-project'), ['call-3', 'old-1']);
-      again.close();
+      assert.deepEqual(await ids(again, 'legacy-project'), ['call-3', 'old-1']);
+      await again.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  test('a trail from a newer Junction is left untouched and reported, and calls go on unrecorded', () => {
+  test('a trail from a newer Junction is left untouched and reported, and calls go on unrecorded', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'junction-audit-newer-'));
     const path = join(dir, 'audit.db');
     try {
@@ -155,7 +157,7 @@ describe('history search (full-text index)', () => {
       assert.equal(store.status().state, 'unavailable');
       assert.match(store.status().reason ?? '', new RegExp(`schema version ${SCHEMA_VERSION + 7} is newer than this Junction's \\(${SCHEMA_VERSION}\\)`));
       assert.equal(warnings.length, 1);
-      store.close();
+      await store.close();
       const db = new Database(path);
       assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION + 7, 'the newer file is not rewritten');
       db.close();

@@ -121,7 +121,7 @@ describe('audit store under bad conditions', () => {
       for (let i = 1; i <= 3; i++) locked.recordCall(call(i));
       locked.flush();
       assert.equal(locked.status().state, 'unavailable');
-      locked.close();
+      await locked.close();
       assert.ok(warnings.some((w) => /3 records could not be written before closing \(.*locked.*\); they are kept in .*audit\.db-pending\.jsonl/.test(w)), warnings.join('\n'));
       assert.equal(readFileSync(spillPath(dbPath), 'utf8').trim().split('\n').length, 3);
       appendFileSync(spillPath(dbPath), '{"type":"call","params":{"callId":"half"}}\nnot json\n');
@@ -135,12 +135,12 @@ describe('audit store under bad conditions', () => {
       const reopened = new AuditStore(options);
       try {
         reopened.open();
-        assert.deepEqual(reopened.queryCalls({ limit: 10 }).items.map((item) => item.call.callId), ['call-3', 'call-2', 'call-1'], 'the kept records are written, in order');
+        assert.deepEqual((await reopened.queryCalls({ limit: 10 })).items.map((item) => item.call.callId), ['call-3', 'call-2', 'call-1'], 'the kept records are written, in order');
         assert.ok(warnings.some((w) => /2 damaged lines of .*audit\.db-pending\.jsonl were skipped/.test(w)), warnings.join('\n'));
         assert.ok(infos.some((m) => /writing 3 records an earlier run kept in/.test(m)), infos.join('\n'));
         assert.equal(existsSync(spillPath(dbPath)), false, 'the spill file goes once its records are written');
       } finally {
-        reopened.close();
+        await reopened.close();
       }
     } finally {
       holder.kill();
@@ -154,19 +154,19 @@ describe('audit store under bad conditions', () => {
     const options = { path: dbPath, rules: compileRedaction([]), logger: silentLogger, retentionDays: 36_500, maxBytes: 1024 ** 3, retryMs: 60_000 };
     const at = (i: number) => 1_700_000_000_000 + i;
     /** One run of a Junction: records these calls and one event at `at(3)`, then closes. */
-    const run = (calls: number[], kind: 'plugin.connected' | 'plugin.disconnected', name: string) => {
+    const run = async (calls: number[], kind: 'plugin.connected' | 'plugin.disconnected', name: string) => {
       const store = new AuditStore(options);
       store.open();
       for (const i of calls) store.recordCall(call(i));
       store.recordEvent({ kind, at: at(3), data: { name } });
-      store.close();
+      await store.close();
     };
     let holder: ChildProcessByStdio<Writable, Readable, null> | undefined;
     try {
-      run([2, 4], 'plugin.connected', 'written');
+      await run([2, 4], 'plugin.connected', 'written');
       holder = await holdLock(dbPath);
       // Recorded after the written calls, yet earlier or later in time: the export orders by time.
-      run([1, 5], 'plugin.disconnected', 'spilled');
+      await run([1, 5], 'plugin.disconnected', 'spilled');
       await release(holder);
       holder = undefined;
       const spilled = readFileSync(spillPath(dbPath), 'utf8');
@@ -186,7 +186,7 @@ describe('audit store under bad conditions', () => {
       const third = new AuditStore(options);
       third.open();
       third.flush();
-      third.close();
+      await third.close();
       assert.equal(existsSync(spillPath(dbPath)), false);
       writeFileSync(spillPath(dbPath), `${spilled}not json\n`);
       const again = await exported(dbPath);
@@ -198,7 +198,7 @@ describe('audit store under bad conditions', () => {
     }
   });
 
-  test('a full disk: a clear warning, no exception to the caller, whole batches only, an intact file', (t) => {
+  test('a full disk: a clear warning, no exception to the caller, whole batches only, an intact file', async (t) => {
     const probe = spawnSync('unshare', ['-rm', 'true']);
     if (probe.status !== 0) {
       t.skip('needs `unshare -rm` to mount a tiny private tmpfs (unavailable on this machine)');
@@ -246,7 +246,7 @@ describe('audit store under bad conditions', () => {
       assert.equal(store.status().queued, 5);
       assert.ok(grownMb < 2, `five queued calls with 8 MB arguments and results hold ${grownMb.toFixed(1)} MB`);
     } finally {
-      store.close();
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
@@ -262,7 +262,7 @@ describe('audit store under bad conditions', () => {
         store.recordCall(call(i, blob));
         if (i % 5000 === 4999) store.flush();
       }
-      store.close();
+      await store.close();
 
       const gc = collector();
       gc();
@@ -312,17 +312,17 @@ describe('audit store under bad conditions', () => {
       assert.equal(store.writerRunning, true);
       await eventually(() => !store.writerRunning, 10_000, 'the writer thread to stop once the trail is quiet');
       assert.equal(store.status().state, 'open');
-      assert.deepEqual(store.queryCalls({ limit: 10 }).items.map((c) => c.call.callId), ['call-1']);
+      assert.deepEqual((await store.queryCalls({ limit: 10 })).items.map((c) => c.call.callId), ['call-1']);
       store.recordCall(call(2));
       store.flush();
-      assert.deepEqual(store.queryCalls({ limit: 10 }).items.map((c) => c.call.callId), ['call-2', 'call-1'], 'a new thread writes the next record');
+      assert.deepEqual((await store.queryCalls({ limit: 10 })).items.map((c) => c.call.callId), ['call-2', 'call-1'], 'a new thread writes the next record');
     } finally {
-      store.close();
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  test('retention: records past the age are deleted and the file is kept under its size cap', () => {
+  test('retention: records past the age are deleted and the file is kept under its size cap', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'junction-audit-retention-'));
     try {
       const path = join(dir, 'audit.db');
@@ -333,20 +333,20 @@ describe('audit store under bad conditions', () => {
       store.flush();
       now += 86_400_000;
       store.prune();
-      assert.equal(store.queryCalls({ limit: 10 }).items.length, 0, 'a call older than audit-retention-days is gone');
+      assert.equal((await store.queryCalls({ limit: 10 })).items.length, 0, 'a call older than audit-retention-days is gone');
       const blob = 'y'.repeat(4000);
       for (let i = 1; i <= 3000; i++) store.recordCall({ ...call(i, blob), call: { ...call(i).call, startedAt: now } });
       store.flush();
       // Each pass holds the event loop briefly; the store continues at later flushes, a test just repeats it.
       for (let pass = 0; pass < 100 && store.fileBytes() > 2.5 * 1024 * 1024; pass++) store.prune();
-      store.close();
+      await store.close();
       const reopened = new AuditStore({ path, rules: compileRedaction([]), logger: silentLogger, retentionDays: 5, maxBytes: 2 * 1024 * 1024, now: () => now });
       reopened.open();
-      const kept = reopened.queryCalls({ limit: 5000 }).items;
+      const kept = (await reopened.queryCalls({ limit: 5000 })).items;
       assert.ok(kept.length > 0 && kept.length < 3000, `kept ${kept.length} of 3000`);
       assert.equal(kept[0]!.call.callId, 'call-3000', 'the newest calls are kept');
       assert.ok(reopened.fileBytes() <= 2.5 * 1024 * 1024, `file is ${reopened.fileBytes()} bytes`);
-      reopened.close();
+      await reopened.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

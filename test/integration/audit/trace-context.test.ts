@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 import { AuditStore, AuditTrail, auditDbPath, compileRedaction, exportAudit, type AuditCallInput, type ExportFormat } from '../../../src-main/audit/index.js';
 import { PROJECT_ROOT } from '../../../src-main/app/paths.js';
-import { batchStatements } from '../../../src-main/audit/schema.js';
+import { SCHEMA_VERSION, searchIndexStatements, timeMapStatement } from '../../../src-main/audit/schema.js';
 import { spillPath } from '../../../src-main/audit/spill.js';
 import { silentLogger } from '../../../src-main/shared/log.js';
 import { callJson, readTrail, withUpgradedTrail } from '../../support/audit-store.js';
@@ -81,7 +81,7 @@ test('a call\'s traceparent is kept: history page, call detail and both export f
     trail.store.flush();
     assert.deepEqual(await exportedTraces(path), { jsonl: { traced: TRACE, untraced: null }, csv: { traced: TRACE, untraced: '' } });
   } finally {
-    trail.close();
+    await trail.close();
     rmSync(stateDir, { recursive: true, force: true });
   }
 });
@@ -101,7 +101,7 @@ test('a spilled call keeps its traceparent: in the spill file, in an export made
     const locked = new AuditStore(options);
     locked.open();
     locked.recordCall(call('spilled', T0, TRACE));
-    locked.close();
+    await locked.close();
     assert.match(readFileSync(spillPath(path), 'utf8'), new RegExp(`"traceparent":"${TRACE}"`));
     holder.stdin.end();
     await new Promise((resolve) => holder.once('exit', resolve));
@@ -110,12 +110,12 @@ test('a spilled call keeps its traceparent: in the spill file, in an export made
     try {
       reopened.open();
       assert.deepEqual(
-        reopened.queryCalls({ limit: 10 }).items.map((item) => [item.call.callId, item.call.traceparent]),
+        (await reopened.queryCalls({ limit: 10 })).items.map((item) => [item.call.callId, item.call.traceparent]),
         [['spilled', TRACE]],
       );
       assert.equal(existsSync(spillPath(path)), false, 'written back');
     } finally {
-      reopened.close();
+      await reopened.close();
     }
   } finally {
     holder.kill();
@@ -129,14 +129,14 @@ test('a version 4 trail is upgraded: its calls have no traceparent (null in the 
     v4.transaction(() => {
       insert.run('old-1', T0);
       insert.run('old-2', T0 + 1);
-      for (const sql of batchStatements('1')) v4.exec(sql);
+      for (const sql of [...searchIndexStatements('1'), timeMapStatement('1')]) v4.exec(sql);
     })();
   };
-  await withUpgradedTrail('junction-audit-v4-', 4, asVersion4Wrote, (store, path, infos) => {
-    assert.match(infos.join('\n'), /upgraded .* from schema 4 to 5/);
+  await withUpgradedTrail('junction-audit-v4-', 4, asVersion4Wrote, async (store, path, infos) => {
+    assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 4 to ${SCHEMA_VERSION}`));
     store.recordCall(call('new-1', T0 + 2, TRACE));
     assert.deepEqual(
-      store.queryCalls({ limit: 10 }).items.map((item) => [item.call.callId, item.call.traceparent]),
+      (await store.queryCalls({ limit: 10 })).items.map((item) => [item.call.callId, item.call.traceparent]),
       [['new-1', TRACE], ['old-2', undefined], ['old-1', undefined]],
     );
     readTrail(path, (db) => {

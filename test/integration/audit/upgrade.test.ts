@@ -124,14 +124,14 @@ describe('audit trail upgrade off the main thread', () => {
       const walBytes = statSync(`${auditDbPath(stateDir)}-wal`).size;
       assert.ok(walBytes < 1024 * 1024, `the write-ahead log holds ${walBytes} bytes after the upgrade`);
     } finally {
-      trail.close();
+      await trail.close();
     }
     assert.deepEqual(fileState(auditDbPath(stateDir)), { version: SCHEMA_VERSION, calls: ROWS + 3, errorIndex: true, integrity: 'ok' });
 
     const again = new AuditStore({ path: auditDbPath(stateDir), rules: compileRedaction([]), logger, retentionDays: 36_500, maxBytes: 1024 ** 3 });
     again.open();
     assert.equal(again.status().state, 'open', 'an upgraded file opens at once, with no upgrade');
-    again.close();
+    await again.close();
   });
 
   test('a Junction killed mid-upgrade leaves the file wholly at the old version, and the next start upgrades it', async () => {
@@ -168,7 +168,7 @@ describe('audit trail upgrade off the main thread', () => {
     await store.upgraded();
     assert.equal(store.status().state, 'open');
     assert.ok(infos.some((m) => /upgraded .* in \d+ ms/.test(m)), infos.join('\n'));
-    store.close();
+    await store.close();
     assert.deepEqual(fileState(path), { version: SCHEMA_VERSION, calls: ROWS, errorIndex: true, integrity: 'ok' });
   });
 
@@ -184,9 +184,9 @@ describe('audit trail upgrade off the main thread', () => {
       assert.deepEqual({ queued: store.status().queued, dropped: store.status().dropped }, { queued: 2, dropped: 3 });
       await store.upgraded();
       assert.ok(warnings.some((w) => /3 records were dropped during the upgrade .*: more calls ended than the 2 it holds/.test(w)), warnings.join('\n'));
-      assert.deepEqual(store.queryCalls({ limit: 3 }).items.map((item) => item.call.callId), ['during-5', 'during-4', `v1-${ROWS - 1}`], 'the newest records are kept');
+      assert.deepEqual((await store.queryCalls({ limit: 3 })).items.map((item) => item.call.callId), ['during-5', 'during-4', `v1-${ROWS - 1}`], 'the newest records are kept');
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -200,7 +200,7 @@ describe('audit trail upgrade off the main thread', () => {
     store.open();
     store.recordCall(during);
     assert.equal(store.status().state, 'upgrading');
-    store.close();
+    await store.close();
     assert.ok(first.warnings.some((w) => /closing stopped the upgrade, so it was rolled back .* stays wholly at/.test(w)), first.warnings.join('\n'));
     assert.ok(
       first.warnings.some((w) => /1 records could not be written before closing \(the upgrade .* was still running at close\); they are kept in .*audit\.db-pending\.jsonl/.test(w)),
@@ -218,18 +218,18 @@ describe('audit trail upgrade off the main thread', () => {
     try {
       reopened.open();
       await reopened.upgraded();
-      const kept = reopened.findCall('during-close');
+      const kept = (await reopened.findCall('during-close'));
       assert.ok(kept, 'the next start writes the kept call once its upgrade ends');
       assert.equal((kept.arguments as { apiKey: unknown }).apiKey, REDACTED);
       assert.ok(second.infos.some((m) => /writing 1 records an earlier run kept in/.test(m)), second.infos.join('\n'));
       assert.equal(existsSync(spillPath(path)), false, 'the spill file goes once its records are written');
     } finally {
-      reopened.close();
+      await reopened.close();
     }
     assert.equal(countCalls(path, 'during-close'), 1, 'written once');
   });
 
-  test('a new file and a current one open on the spot, with no upgrade', () => {
+  test('a new file and a current one open on the spot, with no upgrade', async () => {
     const dir = join(root, 'fresh');
     const path = join(dir, 'audit.db');
     const { logger, infos } = capture();
@@ -238,7 +238,7 @@ describe('audit trail upgrade off the main thread', () => {
       store.open();
       assert.equal(store.status().state, 'open', run === 0 ? 'a new file' : 'a current file');
       assert.equal(store.writerRunning, false, 'the writer thread still starts with the first record');
-      store.close();
+      await store.close();
     }
     assert.deepEqual(infos, []);
   });

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileRedaction, redactCall, redactValue, type AuditCallInput, type RedactionRules } from '../../../src-main/audit/index.js';
-import { rowParams } from '../../../src-main/audit/rows.js';
+import { callParams } from '../../../src-main/audit/rows.js';
 import { cappedJson } from '../../../src-main/shared/index.js';
 import { callJson } from '../../support/audit-store.js';
 
@@ -54,20 +54,20 @@ describe('a call stored as a row', () => {
     test(`holds exactly the redacted, capped previews (${rules.pointers.length + rules.patterns.length} configured rules)`, () => {
       const previewBytes = 4096;
       for (const [name, input] of CALLS) {
-        const { arguments: args, result, redacted, truncated, policy } = rowParams({ type: 'call', input }, { rules, previewBytes });
+        const { arguments: args, result, redacted, truncated, policy } = callParams(input, { rules, previewBytes });
         assert.deepEqual({ arguments: args, result, redacted, truncated, policy }, redactedThenCapped(input, rules, previewBytes), name);
       }
     });
   }
 
   test('a secret never survives the path that stores JSON text without the redactor', () => {
-    const stored = rowParams({ type: 'call', input: call({ headers: { Authorization: `Bearer ${secret}` } }, { echoed: `Bearer ${secret}` }) }, { rules: compileRedaction([]), previewBytes: 4096 });
+    const stored = callParams(call({ headers: { Authorization: `Bearer ${secret}` } }, { echoed: `Bearer ${secret}` }), { rules: compileRedaction([]), previewBytes: 4096 });
     assert.ok(!JSON.stringify(stored).includes(secret));
     assert.deepEqual(JSON.parse(stored.redacted as string), ['/arguments/headers/Authorization']);
   });
 
   test('a value without JSON is stored as its string form', () => {
-    const stored = rowParams({ type: 'call', input: call({ n: 1n }, undefined) }, { rules: compileRedaction([]), previewBytes: 4096 });
+    const stored = callParams(call({ n: 1n }, undefined), { rules: compileRedaction([]), previewBytes: 4096 });
     assert.equal(stored.arguments, JSON.stringify('[object Object]'));
   });
 });

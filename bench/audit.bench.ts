@@ -84,7 +84,7 @@ async function phase(server: Served, durationMs: number): Promise<Round> {
   const pid = server.child.pid!;
   let cpuAtOpen = 0;
   let cpu = 0;
-  const result = await runLoad(httpLane(new URL(server.baseUrl), '/api/tools/server-status', '{"detail":"Summary"}', (status) => status === 200), {
+  const result = await runLoad(httpLane(new URL(server.baseUrl), '/api/tools/server-status', '{"detail":"Summary"}', (reply) => reply.status === 200), {
     concurrency: CONCURRENCY,
     durationMs,
     warmupMs: 500,

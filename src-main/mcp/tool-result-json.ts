@@ -6,6 +6,7 @@
  * instead. Any other result still goes through the schema.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isBase64, isBase64Checked } from '../shared/index.js';
 
 /** The dispatcher's JSON of each result handed to the SDK as it stands; weak, so an answered result's text goes with it. */
 const serialised = new WeakMap<object, string>();
@@ -24,6 +25,22 @@ function isPlainTextBlock(block: unknown): boolean {
   return true;
 }
 
+const MEDIA_KEYS = ['type', 'data', 'mimeType'];
+
+/**
+ * `{ type: 'image' | 'audio', data, mimeType }`, keys in ImageContentSchema's (and AudioContentSchema's)
+ * order and nothing else, with data the schema's `atob` accepts: strict base64, checked here unless the
+ * bridge already did (shared/base64.ts), so a screenshot is neither decoded nor copied.
+ */
+function isPlainMediaBlock(block: unknown): boolean {
+  if (!isPlainObject(block) || (block['type'] !== 'image' && block['type'] !== 'audio') || typeof block['data'] !== 'string' || typeof block['mimeType'] !== 'string') return false;
+  let index = 0;
+  for (const key in block) if (key !== MEDIA_KEYS[index++]) return false;
+  return index === MEDIA_KEYS.length && (isBase64Checked(block) || isBase64(block['data']));
+}
+
+const isPlainBlock = (block: unknown): boolean => isPlainTextBlock(block) || isPlainMediaBlock(block);
+
 /** What `z.record(z.string(), z.unknown())` copies key for key: no symbol keys (refused) and no own `__proto__` (dropped). */
 function isPlainRecord(value: unknown): boolean {
   return isPlainObject(value) && !Object.hasOwn(value, '__proto__') && Object.getOwnPropertySymbols(value).length === 0;
@@ -39,7 +56,7 @@ export function passesAsItStands(result: unknown): boolean {
     next = at + 1;
   }
   const { content, structuredContent, isError } = result;
-  return Array.isArray(content) && content.every(isPlainTextBlock) && (structuredContent === undefined || isPlainRecord(structuredContent)) && (isError === undefined || typeof isError === 'boolean');
+  return Array.isArray(content) && content.every(isPlainBlock) && (structuredContent === undefined || isPlainRecord(structuredContent)) && (isError === undefined || typeof isError === 'boolean');
 }
 
 /** Hands `result` to the SDK with its JSON text `json` (which must be `JSON.stringify(result)`); returns it. */

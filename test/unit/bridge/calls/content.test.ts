@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ContentBlock } from '../../../../plugins/sdk/wire/index.js';
-import { checkedContentBlock, plainTextBlock, toMcpContent } from '../../../../src-main/bridge/calls/content.js';
+import { checkedContentBlock, contentProblem, plainMediaBlock, plainTextBlock, toMcpContent } from '../../../../src-main/bridge/calls/content.js';
+import { isBase64Checked } from '../../../../src-main/shared/index.js';
 
 const ODD: unknown[] = [undefined, null, '', 'x', 'application/json', 0, 1, true, {}, [], { a: 1 }];
 
@@ -47,4 +48,72 @@ test('blocks MCP cannot carry still become text, and a text block keeps its mime
   assert.deepStrictEqual(toMcpContent([{ type: 'text', text: '{}', mimeType: 'application/json' } as ContentBlock]), [{ type: 'text', text: '{}', _meta: { mimeType: 'application/json' } }]);
   assert.deepStrictEqual(toMcpContent([{ type: 'text', text: 'a', mimeType: null } as ContentBlock]), [{ type: 'text', text: 'a' }]);
   assert.deepStrictEqual(toMcpContent([{ type: 'text', text: 5 } as unknown as ContentBlock]), [{ type: 'text', text: '{"type":"text","text":5}' }]);
+});
+
+function mediaCorpus(): ContentBlock[] {
+  const blocks: Array<Record<string, unknown>> = [];
+  for (const type of ['image', 'audio', 'Image', 'text']) {
+    for (const data of ['aGk=', 'AAAAAA==', 'AAA=', '', 'aGk', 'a b=', 'a!b=', '====', 5, null, undefined]) {
+      for (const mimeType of ['image/png', '', null, undefined, 3]) {
+        const block: Record<string, unknown> = { type };
+        if (data !== undefined) block['data'] = data;
+        if (mimeType !== undefined) block['mimeType'] = mimeType;
+        blocks.push(block);
+      }
+    }
+  }
+  for (const key of ['text', 'annotations', '_meta', 'resource', 'extra']) {
+    for (const value of ODD) {
+      const block: Record<string, unknown> = { type: 'image', data: 'aGk=', mimeType: 'image/png' };
+      if (value !== undefined) block[key] = value;
+      blocks.push(block);
+    }
+  }
+  blocks.push({ mimeType: 'image/png', data: 'aGk=', type: 'image' });
+  return blocks as ContentBlock[];
+}
+
+test('an image or audio block converts by hand exactly as MCP\'s schema converts it, its base64 read once and never decoded', () => {
+  let plain = 0;
+  for (const block of mediaCorpus()) {
+    const fast = plainMediaBlock(block);
+    if (fast === undefined) continue;
+    plain++;
+    const checked = checkedContentBlock(block);
+    assert.deepStrictEqual(fast, checked, JSON.stringify(block));
+    assert.equal(JSON.stringify(fast), JSON.stringify(checked), 'same key order');
+    assert.ok(isBase64Checked(fast), 'the block made is marked checked for the MCP room');
+  }
+  assert.ok(plain >= 10, `plain ${plain}`);
+  // Unpadded base64 atob takes is left to the schema rather than passed by hand.
+  assert.equal(plainMediaBlock({ type: 'image', data: 'aGk', mimeType: 'image/png' } as ContentBlock), undefined);
+});
+
+test('contentProblem refuses what MCP cannot carry and marks the media blocks it passed, frozen', () => {
+  assert.match(contentProblem([{ type: 'image', data: 'a!b=', mimeType: 'image/png' } as ContentBlock]) ?? '', /content\[0\]: an image block's data is not base64/);
+  assert.match(contentProblem([{ type: 'audio', data: 'aGk=' } as ContentBlock]) ?? '', /content\[0\]: an audio block needs a mimeType/);
+  assert.match(contentProblem([{ type: 'image', data: 7, mimeType: 'image/png' } as unknown as ContentBlock]) ?? '', /needs its data as a base64 string/);
+  const image = { type: 'image', data: 'aGk=', mimeType: 'image/png' } as ContentBlock;
+  assert.equal(contentProblem([{ type: 'text', text: 'x' } as ContentBlock, image]), undefined);
+  assert.ok(isBase64Checked(image) && Object.isFrozen(image));
+  assert.deepStrictEqual(toMcpContent([image]), [{ type: 'image', data: 'aGk=', mimeType: 'image/png' }]);
+});
+
+test('an image block reaches MCP without its base64 being decoded', () => {
+  const data = Buffer.alloc(3 * 1024).toString('base64');
+  const decode = globalThis.atob;
+  let decoded = 0;
+  globalThis.atob = (text: string) => {
+    decoded++;
+    return decode(text);
+  };
+  try {
+    const block = { type: 'image', data, mimeType: 'image/png' } as ContentBlock;
+    assert.equal(contentProblem([block]), undefined);
+    assert.deepStrictEqual(toMcpContent([block]), [{ type: 'image', data, mimeType: 'image/png' }]);
+    assert.deepStrictEqual(toMcpContent([{ type: 'audio', data, mimeType: 'audio/wav' } as ContentBlock]), [{ type: 'audio', data, mimeType: 'audio/wav' }]);
+  } finally {
+    globalThis.atob = decode;
+  }
+  assert.equal(decoded, 0);
 });

@@ -80,3 +80,50 @@ describe('redaction', () => {
     for (const path of ['/arguments/pwd', '/arguments/ssh_key', '/arguments/headers/0/value', '/arguments/repo', '/result/content/0/text']) assert.ok(stored.paths.includes(path), path);
   });
 });
+
+describe('which calls skip the redaction walk', () => {
+  /** Base64 that spells secret words, as any screenshot's does. */
+  const blob = `${Buffer.alloc(3000, 0x5a).toString('base64')}authTOKENpwdSecretBearer${Buffer.alloc(3000, 0xa5).toString('base64')}`;
+
+  test('a screenshot whose base64 spells secret words is stored as the text it came as, without parsing it', () => {
+    const json = { arguments: JSON.stringify({ path: 'shot.png', data: blob }), result: JSON.stringify({ content: [{ type: 'image', data: blob, mimeType: 'image/png' }] }) };
+    const stored = redactCallJson(json);
+    assert.equal(stored.value, json, 'the same texts, untouched');
+    assert.deepEqual(stored.paths, []);
+  });
+
+  test('wherever redaction would change a call, the walk runs: a corpus of secrets in every place it looks', () => {
+    const places: Array<Record<string, unknown>> = [
+      { token: 'abc-1' },
+      { nested: [{ 'x-api-key': 'k' }] },
+      { headers: [{ name: 'Authorization', value: 'Bearer x' }] },
+      { headers: [{ key: 'cookie', value: 'sid' }] },
+      { headers: [{ name: `${blob}auth`, value: 'v' }] },
+      { text: JSON.stringify({ password: 'p-1', blob }) },
+      { text: `\n  ${JSON.stringify({ secret: 's-2' })}` },
+      { text: `\t${JSON.stringify([{ name: 'Cookie', value: 'c' }])}` },
+      { list: [JSON.stringify({ apiKey: 'k-3' })] },
+      { repo: `see ${blob} https://ada:pw-4@git.example.com` },
+      { deep: { deeper: { credential: { a: 1 } } } },
+      { ['pass\nword']: 'x', ok: { password: 'p-5' } },
+    ];
+    for (const place of places) {
+      for (const where of ['arguments', 'result'] as const) {
+        const doc = where === 'arguments' ? { arguments: { ...place, image: blob }, result: { content: [] } } : { arguments: {}, result: { structuredContent: { ...place, image: blob } } };
+        const walked = redactCall(doc);
+        const changed = walked.paths.length > 0 || JSON.stringify(walked.value) !== JSON.stringify(doc);
+        assert.ok(changed, `the corpus entry changes under redaction: ${JSON.stringify(place).slice(0, 80)}`);
+        const stored = redactCallJson({ arguments: JSON.stringify(doc.arguments), result: JSON.stringify(doc.result) });
+        assert.deepEqual(stored.paths, walked.paths, JSON.stringify(place).slice(0, 80));
+        assert.equal(`${stored.value.arguments}|${stored.value.result}`, `${JSON.stringify(walked.value.arguments)}|${JSON.stringify(walked.value.result)}`);
+      }
+    }
+  });
+
+  test('ordinary words and strings that only look like secrets nowhere redaction looks leave the text as it came', () => {
+    for (const args of [{ author: 'Ada', note: blob }, { list: [blob, `${blob}password`], name: 'file.png' }, { name: 'shot', value: blob }, { key: 'k', value: 'plain' }]) {
+      const json = { arguments: JSON.stringify(args) };
+      assert.equal(redactCallJson(json).value, json, JSON.stringify(args).slice(0, 60));
+    }
+  });
+});

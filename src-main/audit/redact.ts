@@ -7,7 +7,8 @@
  * their structured content again as text) are redacted inside and re-serialised, so a secret cannot
  * survive as an escaped copy.
  */
-import { JunctionError, type CallJson } from '../contracts/index.js';
+import { JunctionError, type CallJson, type JsonText } from '../contracts/index.js';
+import { flatText } from '../shared/index.js';
 
 export const REDACTED = '[redacted]';
 
@@ -81,6 +82,17 @@ const MAY_HOLD_JSON = /^[\s\\[{]/;
  */
 const mayNameSecret = (rules: RedactionRules, raw: string): boolean => (raw.includes('\\') ? rules.secretText : rules.secretKey).test(raw);
 
+const isPairNameField = (key: string): boolean => (PAIR_NAME_FIELDS as readonly string[]).includes(key);
+
+/**
+ * Whether the walk may change a string value, given as JSON text: when it holds a URL's credentials,
+ * when it may be JSON text (which the walk parses and redacts inside) holding one of the words, or when
+ * it is a name/value pair's name (`pairName`) naming a secret.
+ */
+function valueMayBeRedacted(rules: RedactionRules, raw: string, pairName: boolean): boolean {
+  return urlCredentialsIn(raw) || (pairName && mayNameSecret(rules, raw)) || (MAY_HOLD_JSON.test(raw) && rules.secretText.test(raw));
+}
+
 /**
  * `secretIn` read token by token, each string found by its quotes (crossed at memory speed, however
  * long). A key counts when it names a secret. A string value counts only where the walk in `Redactor`
@@ -103,8 +115,8 @@ function secretWhereRedactionLooks(rules: RedactionRules, text: string): boolean
       if (mayNameSecret(rules, raw)) return true;
       key = { raw, colon: after };
     } else {
-      const pairName = key !== undefined && text.slice(key.colon + 1, open).trim() === '' && (key.raw.includes('\\') || (PAIR_NAME_FIELDS as readonly string[]).includes(key.raw));
-      if (urlCredentialsIn(raw) || (pairName && mayNameSecret(rules, raw)) || (MAY_HOLD_JSON.test(raw) && rules.secretText.test(raw))) return true;
+      const pairName = key !== undefined && text.slice(key.colon + 1, open).trim() === '' && (key.raw.includes('\\') || isPairNameField(key.raw));
+      if (valueMayBeRedacted(rules, raw, pairName)) return true;
       key = undefined;
     }
     open = text.indexOf('"', close + 1);
@@ -324,14 +336,30 @@ export function redactValue<T>(value: T, rules: RedactionRules = DEFAULT_REDACTI
  * and the walk that copies every value can be skipped: most calls carry no secret-like key. Sound only
  * for text JSON.stringify wrote: an agent's own bytes may spell a key with escapes.
  */
-export function mayRedact(rules: RedactionRules, ...texts: ReadonlyArray<string | undefined>): boolean {
-  return rules.pointers.length > 0 || rules.patterns.length > 0 || texts.some((text) => text !== undefined && secretIn(rules, text));
+export function mayRedact(rules: RedactionRules, ...texts: ReadonlyArray<JsonText | undefined>): boolean {
+  return rules.pointers.length > 0 || rules.patterns.length > 0 || texts.some((text) => text !== undefined && secretInText(rules, text));
+}
+
+/**
+ * `secretIn` for JSON text whole or in pieces. In pieces, the JSON around the long strings is read as JSON
+ * with each long string left empty, and each long string (written unescaped, its key known) as the value
+ * it is: nothing is joined.
+ */
+function secretInText(rules: RedactionRules, text: JsonText): boolean {
+  if (typeof text === 'string') return secretIn(rules, text);
+  const { parts, leafKeys } = text;
+  for (let leaf = 0; leaf < leafKeys.length; leaf++) {
+    const key = leafKeys[leaf];
+    if (valueMayBeRedacted(rules, parts[2 * leaf + 1]!, key !== undefined && isPairNameField(key))) return true;
+  }
+  return secretIn(rules, parts.filter((_, index) => index % 2 === 0).join(''));
 }
 
 /** `redactCall` for a call serialised by JSON.stringify; parses and re-serialises only when redaction may change it. */
 export function redactCallJson(json: CallJson, rules: RedactionRules = DEFAULT_REDACTION): Redacted<CallJson> {
   if (!mayRedact(rules, json.arguments, json.result)) return { value: json, paths: [] };
-  const redacted = redactCall(json.result === undefined ? { arguments: JSON.parse(json.arguments) } : { arguments: JSON.parse(json.arguments), result: JSON.parse(json.result) }, rules);
+  const args: unknown = JSON.parse(flatText(json.arguments));
+  const redacted = redactCall(json.result === undefined ? { arguments: args } : { arguments: args, result: JSON.parse(flatText(json.result)) }, rules);
   const value: CallJson = { arguments: JSON.stringify(redacted.value.arguments) ?? 'null' };
   if (json.result !== undefined) value.result = JSON.stringify(redacted.value.result) ?? 'null';
   return { value, paths: redacted.paths };

@@ -148,8 +148,10 @@ export class AuditStore {
     const record: AuditRecord = { type: 'call', input };
     // A call far larger than its stored previews is cut here: handing megabytes to the writer thread
     // would copy them into its heap only to keep a preview, and that heap does not give memory back.
+    // JSON kept in pieces (long strings) is such a call, and only text crosses to the thread.
     const bytes = input.call.requestBytes + (input.call.responseBytes ?? 0);
-    this.enqueue(bytes > 2 * this.previewBytes() ? this.stored(record) : record);
+    const inPieces = typeof input.json.arguments !== 'string' || (input.json.result !== undefined && typeof input.json.result !== 'string');
+    this.enqueue(inPieces || bytes > 2 * this.previewBytes() ? this.stored(record) : record);
   }
 
   recordEvent(input: AuditEventInput): void {

@@ -28,14 +28,14 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ANSWER_BY_KIND, isJunctionError, JunctionError, jsonRpcCodeOf } from '../contracts/index.js';
-import type { AgentScope, AgentTransport, ResourceSubscription, ToolDescriptor, ToolVisibility } from '../contracts/index.js';
+import type { AgentScope, AgentTransport, JsonText, ResourceSubscription, ToolDescriptor, ToolVisibility } from '../contracts/index.js';
 import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
 import type { Dispatcher } from './dispatcher.js';
 import { createSchemaValidator } from './schema-validator.js';
 import { passesAsItStands, withJson } from './tool-result-json.js';
-import { errorMessage } from '../shared/index.js';
+import { errorMessage, textStartsWith } from '../shared/index.js';
 
 /** What every MCP revision is served over: Junction's identity, the catalogue, the dispatcher and the content. */
 
@@ -159,13 +159,13 @@ function invalidToolCall(what: 'request' | 'result', error: unknown): McpError {
  * branch is never reached: the Server refuses a task-augmented tools/call first, Junction declaring no
  * task capability.)
  */
-function checkedToolCall(handler: (request: CallToolRequest, extra: ToolCallExtra) => Promise<{ result: CallToolResult; resultJson?: string }>) {
+function checkedToolCall(handler: (request: CallToolRequest, extra: ToolCallExtra) => Promise<{ result: CallToolResult; resultJson?: JsonText }>) {
   return async (request: unknown, extra: ToolCallExtra): Promise<CallToolResult> => {
     const validated = safeParse(CallToolRequestSchema, request);
     if (!validated.success) throw invalidToolCall('request', validated.error);
     // The handler gets the request as it came, as the SDK's wrapper gives it.
     const { result, resultJson } = await handler(request as CallToolRequest, extra);
-    if (resultJson?.startsWith('{') && passesAsItStands(result)) return withJson(result, resultJson);
+    if (resultJson !== undefined && textStartsWith(resultJson, '{') && passesAsItStands(result)) return withJson(result, resultJson);
     const parsed = safeParse(CallToolResultSchema, result);
     if (!parsed.success) throw invalidToolCall('result', parsed.error);
     return parsed.data;

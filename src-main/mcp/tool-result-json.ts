@@ -6,10 +6,11 @@
  * instead. Any other result still goes through the schema.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { isBase64, isBase64Checked } from '../shared/index.js';
+import type { JsonText } from '../contracts/index.js';
+import { concatText, isBase64, isBase64Checked } from '../shared/index.js';
 
 /** The dispatcher's JSON of each result handed to the SDK as it stands; weak, so an answered result's text goes with it. */
-const serialised = new WeakMap<object, string>();
+const serialised = new WeakMap<object, JsonText>();
 
 /** CallToolResultSchema's keys, in its shape's order (after ResultSchema's `_meta`, which is declined). */
 const RESULT_KEYS = ['content', 'structuredContent', 'isError'];
@@ -59,18 +60,18 @@ export function passesAsItStands(result: unknown): boolean {
   return Array.isArray(content) && content.every(isPlainBlock) && (structuredContent === undefined || isPlainRecord(structuredContent)) && (isError === undefined || typeof isError === 'boolean');
 }
 
-/** Hands `result` to the SDK with its JSON text `json` (which must be `JSON.stringify(result)`); returns it. */
-export function withJson<T extends object>(result: T, json: string): T {
+/** Hands `result` to the SDK with its JSON text `json` (which must be `JSON.stringify(result)`, whole or in pieces); returns it. */
+export function withJson<T extends object>(result: T, json: JsonText): T {
   serialised.set(result, json);
   return result;
 }
 
 /** `JSON.stringify(message)`, with a result's known JSON spliced in when the message is the SDK's `{ result, jsonrpc, id }`. */
-export function messageJson(message: JSONRPCMessage): string {
+export function messageJson(message: JSONRPCMessage): JsonText {
   const result = 'result' in message ? message.result : undefined;
   const json = result === undefined ? undefined : serialised.get(result);
   if (json === undefined || !isResultResponse(message)) return JSON.stringify(message);
-  return `{"result":${json},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`;
+  return concatText('{"result":', json, `,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`);
 }
 
 const RESPONSE_KEYS = ['result', 'jsonrpc', 'id'];

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileRedaction, redactCall, redactCallJson, redactValue, REDACTED } from '../../../src-main/audit/index.js';
 import { isJunctionError } from '../../../src-main/contracts/errors.js';
+import { flatText, jsonTextOf, LEAF_CHARS } from '../../../src-main/shared/index.js';
 
 describe('redaction', () => {
   test('secret-named keys are redacted at any depth, ignoring case, and their paths reported', () => {
@@ -72,7 +73,7 @@ describe('redaction', () => {
     const stored = redactCallJson({ arguments: JSON.stringify(args), result: JSON.stringify({ content: [{ type: 'text', text: 'pushed to https://ada:s3cr3t-pw@git.example.com' }] }) });
     const text = `${stored.value.arguments} ${stored.value.result}`;
     for (const secret of secrets) assert.ok(!text.includes(secret), `${secret} is not stored`);
-    const value = JSON.parse(stored.value.arguments) as typeof args;
+    const value = JSON.parse(flatText(stored.value.arguments)) as typeof args;
     assert.deepEqual(value.headers, [{ name: 'Authorization', value: REDACTED }, { name: 'Accept', value: 'text/plain' }, { key: 'x-api-key', value: REDACTED }]);
     assert.equal(value.repo, `https://${REDACTED}@git.example.com/r.git`);
     assert.equal(value.note, `cloned from postgres://${REDACTED}@db.internal:5432/app, author Ada`);
@@ -125,5 +126,35 @@ describe('which calls skip the redaction walk', () => {
       const json = { arguments: JSON.stringify(args) };
       assert.equal(redactCallJson(json).value, json, JSON.stringify(args).slice(0, 60));
     }
+  });
+});
+
+describe('redaction of JSON text kept in pieces', () => {
+  const pad = (text: string) => `${text}${'Z'.repeat(LEAF_CHARS)}`;
+  const blob = pad('authTOKENpwd');
+
+  test('long strings in every place redaction looks are redacted as in the whole text; elsewhere the pieces are stored untouched', () => {
+    const docs: Array<{ arguments: unknown; result: unknown }> = [
+      { arguments: { data: blob, note: 'plain' }, result: { content: [{ type: 'image', data: blob, mimeType: 'image/png' }] } },
+      { arguments: { data: blob, token: 'abc-1' }, result: { content: [] } },
+      { arguments: { headers: [{ name: pad('Authorization '), value: 'Bearer x' }] }, result: { content: [] } },
+      { arguments: { repo: pad('https://ada:pw-4@git.example.com/ ') }, result: { content: [] } },
+      { arguments: { text: `{"password":"p-5","pad":"${blob}"}`, data: blob }, result: { content: [] } },
+      { arguments: { text: `  [{"name":"Cookie","value":"c","pad":"${blob}"}]`, data: blob }, result: { content: [] } },
+      { arguments: { numbers: `[${'1,'.repeat(LEAF_CHARS)}1]`, data: blob }, result: { content: [] } },
+      { arguments: { list: [blob, pad('postgres://svc:db-99@db/ ')] }, result: { structuredContent: { apiKey: 'k' }, content: [] } },
+    ];
+    let untouched = 0;
+    for (const doc of docs) {
+      const pieces = { arguments: jsonTextOf(doc.arguments), result: jsonTextOf(doc.result) };
+      assert.equal(typeof pieces.arguments, 'object', 'the arguments are in pieces');
+      const whole = redactCallJson({ arguments: JSON.stringify(doc.arguments), result: JSON.stringify(doc.result) });
+      const fromPieces = redactCallJson(pieces);
+      assert.deepEqual(fromPieces.paths, whole.paths);
+      assert.equal(flatText(fromPieces.value.arguments), flatText(whole.value.arguments));
+      assert.equal(flatText(fromPieces.value.result!), flatText(whole.value.result!));
+      if (fromPieces.value === pieces) untouched++;
+    }
+    assert.equal(untouched, 2, 'only the calls without secrets skip the walk');
   });
 });

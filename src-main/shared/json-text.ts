@@ -1,0 +1,199 @@
+/**
+ * JSON text in pieces. `JSON.stringify` copies every string of a value into a text of its own, which V8
+ * keeps as a tree of 16 K-character chunks and copies once more, whole, the first time anything reads
+ * it flat (a byte count, a regular expression, a socket write). For a 16 MB screenshot that is two
+ * copies, twice per call (the dispatcher's JSON of the result, the transport's answer around it),
+ * besides the one the socket write makes. Here a string of LEAF_CHARS or more that JSON writes as it is
+ * (nothing to escape) stays itself: the text is kept as the JSON around such strings and the strings
+ * between, and whoever writes, counts, searches or previews it reads the pieces one by one.
+ */
+import { randomBytes } from 'node:crypto';
+import type { JsonPieces, JsonText } from '../contracts/index.js';
+import { isBase64Checked } from './base64.js';
+
+/** Strings at least this long that need no escaping become pieces of their own. */
+export const LEAF_CHARS = 64 * 1024;
+
+/**
+ * What JSON.stringify may write otherwise than as itself: a quote, a backslash, a control character (it
+ * escapes those below U+0020; the rest of the class only costs a string its piece), a lone surrogate.
+ */
+const NEEDS_ESCAPE = /["\\\p{Cc}\p{Cs}]/u;
+
+/** Values looked at for a long string before giving up: a result's content blocks, a tool's arguments; not a big document. */
+const LOOK_BUDGET = 512;
+
+/** Whether `value` holds a string of LEAF_CHARS or more within the first LOOK_BUDGET values, looked for as JSON.stringify would reach them. */
+function holdsLongString(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  for (let looked = 0; pending.length > 0 && looked < LOOK_BUDGET; looked++) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      if (next.length >= LEAF_CHARS) return true;
+    } else if (typeof next === 'object' && next !== null) {
+      for (const key of Object.keys(next)) pending.push((next as Record<string, unknown>)[key]);
+    }
+  }
+  return false;
+}
+
+/**
+ * Stands in for each long string while JSON.stringify writes the rest: one character JSON escapes
+ * (so the marker's text, `\u0000` and a per-process random tag, is written escaped) and a number.
+ */
+const TAG = `\u0000${randomBytes(12).toString('hex')}:`;
+const TAG_TEXT = JSON.stringify(TAG).slice(1, -1);
+
+const isPieces = (text: JsonText): text is JsonPieces => typeof text !== 'string';
+
+/**
+ * `JSON.stringify(value)`, as pieces when it holds a string of LEAF_CHARS or more that needs no
+ * escaping, else as one string (`jsonText`, which also stands in for a value without JSON). A data
+ * string of an image or audio block already found to be base64 is not searched for characters to
+ * escape again. Exactly the same text in both forms: where the markers cannot be matched up one to
+ * one, the value is written as one string.
+ */
+export function jsonTextOf(value: unknown): JsonText {
+  if (!holdsLongString(value)) return jsonText(value);
+  const leaves: string[] = [];
+  const leafKeys: Array<string | undefined> = [];
+  let skeleton: string | undefined;
+  try {
+    skeleton = JSON.stringify(value, function (this: unknown, key: string, item: unknown) {
+      if (typeof item !== 'string' || item.length < LEAF_CHARS) return item;
+      const known = key === 'data' && typeof this === 'object' && this !== null && isBase64Checked(this);
+      if (!known && NEEDS_ESCAPE.test(item)) return item;
+      leafKeys.push(Array.isArray(this) ? undefined : key);
+      return `${TAG}${leaves.push(item) - 1}`;
+    });
+  } catch {
+    return jsonText(value);
+  }
+  if (skeleton === undefined || leaves.length === 0) return jsonText(value);
+  const parts: string[] = [];
+  let from = 0;
+  for (let index = 0; index < leaves.length; index++) {
+    const marker = `${TAG_TEXT}${index}"`;
+    const at = skeleton.indexOf(marker, from);
+    if (at === -1) return jsonText(value);
+    parts.push(skeleton.slice(from, at), leaves[index]!);
+    from = at + marker.length - 1;
+  }
+  if (skeleton.includes(TAG_TEXT, from)) return jsonText(value);
+  parts.push(skeleton.slice(from));
+  return { parts, leafKeys };
+}
+
+/** The text as one string (a copy of the pieces: for what must have it whole, such as a parser). */
+export function flatText(text: JsonText): string {
+  return isPieces(text) ? text.parts.join('') : text;
+}
+
+/** Length in UTF-16 code units. */
+export function textLength(text: JsonText): number {
+  return isPieces(text) ? text.parts.reduce((n, part) => n + part.length, 0) : text.length;
+}
+
+/** Size in UTF-8 bytes, counted piece by piece. */
+export function textByteLength(text: JsonText): number {
+  return isPieces(text) ? text.parts.reduce((n, part) => n + Buffer.byteLength(part, 'utf8'), 0) : Buffer.byteLength(text, 'utf8');
+}
+
+/** The first `chars` code units (all of a shorter text), read from the pieces it spans. */
+export function textPrefix(text: JsonText, chars: number): string {
+  if (!isPieces(text)) return text.slice(0, chars);
+  let prefix = '';
+  for (const part of text.parts) {
+    if (prefix.length + part.length >= chars) return prefix + part.slice(0, chars - prefix.length);
+    prefix += part;
+  }
+  return prefix;
+}
+
+/** The texts one after the other, keeping the pieces (one string when none is in pieces). */
+export function concatText(...texts: readonly JsonText[]): JsonText {
+  if (!texts.some(isPieces)) return texts.join('');
+  const parts: string[] = [''];
+  const leafKeys: Array<string | undefined> = [];
+  for (const text of texts) {
+    const [first, ...rest] = textParts(text);
+    parts[parts.length - 1] += first!;
+    parts.push(...rest);
+    if (isPieces(text)) leafKeys.push(...text.leafKeys);
+  }
+  return { parts, leafKeys };
+}
+
+/** `text` without its last `chars` code units, followed by `replacement` (which the JSON after the last long string must cover). */
+export function replaceEnd(text: JsonText, chars: number, replacement: string): JsonText {
+  if (!isPieces(text)) return `${text.slice(0, -chars)}${replacement}`;
+  const last = text.parts.at(-1)!;
+  if (last.length < chars) return `${flatText(text).slice(0, -chars)}${replacement}`;
+  return { parts: [...text.parts.slice(0, -1), `${last.slice(0, -chars)}${replacement}`], leafKeys: text.leafKeys };
+}
+
+/** Whether the text starts with `prefix`. */
+export const textStartsWith = (text: JsonText, prefix: string): boolean => textPrefix(text, prefix.length) === prefix;
+
+/** Each piece of the text, in order (the JSON between long strings and the long strings). */
+export function textParts(text: JsonText): readonly string[] {
+  return isPieces(text) ? text.parts : [text];
+}
+
+/** Writes the text to a stream piece by piece, so no piece is copied into a larger string first; ends the stream when asked. */
+export function writeText(out: { write(chunk: string): unknown; end(chunk?: string): unknown }, text: JsonText, end = false): void {
+  if (isPieces(text)) {
+    const { parts } = text;
+    for (let i = 0; i < parts.length - 1; i++) out.write(parts[i]!);
+    text = parts.at(-1)!;
+  }
+  if (end) out.end(text);
+  else out.write(text);
+}
+
+export interface CappedJson {
+  /** JSON text of the value, or of a string preview of it. */
+  json: string;
+  truncated: boolean;
+  /** UTF-8 size of `json`, at most the cap. */
+  bytes: number;
+}
+
+/**
+ * A bounded copy of a value as JSON text: the value's own JSON when it fits in `maxBytes`, else a JSON
+ * string holding the start of that JSON, at most `maxBytes` in all. Text rather than the value, whose
+ * object graph would take several times its JSON size on the heap: what is kept is what is counted.
+ */
+export function cappedJson(value: unknown, maxBytes: number): CappedJson {
+  return cappedJsonText(jsonText(value), maxBytes);
+}
+
+/** JSON text for any value: `null` for a value without JSON of its own (undefined, a function). */
+export function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    // Cycles and BigInts have no JSON; their string form, as a JSON string, stands in for them.
+    return JSON.stringify(String(value));
+  }
+}
+
+/**
+ * `cappedJson` for a value already serialised: the JSON text itself when it fits (whole, if it came in
+ * pieces), else a JSON string preview of its start, read from the pieces it spans.
+ */
+export function cappedJsonText(text: JsonText, maxBytes: number): CappedJson {
+  // JSON text fits when even three UTF-8 bytes per UTF-16 unit would; only longer text is measured.
+  if (textLength(text) * 3 <= maxBytes) return { json: flatText(text), truncated: false, bytes: textByteLength(text) };
+  const bytes = textByteLength(text);
+  if (bytes <= maxBytes) return { json: flatText(text), truncated: false, bytes };
+  // Start at one byte per unit and shrink in proportion until the escaped preview fits (once for ASCII).
+  let keep = Math.floor(maxBytes / 2);
+  for (;;) {
+    // The stringified preview is a new flat string: it keeps nothing of `text` alive.
+    const json = JSON.stringify(`${textPrefix(text, keep)}…`);
+    const size = Buffer.byteLength(json, 'utf8');
+    if (size <= maxBytes || keep === 0) return { json, truncated: true, bytes: size };
+    keep = Math.max(0, Math.min(keep - 1, Math.floor((keep * maxBytes) / size) - 1));
+  }
+}

@@ -6,6 +6,9 @@
  * JSON text (a string must escape it), so after a record over the limit the stream is still in step:
  * that record is skipped, not the connection.
  */
+import type { JsonText } from '../../contracts/index.js';
+import { concatText, stringifyInPieces } from '../../shared/index.js';
+
 export const RECORD_SEPARATOR = '\u001e';
 const SEPARATOR_BYTE = 0x1e;
 /** Bytes kept from each end of a record over the limit, enough to find its type and invocation id. */
@@ -13,6 +16,16 @@ const EDGE_BYTES = 1024;
 
 export function encodeRecord(message: unknown): string {
   return JSON.stringify(message) + RECORD_SEPARATOR;
+}
+
+/**
+ * `encodeRecord` for a message that may carry long strings (a tool call's arguments): its JSON in
+ * pieces (shared/json-text.ts), so the strings are encoded once, straight into the WebSocket message,
+ * instead of being serialised into a string of the record, flattened and then encoded. Throws what
+ * JSON.stringify throws.
+ */
+export function encodeRecordText(message: unknown): JsonText {
+  return concatText(stringifyInPieces(message) ?? 'null', RECORD_SEPARATOR);
 }
 
 /** A record over the limit: its size, and its first and last bytes as text (see `oversizedSummary`). */

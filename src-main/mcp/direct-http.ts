@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ANSWER_BY_KIND, httpStatusOf, JunctionError, toStructuredError, type AgentScope, type JsonText, type StructuredError, type ToolOutcome } from '../contracts/index.js';
-import { hangUpSignal, requestRoute, textByteLength, writeText } from '../shared/index.js';
+import { hangUpSignal, parseJsonBytes, requestRoute, textByteLength, writeText } from '../shared/index.js';
 import type { Catalogue } from './catalogue.js';
 import type { Dispatcher } from './dispatcher.js';
 
@@ -51,7 +51,7 @@ async function readArguments(readBody: BodyReader, req: IncomingMessage, res: Se
   if (raw.length === 0) return { args: {}, bytes: 0 };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString('utf8'));
+    parsed = parseJsonBytes(raw);
   } catch (error) {
     throw new JunctionError('InvalidArguments', `The request body is not valid JSON: ${(error as Error).message}`);
   }

@@ -8,6 +8,7 @@ export * from './deadlines.js';
 export * from './bounded-copy.js';
 export * from './base64.js';
 export * from './json-text.js';
+export * from './json-bytes.js';
 export * from './http-request.js';
 export * from './schema-text-cache.js';
 export * from './time-ordered-id.js';

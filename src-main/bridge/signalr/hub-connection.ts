@@ -9,7 +9,7 @@ import { closeMessage, handshakeResponse, invocationMessage, MessageType, parseC
 import { InvocationRunner, type HandlerErrorReporter, type MethodTable } from './invocation-runner.js';
 import { OutboundBatch } from './outbound-batch.js';
 import { PendingInvocations } from './pending-invocations.js';
-import { edgesOf, encodeRecord, encodeRecordText, oversizedSummary, RecordSplitter, type OversizedRecord } from './record-framing.js';
+import { edgesOf, encodeRecord, encodeRecordText, oversizedSummary, recordText, RecordSplitter, type OversizedRecord } from './record-framing.js';
 import { HubInvocationError, type HubConnection, type InvokeOptions, type MalformedMessage, type OversizedMessage } from './types.js';
 import type { JsonText } from '../../contracts/index.js';
 import { errorMessage, textByteLength, textLength } from '../../shared/index.js';
@@ -153,8 +153,8 @@ export class SignalRConnection implements HubConnection {
     }
     for (const record of this.splitter.push(rawToBuffer(data))) {
       if (this.closed) return;
-      if (typeof record !== 'string') this.skipped(record);
-      else if (this.state === 'handshaking') this.handshake(record);
+      if (typeof record !== 'string' && !Buffer.isBuffer(record)) this.skipped(record);
+      else if (this.state === 'handshaking') this.handshake(recordText(record));
       else this.dispatch(record);
     }
   }
@@ -206,7 +206,7 @@ export class SignalRConnection implements HubConnection {
     this.hooks.handshakeCompleted(this);
   }
 
-  private dispatch(record: string): void {
+  private dispatch(record: string | Buffer): void {
     const parsed = parseClientMessage(record);
     if (!parsed.ok) {
       this.unparsed(record, parsed.error);
@@ -220,7 +220,7 @@ export class SignalRConnection implements HubConnection {
    * separator, so the stream is in step: a Completion or Invocation whose id shows fails alone, as an
    * oversized one does. Anything else closes the connection, naming the protocol error.
    */
-  private unparsed(record: string, error: string): void {
+  private unparsed(record: string | Buffer, error: string): void {
     const summary = oversizedSummary(edgesOf(record));
     const report = (outcome: Pick<MalformedMessage, 'failedInvocation' | 'closed'>) => this.hooks.malformed({ connection: this, error, ...summary, ...outcome });
     const { type, invocationId } = summary;

@@ -3,27 +3,13 @@
  * a parsed value (schema validation, serialisation, previews) would overflow the stack on the 100,000
  * levels that fit in a small body, and report the caller's bad input as an internal fault.
  */
+import { jsonStringEnd } from '../../shared/index.js';
+
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const OPEN_ARRAY = 0x5b;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_ARRAY = 0x5d;
 const CLOSE_OBJECT = 0x7d;
-
-/**
- * Where the string whose text starts at `from` ends (its closing quote), or -1 when it never does. A
- * quote closes it when an even number of backslashes precede it, each pair being one escaped backslash.
- * Found with Buffer's native search rather than byte by byte: a megabyte string (a screenshot's base64,
- * a file) is crossed at memory speed.
- */
-function stringEnd(body: Buffer, from: number): number {
-  for (let quote = body.indexOf(QUOTE, from); quote !== -1; quote = body.indexOf(QUOTE, quote + 1)) {
-    let backslashes = 0;
-    while (quote - backslashes - 1 >= from && body[quote - backslashes - 1] === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return quote;
-  }
-  return -1;
-}
 
 /** True when arrays and objects nest deeper than `maxDepth`; brackets inside strings do not count. */
 export function jsonNestingExceeds(body: Buffer, maxDepth: number): boolean {
@@ -31,7 +17,7 @@ export function jsonNestingExceeds(body: Buffer, maxDepth: number): boolean {
   for (let i = 0; i < body.length; i++) {
     const byte = body[i];
     if (byte === QUOTE) {
-      i = stringEnd(body, i + 1);
+      i = jsonStringEnd(body, i + 1);
       // An unterminated string nests nothing further; the parser refuses the body.
       if (i === -1) return false;
     } else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {

@@ -4,8 +4,9 @@
  * a fresh 16 MB of memory to fault in (about 60 ms apiece on this machine). A long string literal
  * without escapes is instead decoded once, straight from its bytes, while the parser reads the rest.
  */
+import { isAscii } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
-import { LEAF_CHARS } from './json-text.js';
+import { LEAF_CHARS, markUnescaped } from './json-text.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -62,6 +63,14 @@ function longStrings(bytes: Buffer): Hole[] | undefined {
 const TAG = `\u0000${randomBytes(12).toString('hex')}:`;
 const TAG_TEXT = JSON.stringify(TAG).slice(1, -1);
 
+/**
+ * The characters of `bytes[start, end)`: for ASCII (base64, most text) the `ascii` decoder, which yields
+ * the same characters and is several times faster than `utf8`'s over a megabyte (0.2 against 6 ms).
+ */
+function decode(bytes: Buffer, start: number, end: number): string {
+  return bytes.toString(isAscii(bytes.subarray(start, end)) ? 'ascii' : 'utf8', start, end);
+}
+
 /** What JSON refuses raw inside a string; found in a long string's text, the whole body is parsed so the parser says where. */
 // eslint-disable-next-line no-control-regex -- JSON strings may not hold raw U+0000 to U+001F; this finds them.
 const RAW_CONTROL = /[\u0000-\u001f]/;
@@ -77,7 +86,7 @@ export function parseJsonBytes(bytes: Buffer, start = 0): unknown {
   const body = start === 0 ? bytes : bytes.subarray(start);
   const holes = body.length >= LEAF_CHARS ? longStrings(body) : undefined;
   if (holes) {
-    const strings = holes.map(({ start: from, end }) => body.toString('utf8', from, end));
+    const strings = holes.map(({ start: from, end }) => decode(body, from, end));
     if (!strings.some((text) => RAW_CONTROL.test(text))) {
       const parsed = parseWithStandIns(body, holes, strings);
       if (parsed.ok) return parsed.value;
@@ -97,12 +106,14 @@ function parseWithStandIns(body: Buffer, holes: readonly Hole[], strings: readon
   let filled = 0;
   let value: unknown;
   try {
-    value = JSON.parse(text, (_key, item: unknown) => {
+    value = JSON.parse(text, function (this: object, key: string, item: unknown) {
       if (typeof item !== 'string' || !item.startsWith(TAG)) return item;
       const index = Number(item.slice(TAG.length));
       const hole = Number.isInteger(index) && `${TAG}${index}` === item ? strings[index] : undefined;
       if (hole === undefined) return item;
       filled++;
+      // Read without a backslash or a control character, and decoded from UTF-8 (no lone surrogate): JSON writes it as it is.
+      markUnescaped(this, key, hole);
       return hole;
     });
   } catch {

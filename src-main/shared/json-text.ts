@@ -47,10 +47,33 @@ const TAG_TEXT = JSON.stringify(TAG).slice(1, -1);
 const isPieces = (text: JsonText): text is JsonPieces => typeof text !== 'string';
 
 /**
+ * Long strings known to need no escaping, by the object and key they were read into (a body's JSON
+ * parsed from its bytes: shared/json-bytes.ts), so writing them again does not search them. Kept with
+ * the string itself and compared with it (the same string is one pointer comparison), so a property
+ * given another value since is searched like any other.
+ */
+const knownUnescaped = new WeakMap<object, Map<string, string>>();
+
+/** Remembers that `holder[key]`, `text`, needs no escaping in JSON. */
+export function markUnescaped(holder: object, key: string, text: string): void {
+  let known = knownUnescaped.get(holder);
+  if (!known) knownUnescaped.set(holder, (known = new Map()));
+  known.set(key, text);
+}
+
+/** Whether `text`, found at `holder[key]`, is written by JSON.stringify as it is. */
+function writtenAsIs(holder: unknown, key: string, text: string): boolean {
+  if (typeof holder !== 'object' || holder === null) return !NEEDS_ESCAPE.test(text);
+  if (knownUnescaped.get(holder)?.get(key) === text) return true;
+  if (key === 'data' && isBase64Checked(holder)) return true;
+  return !NEEDS_ESCAPE.test(text);
+}
+
+/**
  * `JSON.stringify(value)`, as pieces when it holds a string of LEAF_CHARS or more that needs no
  * escaping, else as one string; it throws what JSON.stringify throws (a cycle, a BigInt) and is
- * undefined where that is. A data string of an image or audio block already found to be base64 is not
- * searched for characters to escape again. Exactly the same text in both forms: where the markers
+ * undefined where that is. A data string of an image or audio block already found to be base64, and a
+ * string read from bytes without escapes (`markUnescaped`), is not searched for characters to escape. Exactly the same text in both forms: where the markers
  * cannot be matched up one to one, the value is written as one string.
  */
 export function stringifyInPieces(value: unknown): JsonText | undefined {
@@ -58,9 +81,7 @@ export function stringifyInPieces(value: unknown): JsonText | undefined {
   const leaves: string[] = [];
   const leafKeys: Array<string | undefined> = [];
   const skeleton = JSON.stringify(value, function (this: unknown, key: string, item: unknown) {
-    if (typeof item !== 'string' || item.length < LEAF_CHARS) return item;
-    const known = key === 'data' && typeof this === 'object' && this !== null && isBase64Checked(this);
-    if (!known && NEEDS_ESCAPE.test(item)) return item;
+    if (typeof item !== 'string' || item.length < LEAF_CHARS || !writtenAsIs(this, key, item)) return item;
     leafKeys.push(Array.isArray(this) ? undefined : key);
     return `${TAG}${leaves.push(item) - 1}`;
   }) as string | undefined;

@@ -31,7 +31,6 @@ const bodies: Array<string | Buffer> = [
   `{ "${big}" : "${big}" }`,
   JSON.stringify({ escaped: long('a"b\\c\n'), plain: big }),
   JSON.stringify({ accents: long('héllo ✓ 😀 '), plain: big }),
-  JSON.stringify({ data: big, data2: 1, data: 'last' } as Record<string, unknown>).replace('"data2"', '"data"'),
   `{"data":"${big}","data":"dup"}`,
   `{"__proto__":"${big}","x":1}`,
   `{"data":"${big}\u0001"}`,

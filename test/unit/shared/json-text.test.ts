@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonText } from '../../../src-main/contracts/index.js';
-import { cappedJsonText, concatText, flatText, jsonText, jsonTextOf, LEAF_CHARS, markBase64Checked, replaceEnd, textByteLength, textLength, textParts, textPrefix, writeText } from '../../../src-main/shared/index.js';
+import { cappedJsonText, concatText, flatText, jsonText, jsonTextOf, LEAF_CHARS, markBase64Checked, parseJsonBytes, replaceEnd, textByteLength, textLength, textParts, textPrefix, writeText } from '../../../src-main/shared/index.js';
 
 const long = (seed: string) => seed.repeat(Math.ceil(LEAF_CHARS / seed.length) + 3);
 
@@ -89,4 +89,24 @@ test('pieces join, end differently and preview as one text would', () => {
   const capped = cappedJsonText(pieces, 1000);
   assert.equal(capped.truncated, true);
   assert.ok(capped.bytes <= 1000);
+});
+
+test('a long string read from bytes without escapes is written again without a search, and only while it is still there', () => {
+  const data = long('QUJD');
+  const args = parseJsonBytes(Buffer.from(JSON.stringify({ data, list: [data] }))) as { data: string; list: string[] };
+  const search = RegExp.prototype.test;
+  let searchedLong = 0;
+  RegExp.prototype.test = function (this: RegExp, input: string) {
+    if (typeof input === 'string' && input.length >= LEAF_CHARS) searchedLong++;
+    return search.call(this, input);
+  };
+  try {
+    assert.equal(flatText(jsonTextOf(args)), JSON.stringify(args));
+    assert.equal(searchedLong, 0);
+    args.data = long('needs "escaping"');
+    assert.equal(flatText(jsonTextOf(args)), JSON.stringify(args), 'a value put in its place is searched and escaped');
+  } finally {
+    RegExp.prototype.test = search;
+  }
+  assert.ok(searchedLong > 0);
 });

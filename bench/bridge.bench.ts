@@ -31,9 +31,10 @@
  *                      same way; p50 and CPU ratios and Junction's RSS per connected plugin
  *   BENCH_LARGE=1      instead, large payloads: results and arguments of 1 MB and 16 MB (random base64,
  *                      as a screenshot is) through /mcp and /api at 1 and 4 connections beside a floor
- *                      forwarding the same bytes over one ws, interleaved the same way, each case in a
- *                      Junction of its own; calls/s ratios, Junction's peak RSS less its idle RSS per MB
- *                      in flight, and every party's CPU per call (server, far end, load generator)
+ *                      forwarding the same bytes over one ws, interleaved the same way, each case with a
+ *                      floor and a Junction of its own; calls/s ratios, Junction's and the floor server's
+ *                      peak RSS less their idle RSS per MB in flight, and every party's CPU per call
+ *                      (server, far end, load generator)
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -401,32 +402,26 @@ function largePaths(floor: Floor, junction: RunningJunction, pluginPid: number, 
   ];
 }
 
-/** A Junction of its own for one case, with the payload plugin connected, and its RSS once idle. */
-async function payloadJunction(): Promise<{ junction: RunningJunction; plugin: Child; idleRss: number }> {
-  // Junction's defaults (hub messages 128 MB, HTTP bodies 32 MiB) take every size measured here.
-  const junction = await startJunctionProcess(runner, []);
-  const plugin = startTs('payload plugin', here('./support/payload-plugin.ts'), [junction.hubEndpoint]);
-  try {
-    await plugin.waitFor(/^connected$/);
-    await untilToolListed(junction.base, 'payload-result');
-    await delay(IDLE_MS);
-    return { junction, plugin, idleRss: procStats(junction.child.pid)?.rssBytes ?? NaN };
-  } catch (error) {
-    await Promise.all([plugin.stop(), junction.stop()]);
-    throw error;
-  }
+/** The processes of one case: the floor (server and far end) and Junction with the payload plugin, and their RSS once idle. */
+interface CaseParties {
+  floor: Floor;
+  junction: RunningJunction;
+  pluginPid: number;
+  idleRss: { floor: number; junction: number };
+  stop(): Promise<void>;
 }
 
 /**
- * Large payloads: each case (results or arguments of one size) in a Junction of its own, so no case's
- * retained heap lands on another's figure; its three paths at 1 and 4 connections in ROUNDS rounds, the
- * order rotated per round. Peak RSS per MB in flight is Junction's peak RSS over a level less its idle
- * RSS (read IDLE_MS after the plugin connected, before the case's first call), divided by the payload
- * size × connections: what holding the payloads costs, V8's heap growth under the load included.
+ * A floor and a Junction of their own for one case, so no case's retained memory lands on another's
+ * figure; both idle IDLE_MS after the far end and the plugin connected before their RSS is read.
  */
-async function largePayloads(): Promise<void> {
-  const loadBefore = loadavg();
+async function caseParties(): Promise<CaseParties> {
   const children: Child[] = [];
+  let junction: RunningJunction | undefined;
+  const stop = async () => {
+    await Promise.all(children.map((child) => child.stop()));
+    await junction?.stop();
+  };
   try {
     const served = await listeningChild('payload floor', './support/floors/forward-floor.ts');
     children.push(served.child);
@@ -434,58 +429,89 @@ async function largePayloads(): Promise<void> {
     const farEnd = startTs('payload floor client', here('./support/floors/payload-client.ts'), [`ws://127.0.0.1:${served.base.port}/`]);
     children.push(farEnd);
     await connected;
+    // Junction's defaults (hub messages 128 MB, HTTP bodies 32 MiB) take every size measured here.
+    junction = await startJunctionProcess(runner, []);
+    const plugin = startTs('payload plugin', here('./support/payload-plugin.ts'), [junction.hubEndpoint]);
+    children.push(plugin);
+    await plugin.waitFor(/^connected$/);
+    await untilToolListed(junction.base, 'payload-result');
+    await delay(IDLE_MS);
+    const rss = (pid: number) => procStats(pid)?.rssBytes ?? NaN;
     const floor: Floor = { base: served.base, pid: served.child.pid, farEndPid: farEnd.pid };
-    const rows: string[][] = [];
-    const cpuRows: string[][] = [];
-    const targets: Target[] = [];
-    let errors = 0;
-    for (const c of largeCases()) {
-      const { junction, plugin, idleRss } = await payloadJunction();
-      try {
-        const paths = largePaths(floor, junction, plugin.pid, c);
-        for (const concurrency of LARGE_LEVELS) {
-          const peak = watchPeakRss(junction.child.pid, 20);
-          const perPath: LoadResult[][] = paths.map(() => []);
-          const cpus: PhaseCpu[][] = paths.map(() => []);
-          for (let round = 0; round < ROUNDS; round++) {
-            for (let k = 0; k < paths.length; k++) {
-              const index = (k + round) % paths.length;
-              const { result, cpu } = await phase(paths[index]!, concurrency);
-              errors += result.errors;
-              perPath[index]!.push(result);
-              cpus[index]!.push(cpu);
-            }
+    return { floor, junction, pluginPid: plugin.pid, idleRss: { floor: rss(floor.pid), junction: rss(junction.child.pid) }, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Large payloads: each case (results or arguments of one size) with a floor and a Junction of its own;
+ * its three paths at 1 and 4 connections in ROUNDS rounds, the order rotated per round. Peak RSS per MB
+ * in flight is a process's peak RSS over a level less its idle RSS (read IDLE_MS after the case's
+ * processes connected, before its first call), divided by the payload size × connections: what
+ * holding the payloads costs, V8's heap growth and the memory its collector has yet to free included.
+ * Junction's is the target; the floor server's, measured the same way, is what forwarding alone costs.
+ */
+async function largePayloads(): Promise<void> {
+  const loadBefore = loadavg();
+  const rows: string[][] = [];
+  const cpuRows: string[][] = [];
+  const targets: Target[] = [];
+  let errors = 0;
+  for (const c of largeCases()) {
+    const parties = await caseParties();
+    try {
+      const { floor, junction, idleRss } = parties;
+      const paths = largePaths(floor, junction, parties.pluginPid, c);
+      for (const concurrency of LARGE_LEVELS) {
+        const peaks = { floor: watchPeakRss(floor.pid, 20), junction: watchPeakRss(junction.child.pid, 20) };
+        const perPath: LoadResult[][] = paths.map(() => []);
+        const cpus: PhaseCpu[][] = paths.map(() => []);
+        for (let round = 0; round < ROUNDS; round++) {
+          for (let k = 0; k < paths.length; k++) {
+            const index = (k + round) % paths.length;
+            const { result, cpu } = await phase(paths[index]!, concurrency);
+            errors += result.errors;
+            perPath[index]!.push(result);
+            cpus[index]!.push(cpu);
           }
-          const peakRss = peak.stop();
-          const inFlightMb = mb(c.bytes) * concurrency;
-          const rssPerMb = mb(peakRss - idleRss) / inFlightMb;
-          const [floorRounds, ...junctionRounds] = perPath as [LoadResult[], LoadResult[], LoadResult[]];
-          const ratios = junctionRounds.map((rounds) => median(rounds.map((r, i) => r.callsPerSecond / floorRounds[i]!.callsPerSecond)));
-          rows.push([c.label, `${concurrency}×`, ...perPath.map((rounds) => fmt(median(rounds.map((r) => r.callsPerSecond)), 1)), ...ratios.map((r) => fmt(r, 2)), fmt(mb(idleRss), 0), fmt(mb(peakRss), 0), fmt(rssPerMb, 2)]);
-          const cpuCell = (party: keyof PhaseCpu) => cpus.map((rounds) => fmt(median(rounds.map((cpu) => cpu[party])), 1));
-          cpuRows.push([c.label, `${concurrency}×`, ...cpuCell('server'), ...cpuCell('farEnd'), ...cpuCell('load')]);
-          ratios.forEach((ratio, i) => targets.push({ name: `${['/mcp', '/api'][i]} ${c.label} at ${concurrency}, × floor`, measured: ratio, kind: 'min', limit: 0.8, unit: '×' }));
-          targets.push({ name: `RSS per MB in flight, ${c.label} at ${concurrency}`, measured: rssPerMb, kind: 'max', limit: 4, unit: '' });
-          process.stderr.write(`  ${c.label} ×${concurrency}: ${rows.at(-1)!.slice(2).join(' ')}\n`);
         }
-      } finally {
-        await plugin.stop();
-        await junction.stop();
+        const peakRss = { floor: peaks.floor.stop(), junction: peaks.junction.stop() };
+        const inFlightMb = mb(c.bytes) * concurrency;
+        const perMb = (party: 'floor' | 'junction') => mb(peakRss[party] - idleRss[party]) / inFlightMb;
+        const [floorRounds, ...junctionRounds] = perPath as [LoadResult[], LoadResult[], LoadResult[]];
+        const ratios = junctionRounds.map((rounds) => median(rounds.map((r, i) => r.callsPerSecond / floorRounds[i]!.callsPerSecond)));
+        rows.push([
+          c.label,
+          `${concurrency}×`,
+          ...perPath.map((rounds) => fmt(median(rounds.map((r) => r.callsPerSecond)), 1)),
+          ...ratios.map((r) => fmt(r, 2)),
+          `${fmt(mb(idleRss.junction), 0)} / ${fmt(mb(peakRss.junction), 0)}`,
+          fmt(perMb('junction'), 2),
+          `${fmt(mb(idleRss.floor), 0)} / ${fmt(mb(peakRss.floor), 0)}`,
+          fmt(perMb('floor'), 2),
+        ]);
+        const cpuCell = (party: keyof PhaseCpu) => cpus.map((rounds) => fmt(median(rounds.map((cpu) => cpu[party])), 1));
+        cpuRows.push([c.label, `${concurrency}×`, ...cpuCell('server'), ...cpuCell('farEnd'), ...cpuCell('load')]);
+        ratios.forEach((ratio, i) => targets.push({ name: `${['/mcp', '/api'][i]} ${c.label} at ${concurrency}, × floor`, measured: ratio, kind: 'min', limit: 0.8, unit: '×' }));
+        targets.push({ name: `RSS per MB in flight, ${c.label} at ${concurrency}`, measured: perMb('junction'), kind: 'max', limit: 4, unit: '' });
+        process.stderr.write(`  ${c.label} ×${concurrency}: ${rows.at(-1)!.slice(2).join(' ')}\n`);
       }
+    } finally {
+      await parties.stop();
     }
-    console.log(`\nlarge payloads (random base64), ${ROUNDS} interleaved rounds of ${PHASE_MS / 1000} s, medians; Junction from ${runner}, one per case; load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before, ${loadavg().map((l) => fmt(l, 2)).join(' ')} after`);
-    console.log(table(['payload', 'conns', 'floor calls/s', '/mcp calls/s', '/api calls/s', '/mcp × floor', '/api × floor', 'idle RSS MB', 'peak RSS MB', 'RSS MB per MB in flight'], rows));
-    console.log(`RSS per MB in flight = (Junction's peak RSS over the level − its idle RSS ${IDLE_MS / 1000} s after the plugin connected) ÷ (payload MB × connections)`);
-    console.log('\nCPU ms per call, medians over rounds: the server (floor process or Junction), the process behind it (floor far end or payload plugin), this load generator');
-    console.log(table(['payload', 'conns', 'floor', '/mcp', '/api', 'floor far end', 'plugin (/mcp)', 'plugin (/api)', 'load (floor)', 'load (/mcp)', 'load (/api)'], cpuRows));
-    console.log('\ntargets');
-    for (const target of targets) console.log(verdict(target));
-    if (errors > 0) {
-      console.log(`\n${errors} calls failed; the numbers above are not comparable.`);
-      process.exitCode = 1;
-    }
-  } finally {
-    await Promise.all(children.map((child) => child.stop()));
+  }
+  console.log(`\nlarge payloads (random base64), ${ROUNDS} interleaved rounds of ${PHASE_MS / 1000} s, medians; Junction from ${runner}; a floor and a Junction per case; load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before, ${loadavg().map((l) => fmt(l, 2)).join(' ')} after`);
+  console.log(table(['payload', 'conns', 'floor calls/s', '/mcp calls/s', '/api calls/s', '/mcp × floor', '/api × floor', 'Junction RSS MB idle / peak', 'per MB in flight', 'floor server RSS MB idle / peak', 'per MB in flight'], rows));
+  console.log(`RSS per MB in flight = (the process's peak RSS over the level − its idle RSS ${IDLE_MS / 1000} s after the case's processes connected) ÷ (payload MB × connections)`);
+  console.log('\nCPU ms per call, medians over rounds: the server (floor process or Junction), the process behind it (floor far end or payload plugin), this load generator');
+  console.log(table(['payload', 'conns', 'floor', '/mcp', '/api', 'floor far end', 'plugin (/mcp)', 'plugin (/api)', 'load (floor)', 'load (/mcp)', 'load (/api)'], cpuRows));
+  console.log('\ntargets');
+  for (const target of targets) console.log(verdict(target));
+  if (errors > 0) {
+    console.log(`\n${errors} calls failed; the numbers above are not comparable.`);
+    process.exitCode = 1;
   }
 }
 

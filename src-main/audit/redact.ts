@@ -347,10 +347,9 @@ export function mayRedact(rules: RedactionRules, ...texts: ReadonlyArray<JsonTex
  */
 function secretInText(rules: RedactionRules, text: JsonText): boolean {
   if (typeof text === 'string') return secretIn(rules, text);
-  const { parts, leafKeys } = text;
-  for (let leaf = 0; leaf < leafKeys.length; leaf++) {
-    const key = leafKeys[leaf];
-    if (valueMayBeRedacted(rules, parts[2 * leaf + 1]!, key !== undefined && isPairNameField(key))) return true;
+  const { parts, leaves } = text;
+  for (const [index, { key }] of leaves.entries()) {
+    if (valueMayBeRedacted(rules, parts[2 * index + 1]!, key !== undefined && isPairNameField(key))) return true;
   }
   return secretIn(rules, parts.filter((_, index) => index % 2 === 0).join(''));
 }

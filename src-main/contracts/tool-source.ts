@@ -59,8 +59,15 @@ export type JsonText = string | JsonPieces;
 export interface JsonPieces {
   /** The JSON between long strings and the long strings, alternating: JSON, string, JSON, …, JSON. */
   readonly parts: readonly string[];
-  /** For each long string, the key it is the value of (undefined for an array element). */
-  readonly leafKeys: ReadonlyArray<string | undefined>;
+  /** What is known of each long string, in order. */
+  readonly leaves: readonly JsonLeaf[];
+}
+
+export interface JsonLeaf {
+  /** The key the string is the value of (undefined for an array element). */
+  readonly key: string | undefined;
+  /** The bytes it was decoded from, when they are ASCII and so exactly its UTF-8: written as they are. */
+  readonly bytes?: Uint8Array;
 }
 
 /** `console`: the operator ran the tool, or replayed a recorded call, from the console. */

@@ -8,7 +8,7 @@
  * between, and whoever writes, counts, searches or previews it reads the pieces one by one.
  */
 import { randomBytes } from 'node:crypto';
-import type { JsonPieces, JsonText } from '../contracts/index.js';
+import type { JsonLeaf, JsonPieces, JsonText } from '../contracts/index.js';
 import { isBase64Checked } from './base64.js';
 
 /** Strings at least this long that need no escaping become pieces of their own. */
@@ -46,27 +46,37 @@ const TAG_TEXT = JSON.stringify(TAG).slice(1, -1);
 
 const isPieces = (text: JsonText): text is JsonPieces => typeof text !== 'string';
 
-/**
- * Long strings known to need no escaping, by the object and key they were read into (a body's JSON
- * parsed from its bytes: shared/json-bytes.ts), so writing them again does not search them. Kept with
- * the string itself and compared with it (the same string is one pointer comparison), so a property
- * given another value since is searched like any other.
- */
-const knownUnescaped = new WeakMap<object, Map<string, string>>();
-
-/** Remembers that `holder[key]`, `text`, needs no escaping in JSON. */
-export function markUnescaped(holder: object, key: string, text: string): void {
-  let known = knownUnescaped.get(holder);
-  if (!known) knownUnescaped.set(holder, (known = new Map()));
-  known.set(key, text);
+/** A long string known to need no escaping, and the ASCII bytes it was decoded from, if known. */
+interface Unescaped {
+  text: string;
+  bytes: Uint8Array | undefined;
 }
 
-/** Whether `text`, found at `holder[key]`, is written by JSON.stringify as it is. */
-function writtenAsIs(holder: unknown, key: string, text: string): boolean {
-  if (typeof holder !== 'object' || holder === null) return !NEEDS_ESCAPE.test(text);
-  if (knownUnescaped.get(holder)?.get(key) === text) return true;
-  if (key === 'data' && isBase64Checked(holder)) return true;
-  return !NEEDS_ESCAPE.test(text);
+/**
+ * Long strings known to need no escaping, by the object and key they were read into (a body's JSON
+ * parsed from its bytes: shared/json-bytes.ts), so writing them again does not search them, and, when
+ * their bytes were ASCII, writes those bytes instead of encoding the string again. Kept with the string
+ * itself and compared with it (the same string is one pointer comparison), so a property given another
+ * value since is searched like any other.
+ */
+const knownUnescaped = new WeakMap<object, Map<string, Unescaped>>();
+
+/** Remembers that `holder[key]`, `text`, needs no escaping in JSON, and that `bytes` (ASCII) are its UTF-8. */
+export function markUnescaped(holder: object, key: string, text: string, bytes?: Uint8Array): void {
+  let known = knownUnescaped.get(holder);
+  if (!known) knownUnescaped.set(holder, (known = new Map()));
+  known.set(key, { text, bytes });
+}
+
+/** What JSON.stringify would write `text`, found at `holder[key]`, as: a leaf of its own, or undefined when it must be escaped. */
+function leafOf(holder: unknown, key: string, text: string): JsonLeaf | undefined {
+  const element = Array.isArray(holder);
+  if (typeof holder === 'object' && holder !== null) {
+    const known = knownUnescaped.get(holder)?.get(key);
+    if (known?.text === text) return known.bytes ? { key: element ? undefined : key, bytes: known.bytes } : { key: element ? undefined : key };
+    if (key === 'data' && isBase64Checked(holder)) return { key };
+  }
+  return NEEDS_ESCAPE.test(text) ? undefined : { key: element ? undefined : key };
 }
 
 /**
@@ -78,26 +88,28 @@ function writtenAsIs(holder: unknown, key: string, text: string): boolean {
  */
 export function stringifyInPieces(value: unknown): JsonText | undefined {
   if (!holdsLongString(value)) return JSON.stringify(value);
-  const leaves: string[] = [];
-  const leafKeys: Array<string | undefined> = [];
+  const strings: string[] = [];
+  const leaves: JsonLeaf[] = [];
   const skeleton = JSON.stringify(value, function (this: unknown, key: string, item: unknown) {
-    if (typeof item !== 'string' || item.length < LEAF_CHARS || !writtenAsIs(this, key, item)) return item;
-    leafKeys.push(Array.isArray(this) ? undefined : key);
-    return `${TAG}${leaves.push(item) - 1}`;
+    if (typeof item !== 'string' || item.length < LEAF_CHARS) return item;
+    const leaf = leafOf(this, key, item);
+    if (!leaf) return item;
+    leaves.push(leaf);
+    return `${TAG}${strings.push(item) - 1}`;
   }) as string | undefined;
-  if (skeleton === undefined || leaves.length === 0) return skeleton;
+  if (skeleton === undefined || strings.length === 0) return skeleton;
   const parts: string[] = [];
   let from = 0;
-  for (let index = 0; index < leaves.length; index++) {
+  for (let index = 0; index < strings.length; index++) {
     const marker = `${TAG_TEXT}${index}"`;
     const at = skeleton.indexOf(marker, from);
     if (at === -1) return JSON.stringify(value);
-    parts.push(skeleton.slice(from, at), leaves[index]!);
+    parts.push(skeleton.slice(from, at), strings[index]!);
     from = at + marker.length - 1;
   }
   if (skeleton.includes(TAG_TEXT, from)) return JSON.stringify(value);
   parts.push(skeleton.slice(from));
-  return { parts, leafKeys };
+  return { parts, leaves };
 }
 
 /** `jsonText` in pieces (`stringifyInPieces`): `null` for a value without JSON, the string form of one that has none (a cycle). */
@@ -114,9 +126,16 @@ export function encodeText(text: JsonText): Buffer {
   if (!isPieces(text)) return Buffer.from(text, 'utf8');
   const bytes = Buffer.allocUnsafe(textByteLength(text));
   let offset = 0;
-  for (const part of text.parts) offset += bytes.write(part, offset, 'utf8');
+  text.parts.forEach((part, index) => {
+    const known = knownBytes(text, index);
+    if (known) bytes.set(known, offset);
+    offset += known ? known.length : bytes.write(part, offset, 'utf8');
+  });
   return bytes;
 }
+
+/** The ASCII bytes known for part `index` of a text in pieces (a long string's), if any. */
+const knownBytes = (text: JsonPieces, index: number): Uint8Array | undefined => (index % 2 === 1 ? text.leaves[(index - 1) / 2]!.bytes : undefined);
 
 /** The text as one string (a copy of the pieces: for what must have it whole, such as a parser). */
 export function flatText(text: JsonText): string {
@@ -136,7 +155,7 @@ export function textByteLength(text: JsonText): number {
   if (!isPieces(text)) return Buffer.byteLength(text, 'utf8');
   let bytes = byteLengths.get(text);
   if (bytes === undefined) {
-    bytes = text.parts.reduce((n, part) => n + Buffer.byteLength(part, 'utf8'), 0);
+    bytes = text.parts.reduce((n, part, index) => n + (knownBytes(text, index)?.length ?? Buffer.byteLength(part, 'utf8')), 0);
     byteLengths.set(text, bytes);
   }
   return bytes;
@@ -157,14 +176,14 @@ export function textPrefix(text: JsonText, chars: number): string {
 export function concatText(...texts: readonly JsonText[]): JsonText {
   if (!texts.some(isPieces)) return texts.join('');
   const parts: string[] = [''];
-  const leafKeys: Array<string | undefined> = [];
+  const leaves: JsonLeaf[] = [];
   for (const text of texts) {
     const [first, ...rest] = textParts(text);
     parts[parts.length - 1] += first!;
     parts.push(...rest);
-    if (isPieces(text)) leafKeys.push(...text.leafKeys);
+    if (isPieces(text)) leaves.push(...text.leaves);
   }
-  return { parts, leafKeys };
+  return { parts, leaves };
 }
 
 /** `text` without its last `chars` code units, followed by `replacement` (which the JSON after the last long string must cover). */
@@ -172,7 +191,7 @@ export function replaceEnd(text: JsonText, chars: number, replacement: string): 
   if (!isPieces(text)) return `${text.slice(0, -chars)}${replacement}`;
   const last = text.parts.at(-1)!;
   if (last.length < chars) return `${flatText(text).slice(0, -chars)}${replacement}`;
-  return { parts: [...text.parts.slice(0, -1), `${last.slice(0, -chars)}${replacement}`], leafKeys: text.leafKeys };
+  return { parts: [...text.parts.slice(0, -1), `${last.slice(0, -chars)}${replacement}`], leaves: text.leaves };
 }
 
 /** Whether the text starts with `prefix`. */
@@ -183,11 +202,15 @@ export function textParts(text: JsonText): readonly string[] {
   return isPieces(text) ? text.parts : [text];
 }
 
-/** Writes the text to a stream piece by piece, so no piece is copied into a larger string first; ends the stream when asked. */
-export function writeText(out: { write(chunk: string): unknown; end(chunk?: string): unknown }, text: JsonText, end = false): void {
+/**
+ * Writes the text to a stream piece by piece, so no piece is copied into a larger string first, and a
+ * long string whose ASCII bytes are known as those bytes, which a socket takes without encoding them;
+ * ends the stream when asked.
+ */
+export function writeText(out: { write(chunk: string | Uint8Array): unknown; end(chunk?: string): unknown }, text: JsonText, end = false): void {
   if (isPieces(text)) {
     const { parts } = text;
-    for (let i = 0; i < parts.length - 1; i++) out.write(parts[i]!);
+    for (let i = 0; i < parts.length - 1; i++) out.write(knownBytes(text, i) ?? parts[i]!);
     text = parts.at(-1)!;
   }
   if (end) out.end(text);

@@ -60,6 +60,8 @@ export function plainMediaBlock(block: ContentBlock): McpContentBlock | undefine
     if (!MEDIA_FIELDS.has(key) && value !== null && value !== undefined) return undefined;
   }
   if (!isBase64Checked(block) && !isBase64(data)) return undefined;
+  // Exactly that block already (its keys in that order, nothing else): taken as it is, with what is known of its data.
+  if (Object.keys(block).join() === 'type,data,mimeType') return markBase64Checked(block) as McpContentBlock;
   const media: McpContentBlock = type === 'image' ? { type: 'image', data, mimeType } : { type: 'audio', data, mimeType };
   return markBase64Checked(media);
 }

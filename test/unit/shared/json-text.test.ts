@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonText } from '../../../src-main/contracts/index.js';
-import { cappedJsonText, concatText, flatText, jsonText, jsonTextOf, LEAF_CHARS, markBase64Checked, parseJsonBytes, replaceEnd, textByteLength, textLength, textParts, textPrefix, writeText } from '../../../src-main/shared/index.js';
+import { cappedJsonText, concatText, encodeText, flatText, jsonText, jsonTextOf, LEAF_CHARS, markBase64Checked, parseJsonBytes, replaceEnd, textByteLength, textLength, textParts, textPrefix, writeText } from '../../../src-main/shared/index.js';
 
 const long = (seed: string) => seed.repeat(Math.ceil(LEAF_CHARS / seed.length) + 3);
 
@@ -55,7 +55,7 @@ test('a long string is a piece of its own, with the key it is the value of; shor
   const text = jsonTextOf({ a: 1, data: big, list: [big], quoted: long('"') }) as Exclude<JsonText, string>;
   assert.equal(typeof text, 'object');
   assert.deepEqual(text.parts.filter((_, i) => i % 2 === 1).map((part) => part === big), [true, true]);
-  assert.deepEqual(text.leafKeys, ['data', undefined]);
+  assert.deepEqual(text.leaves, [{ key: 'data' }, { key: undefined }]);
   assert.equal(typeof jsonTextOf({ text: 'x'.repeat(100) }), 'string');
 });
 
@@ -109,4 +109,21 @@ test('a long string read from bytes without escapes is written again without a s
     RegExp.prototype.test = search;
   }
   assert.ok(searchedLong > 0);
+});
+
+test('a long string read from ASCII bytes is written as those bytes; one read from other UTF-8 is encoded again', () => {
+  const ascii = long('QUJD');
+  const accented = long('héllo ');
+  const parsed = parseJsonBytes(Buffer.from(JSON.stringify({ ascii, accented }))) as Record<string, string>;
+  const text = jsonTextOf(parsed) as Exclude<JsonText, string>;
+  assert.deepEqual(
+    text.leaves.map((leaf) => (leaf.bytes ? Buffer.from(leaf.bytes).toString('latin1') === ascii : leaf.bytes)),
+    [true, undefined],
+  );
+  const chunks: Array<string | Uint8Array> = [];
+  writeText({ write: (chunk: string | Uint8Array) => chunks.push(chunk), end: (chunk?: string) => chunks.push(chunk ?? '') }, text, true);
+  assert.equal(chunks.filter((chunk) => typeof chunk !== 'string').length, 1, 'the ASCII string goes as its bytes');
+  assert.equal(Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk))).toString(), JSON.stringify(parsed));
+  assert.equal(encodeText(text).toString(), JSON.stringify(parsed));
+  assert.equal(textByteLength(text), Buffer.byteLength(JSON.stringify(parsed)));
 });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ContentBlock } from '../../../../plugins/sdk/wire/index.js';
+import type { JsonPieces } from '../../../../src-main/contracts/index.js';
 import { checkedContentBlock, contentProblem, plainMediaBlock, plainTextBlock, toMcpContent } from '../../../../src-main/bridge/calls/content.js';
 import { isBase64Checked } from '../../../../src-main/shared/index.js';
 
@@ -116,4 +117,26 @@ test('an image block reaches MCP without its base64 being decoded', () => {
     globalThis.atob = decode;
   }
   assert.equal(decoded, 0);
+});
+
+test('an image block already in MCP\'s shape reaches MCP as the very object the plugin\'s reply held', () => {
+  const block = { type: 'image', data: 'aGk=', mimeType: 'image/png' } as ContentBlock;
+  assert.equal(contentProblem([block]), undefined);
+  assert.equal(toMcpContent([block])[0], block);
+  const reordered = { mimeType: 'image/png', type: 'image', data: 'aGk=' } as ContentBlock;
+  assert.notEqual(toMcpContent([reordered])[0], reordered);
+  assert.deepStrictEqual(Object.keys(toMcpContent([reordered])[0]!), ['type', 'data', 'mimeType']);
+});
+
+test('a screenshot read from a plugin reply\'s bytes is answered as those bytes, not encoded again', async () => {
+  const { parseCallReply, outcomeFromReply } = await import('../../../../src-main/bridge/calls/index.js');
+  const { jsonTextOf, LEAF_CHARS, parseJsonBytes } = await import('../../../../src-main/shared/index.js');
+  const data = Buffer.alloc(LEAF_CHARS, 0x7b).toString('base64');
+  const reply = { requestId: 'r', status: 1, value: { requestId: 'r', status: 1, content: [{ type: 'image', data, mimeType: 'image/png' }] } };
+  const parsed = parseCallReply(parseJsonBytes(Buffer.from(JSON.stringify(reply))));
+  assert.equal(contentProblem(parsed.content), undefined);
+  const text = jsonTextOf(outcomeFromReply('shot', parsed, true).result);
+  assert.equal(typeof text, 'object');
+  const [leaf] = (text as JsonPieces).leaves;
+  assert.equal(Buffer.from(leaf!.bytes!).toString('latin1'), data);
 });

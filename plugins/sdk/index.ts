@@ -11,6 +11,7 @@ export { projectPathHash, projectPathHashLegacy, type ProjectIdentity } from './
 export { AgentRequestError, OperatorNoticeError, ToolUnavailableError } from './src/errors.js';
 export type {
   AgentRequestOptions,
+  AgentRequests,
   ArgsOf,
   CompletionHandler,
   CompletionRequest,
@@ -19,6 +20,7 @@ export type {
   PluginRole,
   PromptDefinition,
   PromptMessageInput,
+  RequestContext,
   ResourceDefinition,
   ResourceReadResult,
   SamplingParams,
@@ -29,4 +31,4 @@ export type {
   ToolSchema,
   ToolTarget,
 } from './src/definitions.js';
-export { DEFAULT_ENDPOINT, HUB_PATH, MCP_PLUGIN_VERSION, type LogLevel, type ResponseElicitation as ElicitationResult, type ResponseSampling as SamplingResult } from './wire/index.js';
+export { DEFAULT_ENDPOINT, HUB_PATH, MCP_PLUGIN_VERSION, type LogLevel, type ResponseElicitation as ElicitationResult, type ResponseRoots as RootsResult, type ResponseSampling as SamplingResult } from './wire/index.js';

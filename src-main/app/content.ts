@@ -31,10 +31,10 @@ function bridgeContentSource(bridge: ContentSource, analytics: AnalyticsWebhooks
     subscribe: (uri, scope) => bridge.subscribe(uri, scope),
     onResourceUpdated: (l) => bridge.onResourceUpdated(l),
     onLog: (l) => bridge.onLog(l),
-    getPrompt: (name, args, scope) =>
-      timed(() => bridge.getPrompt(name, args, scope), (status, durationMs) => analytics.emit('prompt', 'prompt.get.completed', { promptName: name, status, durationMs })),
-    readResource: (uri, scope) =>
-      timed(() => bridge.readResource(uri, scope), (status, durationMs) => analytics.emit('resource', 'resource.read.completed', { uri, status, durationMs })),
+    getPrompt: (name, args, scope, asking) =>
+      timed(() => bridge.getPrompt(name, args, scope, asking), (status, durationMs) => analytics.emit('prompt', 'prompt.get.completed', { promptName: name, status, durationMs })),
+    readResource: (uri, scope, asking) =>
+      timed(() => bridge.readResource(uri, scope, asking), (status, durationMs) => analytics.emit('resource', 'resource.read.completed', { uri, status, durationMs })),
   };
 }
 
@@ -60,8 +60,8 @@ function withHostContent(host: HostContent, plugins: ContentSource): ContentSour
       return () => offs.forEach((off) => off());
     },
     onLog: (l) => plugins.onLog(l),
-    getPrompt: async (name, args, scope) => (host.ownsPrompt(name) ? host.getPrompt(name, args, scope) : plugins.getPrompt(name, args, scope)),
-    readResource: async (uri, scope) => (host.ownsResource(uri) ? host.readResource(uri) : plugins.readResource(uri, scope)),
+    getPrompt: async (name, args, scope, asking) => (host.ownsPrompt(name) ? host.getPrompt(name, args, scope) : plugins.getPrompt(name, args, scope, asking)),
+    readResource: async (uri, scope, asking) => (host.ownsResource(uri) ? host.readResource(uri) : plugins.readResource(uri, scope, asking)),
   };
 }
 

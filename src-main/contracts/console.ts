@@ -130,17 +130,17 @@ export interface CallView {
   taskId?: string;
 }
 
-/** A request a tool made of the calling agent while serving a call (elicitation, sampling), for the call trace. */
+/** A request a tool made of the calling agent while serving a call (elicitation, sampling, roots), for the call trace. */
 export interface NestedRequestView {
   callId: string;
   nestedId: string;
-  kind: 'elicitation' | 'sampling';
+  kind: 'elicitation' | 'sampling' | 'roots';
   status: 'pending' | 'ok' | 'error';
   startedAt: number;
   durationMs?: number;
-  /** The elicitation message or the last sampling message's text, capped. */
+  /** The elicitation message, the last sampling message's text or `roots/list`, capped. */
   summary: string;
-  /** `accept`/`decline`/`cancel` for an elicitation, the model for sampling. */
+  /** `accept`/`decline`/`cancel` for an elicitation, the model for sampling, the number of roots. */
   outcome?: string;
   errorCode?: string;
 }

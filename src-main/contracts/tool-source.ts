@@ -103,17 +103,36 @@ export interface ElicitationAnswer {
   content?: Record<string, string | number | boolean | string[]>;
 }
 
+/** The agent's `roots/list` answer: the roots it exposes (`file://` URIs). */
+export interface RootsAnswer {
+  roots: Array<{ uri: string; name?: string }>;
+}
+
 /**
- * What a tool may ask of the agent while serving its call. Failures reject with a JunctionError:
- * `CapabilityUnavailable` (the agent did not declare the capability), `InvalidRequest` (outside the
- * MCP schema), `CallNotActive` (the call ended), `AgentRequestFailed` (the agent refused or errored).
+ * What a tool (or a plugin's prompt or resource handler) may ask of the agent while serving its request.
+ * `key` is the asker's name for the question, which a 2026-07-28 agent answers under; revisions that key
+ * nothing ignore it. Failures reject with a JunctionError: `CapabilityUnavailable` (the agent did not
+ * declare the capability), `InvalidRequest` (outside the MCP schema, or a key already open),
+ * `CallNotActive` (the call ended), `AgentRequestFailed` (the agent refused or errored).
  */
 export interface AgentRequests {
-  elicit(params: { message: string; requestedSchema: Record<string, unknown> }, signal: AbortSignal): Promise<ElicitationAnswer>;
+  elicit(params: { message: string; requestedSchema: Record<string, unknown> }, signal: AbortSignal, key?: string): Promise<ElicitationAnswer>;
   /** `params` are `sampling/createMessage` params; resolves to the agent's CreateMessageResult. */
-  sample(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  sample(params: Record<string, unknown>, signal: AbortSignal, key?: string): Promise<Record<string, unknown>>;
+  /** `roots/list`: the roots the agent exposes. */
+  listRoots(signal: AbortSignal, key?: string): Promise<RootsAnswer>;
   /** A `notifications/message` on the call's stream, dropped below the session's logging/setLevel. */
   log(level: AgentLogLevel, data: unknown, logger?: string): void;
+}
+
+/**
+ * A prompt get or resource read that may ask the agent who made it while a plugin serves it (MCP's
+ * related requests on a session; input-required rounds for a 2026-07-28 request). `signal` ends when
+ * the agent gives the request up.
+ */
+export interface AgentRequestContext {
+  agentRequests: AgentRequests;
+  signal: AbortSignal;
 }
 /** Who would serve a call, as far as its source can tell before running it (the approval policy matches on it). */
 export type ToolTarget =

@@ -1,14 +1,16 @@
 /**
- * Requests a tool makes of the agent session that called it: elicitation, sampling and log lines,
- * all sent as related to the agent's tools/call (so over HTTP they ride that call's SSE stream), each
- * refused with a structured code when the agent did not declare the capability or the spec forbids
- * the request.
+ * Requests a tool (or a plugin's prompt or resource handler) makes of the agent session that called
+ * it: elicitation, sampling, roots and log lines, all sent as related to the agent's request (so over
+ * HTTP they ride that request's SSE stream), each refused with a structured code when the agent did
+ * not declare the capability or the spec forbids the request. Keys name nothing on these revisions.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CreateMessageRequestParamsSchema,
   ElicitRequestFormParamsSchema,
   LoggingLevelSchema,
+  type CreateMessageRequestParams,
+  type ElicitRequestFormParams,
   type LoggingLevel,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -32,7 +34,7 @@ export class SessionLogLevel {
 
 export interface AgentRequestTarget {
   server: Server;
-  /** The agent's tools/call id the nested requests relate to. */
+  /** The agent's request (tools/call, prompts/get, resources/read) the nested requests relate to. */
   relatedRequestId: RequestId;
   sendNotification: (notification: { method: 'notifications/message'; params: { level: LoggingLevel; logger?: string; data: unknown } }) => Promise<void>;
   logLevel: SessionLogLevel;
@@ -47,6 +49,20 @@ function agentFailure(what: string, error: unknown): JunctionError {
   return new JunctionError('AgentRequestFailed', `The agent did not complete the ${what}: ${message}`);
 }
 
+/** An elicitation's params as MCP allows them (a form of flat primitive properties); InvalidRequest otherwise. */
+export function formElicitation(params: { message: string; requestedSchema: Record<string, unknown> }): ElicitRequestFormParams {
+  const parsed = ElicitRequestFormParamsSchema.safeParse({ ...params, mode: 'form' });
+  if (!parsed.success) throw new JunctionError('InvalidRequest', `The elicitation request is not allowed by the MCP specification: ${issues(parsed.error)}`);
+  return parsed.data;
+}
+
+/** `sampling/createMessage` params as MCP allows them; InvalidRequest otherwise. */
+export function samplingRequest(params: Record<string, unknown>): CreateMessageRequestParams {
+  const parsed = CreateMessageRequestParamsSchema.safeParse(params);
+  if (!parsed.success) throw new JunctionError('InvalidRequest', `The sampling request is not allowed by the MCP specification: ${issues(parsed.error)}`);
+  return parsed.data;
+}
+
 export function agentRequestsFor(target: AgentRequestTarget): AgentRequests {
   const { server } = target;
   return {
@@ -54,10 +70,9 @@ export function agentRequestsFor(target: AgentRequestTarget): AgentRequests {
       if (!server.getClientCapabilities()?.elicitation) {
         throw new JunctionError('CapabilityUnavailable', 'The agent that made this call did not declare the elicitation capability.');
       }
-      const parsed = ElicitRequestFormParamsSchema.safeParse({ ...params, mode: 'form' });
-      if (!parsed.success) throw new JunctionError('InvalidRequest', `The elicitation request is not allowed by the MCP specification: ${issues(parsed.error)}`);
+      const form = formElicitation(params);
       try {
-        const result = await server.elicitInput(parsed.data, { relatedRequestId: target.relatedRequestId, signal });
+        const result = await server.elicitInput(form, { relatedRequestId: target.relatedRequestId, signal });
         return result.content === undefined ? { action: result.action } : { action: result.action, content: result.content as NonNullable<ElicitationAnswer['content']> };
       } catch (error) {
         throw agentFailure('elicitation', error);
@@ -67,12 +82,22 @@ export function agentRequestsFor(target: AgentRequestTarget): AgentRequests {
       if (!server.getClientCapabilities()?.sampling) {
         throw new JunctionError('CapabilityUnavailable', 'The agent that made this call did not declare the sampling capability.');
       }
-      const parsed = CreateMessageRequestParamsSchema.safeParse(params);
-      if (!parsed.success) throw new JunctionError('InvalidRequest', `The sampling request is not allowed by the MCP specification: ${issues(parsed.error)}`);
+      const request = samplingRequest(params);
       try {
-        return (await server.createMessage(parsed.data, { relatedRequestId: target.relatedRequestId, signal })) as Record<string, unknown>;
+        return (await server.createMessage(request, { relatedRequestId: target.relatedRequestId, signal })) as Record<string, unknown>;
       } catch (error) {
         throw agentFailure('sampling request', error);
+      }
+    },
+    async listRoots(signal) {
+      if (!server.getClientCapabilities()?.roots) {
+        throw new JunctionError('CapabilityUnavailable', 'The agent that made this call did not declare the roots capability.');
+      }
+      try {
+        const { roots } = await server.listRoots(undefined, { relatedRequestId: target.relatedRequestId, signal });
+        return { roots: roots.map((root) => (root.name === undefined ? { uri: root.uri } : { uri: root.uri, name: root.name })) };
+      } catch (error) {
+        throw agentFailure('roots request', error);
       }
     },
     log(level, data, logger) {

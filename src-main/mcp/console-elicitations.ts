@@ -152,13 +152,15 @@ export class ConsoleElicitations {
 
 /**
  * A call's agent requests with elicitation and sampling sent to the console while the operator answers
- * them (checked at each request, so switching takes effect mid-call); logs stay with the agent.
+ * them (checked at each request, so switching takes effect mid-call). Roots and logs stay with the
+ * agent: its roots are facts about the agent's side, which the operator cannot answer for.
  */
 export function withConsoleElicitations(base: AgentRequests | undefined, queue: ConsoleElicitations, call: { callId: string; tool: string; agent: string }): AgentRequests {
   const noAgent = (what: string) => Promise.reject(new JunctionError('CapabilityUnavailable', `This call has no MCP agent session to ${what}.`));
   return {
-    elicit: (params, signal) => (queue.answerer === 'console' ? queue.ask(call, params, signal) : base ? base.elicit(params, signal) : noAgent('ask')),
-    sample: (params, signal) => (queue.answerer === 'console' ? queue.sample(call, params, signal) : base ? base.sample(params, signal) : noAgent('sample from')),
+    elicit: (params, signal, key) => (queue.answerer === 'console' ? queue.ask(call, params, signal) : base ? base.elicit(params, signal, key) : noAgent('ask')),
+    sample: (params, signal, key) => (queue.answerer === 'console' ? queue.sample(call, params, signal) : base ? base.sample(params, signal, key) : noAgent('sample from')),
+    listRoots: (signal, key) => (base ? base.listRoots(signal, key) : noAgent('ask for roots')),
     log: (level, data, logger) => base?.log(level, data, logger),
   };
 }

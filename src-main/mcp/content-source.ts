@@ -13,17 +13,20 @@ import type {
   LoggingLevel,
   ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentScope, ResourceSubscription, ResourceUpdate } from '../contracts/index.js';
+import type { AgentRequestContext, AgentScope, ResourceSubscription, ResourceUpdate } from '../contracts/index.js';
 
 type MaybePromise<T> = T | Promise<T>;
 
-/** `scope` is the asking agent's session: with several projects, it sees its own project's prompts and resources. */
+/**
+ * `scope` is the asking agent's session: with several projects, it sees its own project's prompts and
+ * resources. `asking` lets whoever serves a prompt get or resource read ask that agent meanwhile.
+ */
 export interface ContentSource {
   listPrompts(scope?: AgentScope): MaybePromise<ListPromptsResult>;
-  getPrompt(name: string, args: Record<string, string>, scope?: AgentScope): Promise<GetPromptResult>;
+  getPrompt(name: string, args: Record<string, string>, scope?: AgentScope, asking?: AgentRequestContext): Promise<GetPromptResult>;
   listResources(scope?: AgentScope): MaybePromise<ListResourcesResult>;
   listResourceTemplates(scope?: AgentScope): MaybePromise<ListResourceTemplatesResult>;
-  readResource(uri: string, scope?: AgentScope): Promise<ReadResourceResult>;
+  readResource(uri: string, scope?: AgentScope, asking?: AgentRequestContext): Promise<ReadResourceResult>;
   onPromptsChanged(listener: () => void): () => void;
   onResourcesChanged(listener: () => void): () => void;
   /** Throws `CompletionRefNotFound` for a prompt or template nobody publishes to the agent's project. */

@@ -1,5 +1,5 @@
 /**
- * Wraps a call's agent requests so every elicitation and sampling request is reported to the call
+ * Wraps a call's agent requests so every elicitation, sampling and roots request is reported to the call
  * observers (the console's call trace) when it starts and when it ends, under its parent call.
  */
 import { randomUUID } from 'node:crypto';
@@ -30,9 +30,11 @@ export function traceAgentRequests(requests: AgentRequests, callId: string, repo
     }
   }
   return {
-    elicit: (params, signal) => traced('elicitation', params.message, () => requests.elicit(params, signal), (r) => r.action),
-    sample: (params, signal) =>
-      traced('sampling', lastMessageText(params), () => requests.sample(params, signal), (r) => (typeof r['model'] === 'string' ? r['model'] : undefined)),
+    elicit: (params, signal, key) => traced('elicitation', params.message, () => requests.elicit(params, signal, key), (r) => r.action),
+    sample: (params, signal, key) =>
+      traced('sampling', lastMessageText(params), () => requests.sample(params, signal, key), (r) => (typeof r['model'] === 'string' ? r['model'] : undefined)),
+    // The roots are the agent's own paths: the trace keeps how many, not which.
+    listRoots: (signal, key) => traced('roots', 'roots/list', () => requests.listRoots(signal, key), (r) => `${r.roots.length} roots`),
     log: (level, data, logger) => requests.log(level, data, logger),
   };
 }

@@ -28,7 +28,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ANSWER_BY_KIND, isJunctionError, JunctionError, jsonRpcCodeOf } from '../contracts/index.js';
-import type { AgentScope, AgentTransport, JsonText, ResourceSubscription, ToolDescriptor, ToolVisibility } from '../contracts/index.js';
+import type { AgentRequestContext, AgentScope, AgentTransport, JsonText, ResourceSubscription, ToolDescriptor, ToolVisibility } from '../contracts/index.js';
 import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
@@ -144,7 +144,8 @@ function toJsonRpcFailure(error: unknown): JsonRpcFailure {
  */
 const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
-type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** What the SDK hands every request handler: the request's id, its cancellation and its related sends. */
+type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** The SDK's answer to a tools/call request or result its schema refuses, word for word. */
 function invalidToolCall(what: 'request' | 'result', error: unknown): McpError {
@@ -159,8 +160,8 @@ function invalidToolCall(what: 'request' | 'result', error: unknown): McpError {
  * branch is never reached: the Server refuses a task-augmented tools/call first, Junction declaring no
  * task capability.)
  */
-function checkedToolCall(handler: (request: CallToolRequest, extra: ToolCallExtra) => Promise<{ result: CallToolResult; resultJson?: JsonText }>) {
-  return async (request: unknown, extra: ToolCallExtra): Promise<CallToolResult> => {
+function checkedToolCall(handler: (request: CallToolRequest, extra: HandlerExtra) => Promise<{ result: CallToolResult; resultJson?: JsonText }>) {
+  return async (request: unknown, extra: HandlerExtra): Promise<CallToolResult> => {
     const validated = safeParse(CallToolRequestSchema, request);
     if (!validated.success) throw invalidToolCall('request', validated.error);
     // The handler gets the request as it came, as the SDK's wrapper gives it.
@@ -284,10 +285,15 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
       Protocol.prototype.setRequestHandler.call(server, LooseCallToolRequest, callTool);
       if (content) {
         server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => content.listPrompts(scope())));
-        server.setRequestHandler(GetPromptRequestSchema, (request) => guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {}, scope())));
+        // A plugin serving a prompt or a resource read may ask this session meanwhile, as a tool may.
+        const asking = (extra: HandlerExtra): AgentRequestContext => ({
+          agentRequests: agentRequestsFor({ server, relatedRequestId: extra.requestId, sendNotification: extra.sendNotification, logLevel: state.logLevel }),
+          signal: extra.signal,
+        });
+        server.setRequestHandler(GetPromptRequestSchema, (request, extra) => guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {}, scope(), asking(extra))));
         server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources(scope())));
         server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates(scope())));
-        server.setRequestHandler(ReadResourceRequestSchema, (request) => guarded(() => content.readResource(request.params.uri, scope())));
+        server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => guarded(() => content.readResource(request.params.uri, scope(), asking(extra))));
         server.setRequestHandler(CompleteRequestSchema, (request) => guarded(async () => ({ completion: await content.complete(request.params, scope()) })));
         server.setRequestHandler(SubscribeRequestSchema, (request) =>
           guarded(async () => {

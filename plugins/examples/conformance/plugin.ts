@@ -1,10 +1,11 @@
 /**
  * Every tool, resource, template and prompt the official MCP conformance suite's server scenarios
  * call, implemented as an ordinary SDK plugin so the suite exercises the whole bridge: results,
- * progress, logging, sampling and elicitation through the hub, completion and subscriptions.
+ * progress, logging, sampling, elicitation and roots through the hub (each question under the key the
+ * suite's fixture names), questions from a prompt handler, completion and subscriptions.
  */
 import { z } from 'zod';
-import { createPlugin, type ElicitationResult, type McpPlugin, type ToolContext } from '../../sdk/index.js';
+import { createPlugin, type AgentRequests, type ElicitationResult, type McpPlugin, type ToolContext } from '../../sdk/index.js';
 
 export interface ConformancePluginOptions {
   endpoint: string;
@@ -227,10 +228,12 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
       handler: (args) => `JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`,
     });
 
-  // The 2026-07-28 scenarios: the tool asks through the bridge as always; Junction turns each question
-  // into an input-required result for a stateless agent and resumes the call with its answers.
-  const askName = (ctx: ToolContext) => ctx.elicit('What is your name?', { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
-  const greeting = (ctx: ToolContext) => ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 });
+  // The 2026-07-28 scenarios: the tool asks through the bridge as always, each question under the key
+  // the suite's fixture gives it; Junction turns the questions into an input-required result for a
+  // stateless agent and resumes the call with its answers.
+  const askName = (ctx: AgentRequests) => ctx.elicit('What is your name?', { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, { key: 'user_name' });
+  const greeting = (ctx: AgentRequests) => ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 }, { key: 'greeting' });
+  const rootsOf = async (ctx: AgentRequests) => (await ctx.listRoots({ key: 'client_roots' })).roots.map((root) => root.uri).join(', ');
   const sampledText = (result: Record<string, unknown>) => {
     const content = result['content'] as { text?: unknown } | undefined;
     return typeof content?.text === 'string' ? content.text : JSON.stringify(result['content']);
@@ -244,13 +247,20 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
       input: noArgs,
       handler: async (_args, ctx) => `Hello, ${String((await askName(ctx)).content?.['name'] ?? 'nobody')}!`,
     })
-    .tool({ name: 'test_input_required_result_sampling', description: 'Asks the agent for a completion (sampling)', input: noArgs, handler: async (_args, ctx) => `Sampled: ${sampledText(await greeting(ctx))}` })
+    .tool({
+      name: 'test_input_required_result_sampling',
+      description: 'Asks the agent for a completion (sampling)',
+      input: noArgs,
+      handler: async (_args, ctx) =>
+        `Sampled: ${sampledText(await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 }, { key: 'capital_question' }))}`,
+    })
+    .tool({ name: 'test_input_required_result_list_roots', description: "Asks the agent for its roots and names them", input: noArgs, handler: async (_args, ctx) => `Roots: ${await rootsOf(ctx)}` })
     .tool({
       name: 'test_input_required_result_request_state',
       description: 'Asks for a confirmation; Junction seals the request state between the rounds',
       input: noArgs,
       handler: async (_args, ctx) => {
-        const answer = await ctx.elicit('Please confirm', { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] });
+        const answer = await ctx.elicit('Please confirm', { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }, { key: 'confirm' });
         return `state-ok: confirmed=${String(answer.content?.['ok'])}`;
       },
     })
@@ -260,18 +270,18 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
       description: 'Asks two questions one after the other',
       input: noArgs,
       handler: async (_args, ctx) => {
-        const name = await ctx.elicit('Step 1: What is your name?', { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
-        const color = await ctx.elicit('Step 2: What is your favorite color?', { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] });
+        const name = await ctx.elicit('Step 1: What is your name?', { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, { key: 'step1' });
+        const color = await ctx.elicit('Step 2: What is your favorite color?', { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] }, { key: 'step2' });
         return `${String(name.content?.['name'])} likes ${String(color.content?.['color'])}`;
       },
     })
     .tool({
       name: 'test_input_required_result_multiple_inputs',
-      description: 'Asks an elicitation and a sampling question in the same turn',
+      description: 'Asks an elicitation, a sampling and a roots question in the same turn',
       input: noArgs,
       handler: async (_args, ctx) => {
-        const [name, sampled] = await Promise.all([askName(ctx), greeting(ctx)]);
-        return `${sampledText(sampled)}, ${String(name.content?.['name'])}`;
+        const [name, sampled, roots] = await Promise.all([askName(ctx), greeting(ctx), rootsOf(ctx)]);
+        return `${sampledText(sampled)}, ${String(name.content?.['name'])} (roots: ${roots})`;
       },
     })
     // The tasks extension's fixtures (SEP-2663): each long tool calls ctx.processing() where its long part begins.
@@ -327,7 +337,7 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
       input: noArgs,
       taskSupport: 'required',
       handler: async (_args, ctx) => {
-        const answer = await ctx.elicit('What is your name?', { type: 'object', properties: { user_name: { type: 'string' } }, required: ['user_name'] });
+        const answer = await ctx.elicit('What is your name?', { type: 'object', properties: { user_name: { type: 'string' } }, required: ['user_name'] }, { key: 'user_name' });
         const name = Object.values(answer.content ?? {}).find((v) => typeof v === 'string') ?? 'nobody';
         ctx.processing(`Greeting ${String(name)}`);
         await abortableSleep(300, ctx.signal);
@@ -424,6 +434,15 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
         { role: 'user', content: { type: 'resource', resource: { uri: args['resourceUri'] ?? '', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
         { role: 'user', text: 'Please process the embedded resource above.' },
       ],
+    })
+    .prompt({
+      name: 'test_input_required_result_prompt',
+      title: 'Prompt That Asks',
+      description: 'Asks the agent for the context to use before it renders (an input-required prompts/get on 2026-07-28)',
+      handler: async (_args, ctx) => {
+        const answer = await ctx.elicit('What context should the prompt use?', { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] }, { key: 'user_context' });
+        return `Use this context: ${String(answer.content?.['context'] ?? answer.action)}`;
+      },
     })
     .prompt({
       name: 'test_prompt_with_image',

@@ -5,6 +5,7 @@ import type {
   ContentBlock,
   LogLevel,
   ResponseElicitation,
+  ResponseRoots,
   ResponseSampling,
   ResponseListResource,
   ResponseListTool,
@@ -22,18 +23,34 @@ export type JsonObjectSchema = { type: 'object'; [key: string]: unknown };
 export type ToolSchema = z.ZodObject | JsonObjectSchema;
 export type ArgsOf<S extends ToolSchema> = S extends z.ZodObject ? z.output<S> : Record<string, unknown>;
 
-export interface ToolContext {
+/** What a handler may ask the agent whose request it serves. Each rejects with AgentRequestError. */
+export interface AgentRequests {
+  /**
+   * Asks the agent's user (MCP elicitation). `requestedSchema` is a flat object schema of primitive
+   * properties, as MCP requires.
+   */
+  elicit(message: string, requestedSchema: JsonObjectSchema, options?: AgentRequestOptions): Promise<ResponseElicitation>;
+  /** Asks the agent's model (MCP sampling/createMessage params). */
+  sample(params: SamplingParams, options?: AgentRequestOptions): Promise<ResponseSampling>;
+  /** Asks the agent for its roots (MCP roots/list): the `file://` folders it works in. */
+  listRoots(options?: AgentRequestOptions): Promise<ResponseRoots>;
+}
+
+/**
+ * What a prompt handler or a resource read gets: the agent's request it serves, which it may ask the
+ * agent meanwhile (a bridge with the `contentRequests` feature; CapabilityUnavailable elsewhere).
+ */
+export interface RequestContext extends AgentRequests {
+  /** Aborted when the plugin's connection to the bridge drops. */
+  signal: AbortSignal;
+  requestId: string;
+}
+
+export interface ToolContext extends AgentRequests {
   /** Reports progress to the bridge (and on to the agent when it asked for progress). */
   progress(progress: number, total?: number, message?: string): void;
   /** A log line; during a call from an MCP agent it reaches that agent as notifications/message. */
   log(level: LogLevel, message: string, options?: { logger?: string; data?: unknown }): void;
-  /**
-   * Asks the user of the agent that made this call (MCP elicitation). `requestedSchema` is a flat
-   * object schema of primitive properties, as MCP requires. Rejects with AgentRequestError.
-   */
-  elicit(message: string, requestedSchema: JsonObjectSchema, options?: AgentRequestOptions): Promise<ResponseElicitation>;
-  /** Asks the model of the agent that made this call (MCP sampling/createMessage params). Rejects with AgentRequestError. */
-  sample(params: SamplingParams, options?: AgentRequestOptions): Promise<ResponseSampling>;
   /** Aborted when the bridge cancels the call (deadline, agent gone) or the connection drops. */
   signal: AbortSignal;
   requestId: string;
@@ -56,6 +73,12 @@ export interface ToolContext {
 export interface AgentRequestOptions {
   /** Withdraws the request (the agent receives notifications/cancelled); the call's own cancellation always does. */
   signal?: AbortSignal;
+  /**
+   * The question's own name, which a 2026-07-28 agent answers it under (1–64 letters, digits, `_`, `.`,
+   * `-`; one open question per key and call). Without one the bridge names it (`elicitation-N`…); the
+   * session revisions key nothing, so there it changes nothing. A bad or reused key rejects with InvalidRequest.
+   */
+  key?: string;
 }
 
 export interface SamplingParams {
@@ -119,7 +142,8 @@ export interface PromptDefinition {
   title?: string;
   description?: string;
   arguments?: Array<{ name: string; description?: string; required?: boolean }>;
-  handler: (args: Record<string, string>) => string | PromptMessageInput[] | Promise<string | PromptMessageInput[]>;
+  /** `ctx` may ask the agent that asked for the prompt (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`). */
+  handler: (args: Record<string, string>, ctx: RequestContext) => string | PromptMessageInput[] | Promise<string | PromptMessageInput[]>;
 }
 
 export type ResourceReadResult = string | { text: string; mimeType?: string } | { blob: string; mimeType?: string };
@@ -130,7 +154,8 @@ export interface ResourceDefinition {
   name: string;
   description?: string;
   mimeType?: string;
-  read: (uri: string) => ResourceReadResult | Promise<ResourceReadResult>;
+  /** `ctx` may ask the agent that reads the resource. */
+  read: (uri: string, ctx: RequestContext) => ResourceReadResult | Promise<ResourceReadResult>;
 }
 
 export function isZodSchema(schema: ToolSchema): schema is z.ZodObject {

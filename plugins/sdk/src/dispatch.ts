@@ -2,7 +2,7 @@
  * Running one declared tool, prompt or resource for the bridge and answering in the wire shapes.
  * No network here: the connection layer passes the request in and sends the result back.
  */
-import { isZodSchema, resourceContent, type PromptDefinition, type ResourceDefinition, type ToolContext, type ToolDefinition, type ToolReturn } from './definitions.js';
+import { isZodSchema, resourceContent, type PromptDefinition, type RequestContext, type ResourceDefinition, type ToolContext, type ToolDefinition, type ToolReturn } from './definitions.js';
 import { ToolUnavailableError, errorMessage } from './errors.js';
 import {
   ResponseErrorKind,
@@ -112,12 +112,12 @@ export function unknownTool(requestId: string, name: string): CallReply {
   return callError(requestId, `This plugin has no tool named '${name}'.`, ResponseErrorKind.NotFound, 404);
 }
 
-export async function runPrompt(prompt: PromptDefinition, requestId: string, args: Record<string, unknown>): Promise<ResponseData<ResponseGetPrompt>> {
+export async function runPrompt(prompt: PromptDefinition, requestId: string, args: Record<string, unknown>, ctx: RequestContext): Promise<ResponseData<ResponseGetPrompt>> {
   const stringArgs = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
   const missing = (prompt.arguments ?? []).filter((a) => a.required && stringArgs[a.name] === undefined).map((a) => a.name);
   if (missing.length) return errorData(requestId, `Prompt '${prompt.name}' needs the argument(s): ${missing.join(', ')}.`, ResponseErrorKind.BadRequest, 400);
   try {
-    const produced = await prompt.handler(stringArgs);
+    const produced = await prompt.handler(stringArgs, ctx);
     const messages = typeof produced === 'string' ? [{ role: 'user' as const, text: produced }] : produced;
     return successData(requestId, {
       requestId,
@@ -130,9 +130,9 @@ export async function runPrompt(prompt: PromptDefinition, requestId: string, arg
   }
 }
 
-export async function readResource(resource: ResourceDefinition, requestId: string, uri: string): Promise<ResponseData<ResponseResourceContent[]>> {
+export async function readResource(resource: ResourceDefinition, requestId: string, uri: string, ctx: RequestContext): Promise<ResponseData<ResponseResourceContent[]>> {
   try {
-    return successData(requestId, [resourceContent(uri, resource.mimeType, await resource.read(uri))]);
+    return successData(requestId, [resourceContent(uri, resource.mimeType, await resource.read(uri, ctx))]);
   } catch (error) {
     return errorData(requestId, errorMessage(error), ResponseErrorKind.Internal, 500);
   }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { z } from 'zod';
 import { projectQuery, type ProjectIdentity } from './project-identity.js';
-import { elicit, sample, type AgentRequestChannel } from './agent-requests.js';
+import { agentRequests, type AgentRequestChannel } from './agent-requests.js';
 import {
   isTemplate,
   promptDescriptor,
@@ -18,6 +18,7 @@ import {
   type CompletionHandler,
   type PluginRole,
   type PromptDefinition,
+  type RequestContext,
   type ResourceDefinition,
   type ToolContext,
   type ToolDefinition,
@@ -423,7 +424,7 @@ export class McpPlugin {
       const request = RequestGetPromptSchema.parse(raw);
       const prompt = this.prompts.get(request.name);
       if (!prompt) return errorData(request.requestId, `This plugin has no prompt named '${request.name}'.`, ResponseErrorKind.NotFound, 404);
-      return runPrompt(prompt, request.requestId, request.arguments);
+      return this.serving(request.requestId, (ctx) => runPrompt(prompt, request.requestId, request.arguments, ctx));
     });
     this.hub.on(ServerToPlugin.RunListResources, (raw: unknown) => {
       const { requestId } = RequestIdOnlySchema.parse(raw ?? {});
@@ -437,7 +438,7 @@ export class McpPlugin {
       const request = RequestResourceContentSchema.parse(raw);
       const resource = this.resources.get(request.uri) ?? [...this.resources.values()].find((r) => isTemplate(r) && matchesUriTemplate(r.uri, request.uri));
       if (!resource) return errorData(request.requestId, `This plugin has no resource '${request.uri}'.`, ResponseErrorKind.NotFound, 404);
-      return readResource(resource, request.requestId, request.uri);
+      return this.serving(request.requestId, (ctx) => readResource(resource, request.requestId, request.uri, ctx));
     });
     this.hub.on(ServerToPlugin.CancelToolRequest, (raw: unknown) => {
       const parsed = CancelToolRequestSchema.safeParse(raw);
@@ -476,29 +477,51 @@ export class McpPlugin {
     this.hub.invoke(PluginToServer.NotifyToolRequestCompleted, { requestId, result: reply.value }).catch((error: unknown) => this.emit('error', error instanceof Error ? error : new Error(String(error))));
   }
 
-  private contextFor({ requestId, traceparent }: RequestCallTool, signal: AbortSignal, processing: (message?: string) => void, answered: () => Promise<void>): ToolContext {
-    const send = (method: string, payload: Record<string, unknown>) => {
-      if (this.currentState === 'connected') this.hub.send(method, payload).catch(() => undefined);
-    };
-    const channel: AgentRequestChannel = {
-      supported: () => this.extended,
+  /**
+   * Runs a prompt get or resource read as a request of its own (aborted with the connection), whose
+   * handler may ask the agent when the bridge takes questions outside tool calls (`contentRequests`).
+   */
+  private async serving<T>(requestId: string, run: (ctx: RequestContext) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.running.set(requestId, controller);
+    const channel = this.channel(() => Promise.resolve(), 'contentRequests');
+    try {
+      return await run({ requestId, signal: controller.signal, ...agentRequests(channel, requestId, controller.signal) });
+    } finally {
+      this.running.delete(requestId);
+    }
+  }
+
+  private send(method: string, payload: Record<string, unknown>): void {
+    if (this.currentState === 'connected') this.hub.send(method, payload).catch(() => undefined);
+  }
+
+  /**
+   * The way a handler's questions reach the bridge: each waits for `before` (a tool's Processing answer
+   * goes first), and none is sent unless the bridge took the extension and, when named, `feature`.
+   */
+  private channel(before: () => Promise<void>, feature?: ExtensionFeature): AgentRequestChannel {
+    return {
+      supports: (needed) => this.extended && [feature, needed].every((f) => f === undefined || this.bridgeFeatures.includes(f)),
       invoke: async (method, payload) => {
         if (this.currentState !== 'connected') throw new AgentRequestError(ExtensionErrorCode.CallNotActive, 'The plugin is not connected to the bridge.');
-        await answered();
+        await before();
         return this.hub.invoke(method, payload);
       },
-      send,
+      send: (method, payload) => this.send(method, payload),
     };
+  }
+
+  private contextFor({ requestId, traceparent }: RequestCallTool, signal: AbortSignal, processing: (message?: string) => void, answered: () => Promise<void>): ToolContext {
     return {
       requestId,
       ...(traceparent !== undefined ? { traceparent } : {}),
       signal,
       processing,
-      progress: (progress, total, message) => send(PluginToServer.NotifyToolProgress, { requestId, progress, total, message }),
+      progress: (progress, total, message) => this.send(PluginToServer.NotifyToolProgress, { requestId, progress, total, message }),
       log: (level: PluginLogLevel, message: string, options = {}) =>
-        send(PluginToServer.NotifyLog, { requestId, level, message, ...(this.extended ? { logger: options.logger, data: options.data } : {}) }),
-      elicit: (message, requestedSchema, options) => elicit(channel, requestId, signal, message, requestedSchema, options?.signal),
-      sample: (params, options) => sample(channel, requestId, signal, params, options?.signal),
+        this.send(PluginToServer.NotifyLog, { requestId, level, message, ...(this.extended ? { logger: options.logger, data: options.data } : {}) }),
+      ...agentRequests(this.channel(answered), requestId, signal),
     };
   }
 }

@@ -6,9 +6,18 @@
  * Handshake: the plugin sends `extensions: { version: 1, features: [...] }` in RequestVersionHandshake;
  * the server answers with the features it supports in VersionHandshakeResponse.extensions.
  * Plugin → server (invocations answered with a ResponseData envelope; failures carry a stable `code`):
- *   RequestElicitation { requestId, elicitationId, message, requestedSchema }   → value { action, content? }
- *   RequestSampling    { requestId, samplingId, params: CreateMessageRequest params } → value: CreateMessageResult
+ *   RequestElicitation { requestId, elicitationId, message, requestedSchema, key? } → value { action, content? }
+ *   RequestSampling    { requestId, samplingId, params: CreateMessageRequest params, key? } → value: CreateMessageResult
+ *   RequestRoots       { requestId, rootsId, key? }                                → value: ListRootsResult { roots }
+ *     (feature `roots`: the agent's roots, `roots/list`)
  *   CancelAgentRequest { requestId, nestedId }                                     → empty envelope
+ *   `requestId` names the running call the question belongs to: a RunCallTool's, or (feature
+ *   `contentRequests`) a RunGetPrompt's or RunResourceContent's while the plugin answers it.
+ *   `key` (1–64 of A–Z a–z 0–9 _ . -) names the question where the agent's protocol keys its answers: a
+ *   2026-07-28 agent gets it as the input request's key (`elicitation-N`, `sampling-N`, `roots-N`
+ *   without one); a key that names another question still open for the same call is refused
+ *   (InvalidRequest). A payload the schema refuses (a key that is not such a string) is answered with
+ *   InvalidRequest and the schema's words.
  *   NotifyResourceUpdated { uri }                                                  → empty envelope
  *   NotifyLog gains `logger` and `data` and the eight MCP levels.
  *   NotifyOperator { requestId, level, title, message }                          → empty envelope
@@ -25,8 +34,11 @@ import type { ResponseErrorKind } from './enums.js';
 import { dto, jsonObject, looseDto, optionalBoolean, optionalInt, optionalString } from './reading.js';
 
 export const EXTENSIONS_VERSION = 1;
-/** `completion` and `subscriptions` gate server → plugin methods; the others say what the plugin may ask for. */
-export const EXTENSION_FEATURES = ['elicitation', 'sampling', 'logging', 'completion', 'subscriptions', 'operatorNotices'] as const;
+/**
+ * `completion` and `subscriptions` gate server → plugin methods; the others say what the plugin may ask
+ * for (`roots`: RequestRoots; `contentRequests`: questions while answering RunGetPrompt or RunResourceContent).
+ */
+export const EXTENSION_FEATURES = ['elicitation', 'sampling', 'logging', 'completion', 'subscriptions', 'operatorNotices', 'roots', 'contentRequests'] as const;
 export type ExtensionFeature = (typeof EXTENSION_FEATURES)[number];
 
 /** Unknown feature names (a newer peer) are dropped rather than refused. */
@@ -41,11 +53,11 @@ export type Extensions = z.output<typeof ExtensionsSchema>;
 
 /** Stable codes of extension failures, in `code` of the envelope. */
 export const ExtensionErrorCode = {
-  /** The agent that made the call did not declare the MCP client capability (elicitation, sampling). */
+  /** The agent that made the call did not declare the MCP client capability (elicitation, sampling, roots). */
   CapabilityUnavailable: 'CapabilityUnavailable',
   /** No running call of this connection has that requestId (never started, already ended, agent gone). */
   CallNotActive: 'CallNotActive',
-  /** The request does not satisfy the MCP specification (e.g. a requestedSchema with nested objects). */
+  /** The request does not satisfy the MCP specification or this contract (a requestedSchema with nested objects, a key already open). */
   InvalidRequest: 'InvalidRequest',
   /** The agent answered with an error, or cancelled. */
   AgentRequestFailed: 'AgentRequestFailed',
@@ -59,12 +71,24 @@ export function extensionDataSchema<T extends z.ZodType>(value: T) {
   return dto({ ...responseDataFields, value: value.nullish(), code: optionalString });
 }
 
+/** The most characters a question's key may have; the agent's protocol carries it as a map key. */
+export const INPUT_KEY_MAX = 64;
+/** A question's own name for the agent's answer (see the header); absent (or null), the server names it. */
+export const InputKeySchema = z
+  .string()
+  .min(1)
+  .max(INPUT_KEY_MAX)
+  .regex(/^[\w.-]+$/, 'a key is letters, digits, _, . and - only')
+  .nullish()
+  .transform((v) => v ?? undefined);
+
 export const RequestElicitationSchema = dto({
   requestId: z.string().min(1),
   elicitationId: z.string().min(1),
   message: z.string(),
   /** Checked against the MCP rules (flat object of primitive properties) by the server. */
   requestedSchema: jsonObject,
+  key: InputKeySchema,
 });
 export type RequestElicitation = z.output<typeof RequestElicitationSchema>;
 
@@ -86,12 +110,20 @@ export const RequestSamplingSchema = dto({
   samplingId: z.string().min(1),
   /** `sampling/createMessage` params (messages, maxTokens, …), validated by the server against the MCP schema. */
   params: jsonObject,
+  key: InputKeySchema,
 });
 export type RequestSampling = z.output<typeof RequestSamplingSchema>;
 /** `CreateMessageResult`: role, content, model, stopReason…; fields pass through. */
 export const ResponseSamplingSchema = looseDto({ role: z.string(), content: z.unknown(), model: z.string() });
 export type ResponseSampling = z.output<typeof ResponseSamplingSchema>;
 export const ResponseSamplingDataSchema = extensionDataSchema(ResponseSamplingSchema);
+
+export const RequestRootsSchema = dto({ requestId: z.string().min(1), rootsId: z.string().min(1), key: InputKeySchema });
+export type RequestRoots = z.output<typeof RequestRootsSchema>;
+/** `ListRootsResult`: the agent's roots (`file://` URIs, optional names); other fields pass through. */
+export const ResponseRootsSchema = looseDto({ roots: z.array(looseDto({ uri: z.string(), name: optionalString })) });
+export type ResponseRoots = z.output<typeof ResponseRootsSchema>;
+export const ResponseRootsDataSchema = extensionDataSchema(ResponseRootsSchema);
 
 export const CancelAgentRequestSchema = dto({ requestId: z.string().min(1), nestedId: z.string().min(1), reason: optionalString });
 export type CancelAgentRequest = z.output<typeof CancelAgentRequestSchema>;

@@ -20,7 +20,9 @@ export const PluginToServer = {
   RequestElicitation: 'RequestElicitation',
   /** MCP extension 1: ask the model of the agent that made a running call (`sampling/createMessage`). */
   RequestSampling: 'RequestSampling',
-  /** MCP extension 1: the plugin gives up on one of its own pending elicitation or sampling requests. */
+  /** MCP extension 1 (`roots` feature): ask the agent that made a running call for its roots (`roots/list`). */
+  RequestRoots: 'RequestRoots',
+  /** MCP extension 1: the plugin gives up on one of its own pending elicitation, sampling or roots requests. */
   CancelAgentRequest: 'CancelAgentRequest',
   /** MCP extension 1: a resource changed (`notifications/resources/updated` to subscribed agents). */
   NotifyResourceUpdated: 'NotifyResourceUpdated',

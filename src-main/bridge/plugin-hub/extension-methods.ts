@@ -1,9 +1,11 @@
 /**
- * MCP extension 1 on the hub: a plugin's elicitation and sampling requests go to the agent session
- * of the call they belong to (and only while that call runs, on the connection that serves it); log
- * lines of a call go to its session, other log lines to every session; resource updates fan out to
- * subscribers. Every refusal is an envelope with a stable `code`; nothing is kept after a call ends.
+ * MCP extension 1 on the hub: a plugin's elicitation, sampling and roots requests go to the agent
+ * session of the call they belong to (and only while that call, prompt get or resource read runs, on
+ * the connection that serves it); log lines of a call go to its session, other log lines to every
+ * session; resource updates fan out to subscribers. Every refusal is an envelope with a stable
+ * `code`, a request the contract's schema refuses (a bad key) included; nothing is kept after a call ends.
  */
+import type { z } from 'zod';
 import {
   CancelAgentRequestSchema,
   ExtensionErrorCode,
@@ -11,6 +13,8 @@ import {
   NotifyResourceUpdatedSchema,
   PluginToServer,
   RequestElicitationSchema,
+  RequestIdOnlySchema,
+  RequestRootsSchema,
   RequestSamplingSchema,
   ResponseErrorKind,
   extensionError,
@@ -18,7 +22,7 @@ import {
 } from '../../../plugins/sdk/wire/index.js';
 import { isJunctionError, type AgentRequests } from '../../contracts/index.js';
 import { callDeadlines, errorMessage, type TypedEmitter } from '../../shared/index.js';
-import type { HubConnection, HubServer } from '../signalr/index.js';
+import { HubMethodError, type HubConnection, type HubServer } from '../signalr/index.js';
 import type { BridgeEvents, ResourceSubscriptions } from '../source/index.js';
 import type { ActiveCalls } from './active-calls.js';
 import type { HubWire } from './payloads.js';
@@ -32,22 +36,24 @@ const ERROR_KIND_BY_EXTENSION_CODE: Partial<Record<ExtensionErrorCode, ResponseE
   TooManyRequests: ResponseErrorKind.Conflict,
 };
 
+/** One agent request as the plugin sent it: the call it belongs to, its own id, and the key it is asked under. */
+interface NestedAsk {
+  requestId: string;
+  nestedId: string;
+  key?: string | undefined;
+}
+
 /**
  * Runs one nested request for the plugin and answers with a success or a coded error envelope. While
  * it is pending its call's deadline stands still; it waits at most `calls.agentRequestTimeoutMs`.
  */
-async function nestedRequest<T>(
-  calls: ActiveCalls,
-  connection: HubConnection,
-  requestId: string,
-  nestedId: string,
-  run: (agent: AgentRequests, signal: AbortSignal) => Promise<T>,
-): Promise<unknown> {
+async function nestedRequest<T>(calls: ActiveCalls, connection: HubConnection, ask: NestedAsk, run: (agent: AgentRequests, signal: AbortSignal) => Promise<T>): Promise<unknown> {
+  const { requestId } = ask;
   const call = calls.get(requestId, connection.id);
   if (!call) return extensionError(requestId, ExtensionErrorCode.CallNotActive, `No running call '${requestId}' on this connection: requests to the agent are only possible while serving its call.`, ResponseErrorKind.NotFound);
   if (!call.agentRequests) return extensionError(requestId, ExtensionErrorCode.CapabilityUnavailable, 'This call did not come from an MCP agent session (it came over /api), so there is no agent to ask.', ResponseErrorKind.Unavailable);
-  const nested = calls.nest(call, nestedId);
-  if (!nested.ok) return extensionError(requestId, ExtensionErrorCode.TooManyRequests, nested.message, ResponseErrorKind.Conflict);
+  const nested = calls.nest(call, ask.nestedId, ask.key);
+  if (!nested.ok) return extensionError(requestId, ExtensionErrorCode[nested.code], nested.message, ERROR_KIND_BY_EXTENSION_CODE[nested.code] ?? ResponseErrorKind.Conflict);
   const { controller } = nested;
   const timeoutMs = calls.agentRequestTimeoutMs;
   let timedOut = false;
@@ -78,19 +84,63 @@ export interface ExtensionSinks {
   events: TypedEmitter<BridgeEvents>;
 }
 
+/**
+ * Registers an agent request method: its payload read by the contract's schema, a payload the schema
+ * refuses answered with InvalidRequest (reported once, as every refused payload is), and the request
+ * run for the call it names.
+ */
+function agentRequestMethod<S extends z.ZodType>(
+  hub: HubServer,
+  calls: ActiveCalls,
+  wire: HubWire,
+  method: string,
+  schema: S,
+  ask: (request: z.output<S>) => NestedAsk,
+  run: (request: z.output<S>, agent: AgentRequests, signal: AbortSignal) => Promise<unknown>,
+): () => void {
+  return hub.on(method, (connection, raw) => {
+    let request: z.output<S>;
+    try {
+      request = wire.read(connection, method, schema, raw);
+    } catch (error) {
+      if (!(error instanceof HubMethodError)) throw error;
+      const requestId = RequestIdOnlySchema.safeParse(raw).data?.requestId ?? '';
+      return extensionError(requestId, ExtensionErrorCode.InvalidRequest, error.message, ResponseErrorKind.BadRequest);
+    }
+    return nestedRequest(calls, connection, ask(request), (agent, signal) => run(request, agent, signal));
+  });
+}
+
 /** Registers the extension's plugin → server methods on `hub`; returns the disposers. */
 export function attachExtensionMethods(hub: HubServer, calls: ActiveCalls, sinks: ExtensionSinks, wire: HubWire): Array<() => void> {
   return [
-    hub.on(PluginToServer.RequestElicitation, (connection, raw) => {
-      const request = wire.read(connection, PluginToServer.RequestElicitation, RequestElicitationSchema, raw);
-      return nestedRequest(calls, connection, request.requestId, request.elicitationId, (agent, signal) =>
-        agent.elicit({ message: request.message, requestedSchema: request.requestedSchema }, signal),
-      );
-    }),
-    hub.on(PluginToServer.RequestSampling, (connection, raw) => {
-      const request = wire.read(connection, PluginToServer.RequestSampling, RequestSamplingSchema, raw);
-      return nestedRequest(calls, connection, request.requestId, request.samplingId, (agent, signal) => agent.sample(request.params, signal));
-    }),
+    agentRequestMethod(
+      hub,
+      calls,
+      wire,
+      PluginToServer.RequestElicitation,
+      RequestElicitationSchema,
+      (r) => ({ requestId: r.requestId, nestedId: r.elicitationId, key: r.key }),
+      (r, agent, signal) => agent.elicit({ message: r.message, requestedSchema: r.requestedSchema }, signal, r.key),
+    ),
+    agentRequestMethod(
+      hub,
+      calls,
+      wire,
+      PluginToServer.RequestSampling,
+      RequestSamplingSchema,
+      (r) => ({ requestId: r.requestId, nestedId: r.samplingId, key: r.key }),
+      (r, agent, signal) => agent.sample(r.params, signal, r.key),
+    ),
+    agentRequestMethod(
+      hub,
+      calls,
+      wire,
+      PluginToServer.RequestRoots,
+      RequestRootsSchema,
+      (r) => ({ requestId: r.requestId, nestedId: r.rootsId, key: r.key }),
+      (r, agent, signal) => agent.listRoots(signal, r.key),
+    ),
     hub.on(PluginToServer.CancelAgentRequest, (connection, raw) => {
       const request = wire.read(connection, PluginToServer.CancelAgentRequest, CancelAgentRequestSchema, raw);
       calls.get(request.requestId, connection.id)?.nested.get(request.nestedId)?.abort(new Error(request.reason ?? 'Cancelled by the plugin.'));

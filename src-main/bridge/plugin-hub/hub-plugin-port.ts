@@ -23,7 +23,7 @@ import type { CallContext } from '../../contracts/index.js';
 import { errorMessage, onAbort } from '../../shared/index.js';
 import { CallDeadline, contentProblem, InvokeFailure, issuesText, parseCallReply, replyFromEnvelope, type PluginReply, type ToolCallOptions } from '../calls/index.js';
 import { HubInvocationError, type HubConnection, type InvokeOptions } from '../signalr/index.js';
-import type { PluginPort } from '../source/index.js';
+import type { ContentCallOptions, PluginPort } from '../source/index.js';
 import { ActiveCalls } from './active-calls.js';
 
 /** Content an agent could not take (an image without base64 data or a MIME type) fails the call as malformed. */
@@ -104,13 +104,13 @@ export class HubPluginPort implements PluginPort {
     await this.invoke(this.connection(connectionId), method, [{ requestId: randomUUID(), uri }], timeoutMs);
   }
 
-  async getPrompt(connectionId: string, name: string, args: Record<string, string>, timeoutMs: number) {
-    const raw = await this.invoke(this.connection(connectionId), ServerToPlugin.RunGetPrompt, [{ requestId: randomUUID(), name, arguments: args }], timeoutMs);
+  async getPrompt(connectionId: string, name: string, args: Record<string, string>, options: ContentCallOptions) {
+    const raw = await this.contentCall(connectionId, ServerToPlugin.RunGetPrompt, { name, arguments: args }, options);
     return this.parse(connectionId, ServerToPlugin.RunGetPrompt, ResponseGetPromptDataSchema, raw);
   }
 
-  async readResource(connectionId: string, uri: string, timeoutMs: number) {
-    const raw = await this.invoke(this.connection(connectionId), ServerToPlugin.RunResourceContent, [{ requestId: randomUUID(), uri }], timeoutMs);
+  async readResource(connectionId: string, uri: string, options: ContentCallOptions) {
+    const raw = await this.contentCall(connectionId, ServerToPlugin.RunResourceContent, { uri }, options);
     const envelope = this.parse(connectionId, ServerToPlugin.RunResourceContent, ResponseResourceContentDataSchema, raw);
     return { ...envelope, value: envelope.value ?? undefined };
   }
@@ -215,6 +215,35 @@ export class HubPluginPort implements PluginPort {
     } finally {
       this.progress.delete(requestId);
       this.inFlight.delete(requestId);
+      this.calls.end(requestId);
+    }
+  }
+
+  /**
+   * One RunGetPrompt or RunResourceContent, registered as a running call so its plugin may ask the
+   * agent meanwhile (`asking`; without it, a question is refused CapabilityUnavailable): bounded by a
+   * deadline that stands still while a question is pending and by the agent giving the request up.
+   * Questions still pending when it ends fail with CallNotActive.
+   */
+  private async contentCall(connectionId: string, method: string, request: Record<string, unknown>, options: ContentCallOptions): Promise<unknown> {
+    const connection = this.connection(connectionId);
+    const requestId = randomUUID();
+    const deadline = new CallDeadline(options.timeoutMs, this.now);
+    let timedOut = false;
+    this.calls.begin(requestId, connectionId, options.asking?.agentRequests, deadline);
+    try {
+      return await this.invoke(connection, method, [{ requestId, ...request }], {
+        ...(options.asking ? { signal: options.asking.signal } : {}),
+        cancelWhen: (abort) =>
+          deadline.onExpiry(() => {
+            timedOut = true;
+            abort();
+          }),
+      });
+    } catch (error) {
+      if (error instanceof InvokeFailure && error.reason === 'aborted' && timedOut) throw new InvokeFailure('timeout', `The plugin did not answer ${method} within ${options.timeoutMs} ms.`);
+      throw error;
+    } finally {
       this.calls.end(requestId);
     }
   }

@@ -11,7 +11,7 @@
 export { createPluginBridge, type BridgeContent, type PluginBridge, type PluginBridgeParts } from './plugin-bridge.js';
 export type { BridgeEvents } from './events.js';
 export { ResourceSubscriptions } from './subscriptions.js';
-export type { AgentLogEntry, PluginLogEntry, PluginPort, SourceContext } from './plugin-port.js';
+export type { AgentLogEntry, ContentCallOptions, PluginLogEntry, PluginPort, SourceContext } from './plugin-port.js';
 export type { SystemToolList } from './system-tools.js';
 export type { BridgeTools } from './tools.js';
 export type { BridgeSystemTools } from './system-tools.js';

@@ -4,7 +4,7 @@
  * the system tools for `/api/system-tools`, project routing for the console, and the plugin views.
  */
 import type { CompleteRequest, Prompt, Resource } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentScope, PluginView, ResourceUpdate, ToolDescriptor, ToolSource } from '../../contracts/index.js';
+import type { AgentRequestContext, AgentScope, PluginView, ResourceUpdate, ToolDescriptor, ToolSource } from '../../contracts/index.js';
 import { TypedEmitter } from '../../shared/index.js';
 import { ProjectSelectionTools, type ProjectRoutingControl } from '../projects/index.js';
 import type { DuplicateToolDiagnostic, ListDegradedDiagnostic } from '../registry/index.js';
@@ -51,10 +51,10 @@ export interface PluginBridge {
 function bridgeContent(context: SourceContext, events: TypedEmitter<BridgeEvents>, subscriptions: ResourceSubscriptions) {
   return {
     listPrompts: (scope?: AgentScope) => listPrompts(context, scope),
-    getPrompt: (name: string, args: Record<string, string> = {}, scope?: AgentScope) => getPrompt(context, name, args, scope),
+    getPrompt: (name: string, args: Record<string, string> = {}, scope?: AgentScope, asking?: AgentRequestContext) => getPrompt(context, name, args, scope, asking),
     listResources: (scope?: AgentScope) => listResources(context, scope),
     listResourceTemplates: (scope?: AgentScope) => listResourceTemplates(context, scope),
-    readResource: (uri: string, scope?: AgentScope) => readResource(context, uri, scope),
+    readResource: (uri: string, scope?: AgentScope, asking?: AgentRequestContext) => readResource(context, uri, scope, asking),
     onPromptsChanged: (listener: () => void) => events.on('promptsChanged', () => listener()),
     onResourcesChanged: (listener: () => void) => events.on('resourcesChanged', () => listener()),
     complete: (params: CompleteRequest['params'], scope?: AgentScope) => complete(context, params, scope),

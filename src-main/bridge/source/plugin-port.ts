@@ -1,12 +1,21 @@
 /** How the bridge's source reaches a plugin connection; the hub adapter implements it (tools go through the call guard's ToolInvoker). */
 import type { LogLevel, RequestCallTool, RequestCompletion, ResponseCompletion, ResponseData, ResponseGetPrompt, ResponseListTool, ResponseResourceContent } from '../../../plugins/sdk/wire/index.js';
 import type { GuardSettings, PluginReply, ToolInvoker } from '../calls/index.js';
-import type { ToolVisibility } from '../../contracts/index.js';
+import type { AgentRequestContext, ToolVisibility } from '../../contracts/index.js';
 import type { ProjectRegistry } from '../projects/index.js';
 
+/**
+ * A prompt get or resource read: its whole-call deadline (plugin-timeout, standing still while the
+ * plugin waits for the agent, as a tool call's does) and the agent its plugin may ask meanwhile.
+ */
+export interface ContentCallOptions {
+  timeoutMs: number;
+  asking?: AgentRequestContext;
+}
+
 export interface PluginPort extends ToolInvoker {
-  getPrompt(connectionId: string, name: string, args: Record<string, string>, timeoutMs: number): Promise<ResponseData<ResponseGetPrompt>>;
-  readResource(connectionId: string, uri: string, timeoutMs: number): Promise<ResponseData<ResponseResourceContent[]>>;
+  getPrompt(connectionId: string, name: string, args: Record<string, string>, options: ContentCallOptions): Promise<ResponseData<ResponseGetPrompt>>;
+  readResource(connectionId: string, uri: string, options: ContentCallOptions): Promise<ResponseData<ResponseResourceContent[]>>;
   complete(connectionId: string, request: Omit<RequestCompletion, 'requestId'>, timeoutMs: number): Promise<ResponseData<ResponseCompletion>>;
   setSubscription(connectionId: string, uri: string, subscribed: boolean, timeoutMs: number): Promise<void>;
   /** Calls in flight and their pending agent requests. */

@@ -1,7 +1,7 @@
 /** Plugins' resources and templates for an agent's project, and reading one from the plugin that serves it. */
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { matchesUriTemplate } from '../../../plugins/sdk/wire/index.js';
-import { JunctionError, type AgentScope } from '../../contracts/index.js';
+import { JunctionError, type AgentRequestContext, type AgentScope } from '../../contracts/index.js';
 import { enabledResources, enabledTemplates, type PluginRecord } from '../registry/index.js';
 import { resourceDescriptor, resourceResult, resourceTemplateDescriptor } from './mcp-shapes.js';
 import { answerOf, askPlugin } from './plugin-answers.js';
@@ -25,12 +25,12 @@ export function listResourceTemplates(context: SourceContext, scope?: AgentScope
   return { resourceTemplates: templates.map(resourceTemplateDescriptor) };
 }
 
-/** Throws JunctionError `ResourceNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`. */
-export async function readResource(context: SourceContext, uri: string, scope?: AgentScope): Promise<ReadResourceResult> {
+/** Throws JunctionError `ResourceNotFound`, `PluginUnavailable`, `ToolTimeout` or `InternalError`; `asking` is the agent the plugin may ask meanwhile. */
+export async function readResource(context: SourceContext, uri: string, scope?: AgentScope, asking?: AgentRequestContext): Promise<ReadResourceResult> {
   const { port, settings } = context;
   const owner = resourceOwnerAmong(contentOwners(context, scope, pluginsForRequest(context.projects, scope)), uri);
   if (!owner) throw new JunctionError('ResourceNotFound', `No connected plugin publishes the resource '${uri}'.`);
   const what = `resource '${uri}'`;
-  const envelope = await askPlugin(() => port.readResource(owner.connectionId, uri, settings.timeoutMs), what, settings.timeoutMs);
+  const envelope = await askPlugin(() => port.readResource(owner.connectionId, uri, { timeoutMs: settings.timeoutMs, ...(asking ? { asking } : {}) }), what, settings.timeoutMs);
   return resourceResult(answerOf(envelope, 'ResourceNotFound', what));
 }

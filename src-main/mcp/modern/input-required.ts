@@ -1,36 +1,44 @@
 /**
  * Multi round-trip requests (SEP-2322) over the bridge. A 2026-07-28 agent cannot be sent a request,
- * so when a plugin's tool elicits or samples during a call, the call keeps running, parked here with
- * its question, and the agent gets an InputRequiredResult naming every question asked in the same turn.
- * The agent's retry (same tool, `inputResponses`, the sealed `requestState`) answers them and the call
- * goes on to its result or its next questions. Parked calls are bounded in number and in time: one
- * the agent never comes back to is aborted, so its plugin stops waiting.
+ * so when a plugin's tool (or prompt or resource handler) elicits, samples or asks for roots while it
+ * serves a request, the request keeps running, parked here with its question, and the agent gets an
+ * InputRequiredResult naming every question asked in the same turn, each under the key its plugin gave
+ * it (or `elicitation-N`, `sampling-N`, `roots-N`). The agent's retry (same request, `inputResponses`,
+ * the sealed `requestState`) answers them and the call goes on to its result or its next questions; a
+ * first request may carry answers ahead, which answer the questions of its first turn by key. Parked
+ * calls are bounded in number and in time: one the agent never comes back to is aborted, so its plugin
+ * stops waiting.
  */
 import { randomUUID } from 'node:crypto';
-import { CreateMessageResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { JunctionError, type AgentRequests, type ElicitationAnswer, type ToolOutcome } from '../../contracts/index.js';
+import { JunctionError, type AgentRequests, type ElicitationAnswer, type RootsAnswer } from '../../contracts/index.js';
+import { formElicitation, samplingRequest } from '../agent-requests.js';
 import type { ClientCapabilities } from './envelope.js';
 import type { RequestStateSeal } from './request-state.js';
 
 export interface InputRequest {
-  method: 'elicitation/create' | 'sampling/createMessage';
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
   params: Record<string, unknown>;
 }
 
-export type CallStep =
-  | { kind: 'done'; outcome: ToolOutcome }
+export type CallStep<T> =
+  | { kind: 'done'; outcome: T }
   | { kind: 'input'; inputRequests: Record<string, InputRequest>; requestState: string }
   /** The call failed after its plugin asked for something the agent did not declare. */
   | { kind: 'missingCapability'; capabilities: Record<string, Record<string, never>> }
   /** The call went long (its plugin answered `Processing`) and the agent declared tasks: the task follows it now. */
-  | { kind: 'long'; call: ParkedCall; message: string | undefined };
+  | { kind: 'long'; call: ParkedCall<T>; message: string | undefined };
 
-/** Who may resume a parked call: the tool, the route's pin and the agent's name the first round came with. */
+/** Who may resume a parked call: the request it is, and the route's pin and the agent's name the first round came with. */
 export interface CallOwner {
-  tool: string;
+  /** The method and what it names (`tools/call greet`, `prompts/get p`, `resources/read uri`): a state resumes only that request. */
+  subject: string;
   key: string;
 }
+
+/** How a parked call's work ended: its outcome (and whether that is a failure), or what it threw. */
+type Finished<T> = { outcome: T; failed: boolean } | { error: unknown };
 
 interface Question {
   request: InputRequest;
@@ -38,18 +46,35 @@ interface Question {
 }
 
 const InputResponses = z.record(z.string(), z.unknown());
-const ANSWER_SCHEMA = { 'elicitation/create': ElicitResultSchema, 'sampling/createMessage': CreateMessageResultSchema } as const;
-const CAPABILITY_OF = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling' } as const;
+const ANSWER_SCHEMA = { 'elicitation/create': ElicitResultSchema, 'sampling/createMessage': CreateMessageResultSchema, 'roots/list': ListRootsResultSchema } as const;
+const CAPABILITY_OF = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' } as const;
+/** Each question's params as MCP allows them, as the session revisions check them (InvalidRequest otherwise). */
+const CHECKED_PARAMS: Record<InputRequest['method'], (params: Record<string, unknown>) => Record<string, unknown>> = {
+  'elicitation/create': (params) => formElicitation(params as Parameters<typeof formElicitation>[0]),
+  'sampling/createMessage': samplingRequest,
+  'roots/list': (params) => params,
+};
+type Capability = (typeof CAPABILITY_OF)[keyof typeof CAPABILITY_OF];
 
-export class ParkedCall {
+/** A request's `inputResponses`: an object keyed by the questions it answers (absent or null: none). */
+function inputResponsesOf(raw: unknown): Record<string, unknown> {
+  // Most first calls carry none: no schema run on the hot path for them.
+  if (raw === undefined || raw === null) return {};
+  const responses = InputResponses.safeParse(raw);
+  if (!responses.success) throw new JunctionError('InvalidArguments', 'Invalid params: inputResponses must be an object keyed by the inputRequests it answers.');
+  return responses.data;
+}
+
+export class ParkedCall<T> {
   readonly id = randomUUID();
   round = 0;
   /** Set while a retry is being served, so a second retry with the same state is refused. */
   busy = true;
   readonly questions = new Map<string, Question>();
-  readonly missing = new Set<'elicitation' | 'sampling'>();
+  readonly missing = new Set<Capability>();
   readonly abort = new AbortController();
-  outcome!: Promise<ToolOutcome>;
+  outcome!: Promise<T>;
+  finished!: Promise<Finished<T>>;
   expires: NodeJS.Timeout | undefined;
   private asked = 0;
   private wake: (() => void) | undefined;
@@ -65,6 +90,12 @@ export class ParkedCall {
     readonly owner: CallOwner,
     private readonly capabilities: ClientCapabilities,
     takesTasks: boolean,
+    /**
+     * Answers the first request already carried, by key: a question the call asks in its first turn
+     * under one of these keys takes its answer from here instead of a round trip (SEP-2322 lets an
+     * agent answer ahead). Forgotten once the first turn ends; each answers one question at most.
+     */
+    private readonly offered: Map<string, unknown>,
   ) {
     let wake: ((long: { message: string | undefined }) => void) | undefined;
     this.wentLong = new Promise((resolve) => (wake = takesTasks ? resolve : undefined));
@@ -76,12 +107,11 @@ export class ParkedCall {
 
   /** Hands each answer in `responses` to the question it is keyed to; answers to nothing asked are ignored. */
   answer(inputResponses: unknown): void {
-    const responses = InputResponses.safeParse(inputResponses ?? {});
-    if (!responses.success) throw new JunctionError('InvalidArguments', 'Invalid params: inputResponses must be an object keyed by the inputRequests it answers.');
+    const responses = inputResponsesOf(inputResponses);
     const answers: Array<[string, Question, unknown]> = [];
     for (const [key, question] of this.questions) {
-      if (!(key in responses.data)) continue;
-      const parsed = ANSWER_SCHEMA[question.request.method].safeParse(responses.data[key]);
+      if (!(key in responses)) continue;
+      const parsed = ANSWER_SCHEMA[question.request.method].safeParse(responses[key]);
       if (!parsed.success) throw new JunctionError('InvalidArguments', `Invalid params: inputResponses["${key}"] is not a valid ${question.request.method} result.`);
       answers.push([key, question, parsed.data]);
     }
@@ -96,20 +126,42 @@ export class ParkedCall {
     return Object.fromEntries([...this.questions].map(([key, q]) => [key, q.request]));
   }
 
+  /** The first turn is over: answers sent ahead no longer answer anything. */
+  forgetOffered(): void {
+    this.offered.clear();
+  }
+
   readonly requests: AgentRequests = {
-    elicit: (params, signal) => this.ask({ method: 'elicitation/create', params: { mode: 'form', ...params } }, signal) as Promise<ElicitationAnswer>,
-    sample: (params, signal) => this.ask({ method: 'sampling/createMessage', params }, signal) as Promise<Record<string, unknown>>,
+    elicit: (params, signal, key) => this.ask({ method: 'elicitation/create', params }, signal, key) as Promise<ElicitationAnswer>,
+    sample: (params, signal, key) => this.ask({ method: 'sampling/createMessage', params }, signal, key) as Promise<Record<string, unknown>>,
+    listRoots: (signal, key) => this.ask({ method: 'roots/list', params: {} }, signal, key) as Promise<RootsAnswer>,
     // Log lines of a stateless call travel only on its own response stream; the HTTP side adds that.
     log: () => undefined,
   };
 
-  private ask(request: InputRequest, signal: AbortSignal): Promise<unknown> {
-    const capability = CAPABILITY_OF[request.method];
+  private ask(asked: InputRequest, signal: AbortSignal, ownKey: string | undefined): Promise<unknown> {
+    const capability = CAPABILITY_OF[asked.method];
     if (!this.capabilities[capability]) {
       this.missing.add(capability);
       return Promise.reject(new JunctionError('CapabilityUnavailable', `The agent that made this call did not declare the ${capability} capability.`));
     }
-    const key = `${capability}-${++this.asked}`;
+    // The agent answers by key, so two open questions under one key could not both be answered.
+    if (ownKey !== undefined && this.questions.has(ownKey)) {
+      return Promise.reject(new JunctionError('InvalidRequest', `The key '${ownKey}' already names an open question of this call; each open question needs a key of its own.`));
+    }
+    let request: InputRequest;
+    try {
+      request = { method: asked.method, params: CHECKED_PARAMS[asked.method](asked.params) };
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const key = ownKey ?? this.unusedKey(capability);
+    const ahead = this.offered.get(key);
+    const answered = ahead === undefined ? undefined : ANSWER_SCHEMA[request.method].safeParse(ahead);
+    if (answered?.success) {
+      this.offered.delete(key);
+      return Promise.resolve(answered.data);
+    }
     this.lastAskedAt = Date.now();
     return new Promise((resolve, reject) => {
       const onAbort = () => {
@@ -129,11 +181,31 @@ export class ParkedCall {
     });
   }
 
+  /** `elicitation-N` (`sampling-N`, `roots-N`): the next number no open question's key already has. */
+  private unusedKey(capability: Capability): string {
+    let key: string;
+    do key = `${capability}-${++this.asked}`;
+    while (this.questions.has(key));
+    return key;
+  }
+
   /** Resolves once the call asked something it has no answer to (after the turn it asked in). */
   asking(): Promise<void> {
     if (this.questions.size > 0) return new Promise((r) => setImmediate(r));
     return new Promise((r) => (this.wake = r));
   }
+}
+
+/** How a call starts: who it is for, what the agent declared, and what its first request already answers. */
+export interface CallStart<T> {
+  owner: CallOwner;
+  capabilities: ClientCapabilities;
+  /** Whether the call may go long into a task (the request declared the tasks extension). */
+  takesTasks: boolean;
+  /** The first request's `inputResponses`, answering questions the call has not asked yet. */
+  inputResponses: unknown;
+  /** Whether an outcome is a failure (one that follows a question for an undeclared capability answers -32021). */
+  failed: (outcome: T) => boolean;
 }
 
 export interface InputRequiredOptions {
@@ -144,7 +216,7 @@ export interface InputRequiredOptions {
 }
 
 export class InputRequiredCalls {
-  private readonly parked = new Map<string, ParkedCall>();
+  private readonly parked = new Map<string, ParkedCall<unknown>>();
 
   constructor(private readonly options: InputRequiredOptions) {}
 
@@ -152,28 +224,34 @@ export class InputRequiredCalls {
    * Starts a call; `run` gets the agent requests the call's plugin asks through and the hook its
    * source calls when the call goes long (which ends the wait here only when `takesTasks`).
    */
-  start(
-    owner: CallOwner,
-    capabilities: ClientCapabilities,
-    takesTasks: boolean,
+  start<T>(
+    start: CallStart<T>,
     hangUp: AbortSignal,
-    run: (requests: AgentRequests, signal: AbortSignal, call: Pick<ParkedCall, 'longRunning' | 'taskId'>) => Promise<ToolOutcome>,
-  ): Promise<CallStep> {
-    const call = new ParkedCall(owner, capabilities, takesTasks);
+    run: (requests: AgentRequests, signal: AbortSignal, call: Pick<ParkedCall<T>, 'longRunning' | 'taskId'>) => Promise<T>,
+  ): Promise<CallStep<T>> {
+    const call = new ParkedCall<T>(start.owner, start.capabilities, start.takesTasks, new Map(Object.entries(inputResponsesOf(start.inputResponses))));
     call.outcome = run(call.requests, call.abort.signal, call);
+    call.finished = call.outcome.then(
+      (outcome) => ({ outcome, failed: start.failed(outcome) }),
+      (error: unknown) => ({ error }),
+    );
     return this.next(call, hangUp);
   }
 
-  /** Serves a retry: checks its state, hands the answers to the waiting questions and waits for what comes next. */
-  resume(owner: CallOwner, requestState: string, inputResponses: unknown, hangUp: AbortSignal): Promise<CallStep> {
+  /**
+   * Serves a retry: checks its state, hands the answers to the waiting questions and waits for what
+   * comes next. The state names a call of `owner.subject`, which is what fixes its outcome's type `T`.
+   */
+  resume<T>(owner: CallOwner, requestState: string, inputResponses: unknown, hangUp: AbortSignal): Promise<CallStep<T>> {
     const state = this.options.seal.open(requestState);
     const call = this.parked.get(state.run);
-    if (!call || call.busy || call.round !== state.round || state.owner !== owner.key || call.owner.key !== owner.key || call.owner.tool !== owner.tool) {
+    if (!call || call.busy || call.round !== state.round || state.owner !== owner.key || call.owner.key !== owner.key || call.owner.subject !== owner.subject) {
       throw new JunctionError('RequestStateInvalid', 'Invalid params: requestState was already used, has expired, or belongs to another call; call the tool again without it to start over.');
     }
     call.answer(inputResponses);
     call.busy = true;
-    return this.next(call, hangUp);
+    // Calls of one subject are started by one method with one outcome type, checked just above.
+    return this.next(call as ParkedCall<T>, hangUp);
   }
 
   parkedCount(): number {
@@ -184,12 +262,13 @@ export class InputRequiredCalls {
     for (const call of [...this.parked.values()]) this.drop(call, true);
   }
 
-  private async next(call: ParkedCall, hangUp: AbortSignal): Promise<CallStep> {
+  private async next<T>(call: ParkedCall<T>, hangUp: AbortSignal): Promise<CallStep<T>> {
     // Closing the response stream cancels a stateless request (and with it the call it runs).
     const onHangUp = () => this.drop(call, true);
     hangUp.addEventListener('abort', onHangUp, { once: true });
     try {
-      const settled = await Promise.race([call.outcome.then((outcome) => ({ outcome })), call.asking().then(() => undefined), call.wentLong]);
+      const settled = await Promise.race([call.finished, call.asking().then(() => undefined), call.wentLong]);
+      call.forgetOffered();
       if (settled && 'message' in settled) {
         // A task owns the call from here: it is no longer parked, and no retry may resume it.
         this.drop(call, false);
@@ -197,7 +276,9 @@ export class InputRequiredCalls {
       }
       if (settled) {
         this.drop(call, false);
-        if (call.missing.size > 0 && settled.outcome.result.isError) return { kind: 'missingCapability', capabilities: Object.fromEntries([...call.missing].map((c) => [c, {}])) };
+        const failed = 'error' in settled || settled.failed;
+        if (call.missing.size > 0 && failed) return { kind: 'missingCapability', capabilities: Object.fromEntries([...call.missing].map((c) => [c, {}])) };
+        if ('error' in settled) throw settled.error;
         return { kind: 'done', outcome: settled.outcome };
       }
       this.park(call);
@@ -207,7 +288,7 @@ export class InputRequiredCalls {
     }
   }
 
-  private park(call: ParkedCall): void {
+  private park(call: ParkedCall<unknown>): void {
     call.round++;
     call.busy = false;
     if (!this.parked.has(call.id)) {
@@ -222,7 +303,7 @@ export class InputRequiredCalls {
     call.expires = setTimeout(() => this.drop(call, true), this.options.ttlMs).unref();
   }
 
-  private drop(call: ParkedCall, abort: boolean): void {
+  private drop(call: ParkedCall<unknown>, abort: boolean): void {
     clearTimeout(call.expires);
     this.parked.delete(call.id);
     if (abort) call.abort.abort();

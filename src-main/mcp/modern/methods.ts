@@ -6,14 +6,14 @@
  * unsubscribe) are unknown here, as the spec asks.
  */
 import { z } from 'zod';
-import { ANSWER_BY_KIND, isJunctionError, JunctionError, type AgentScope, type JsonText, type ToolOutcome } from '../../contracts/index.js';
+import { ANSWER_BY_KIND, isJunctionError, JunctionError, type AgentRequestContext, type AgentScope, type JsonText, type ToolOutcome } from '../../contracts/index.js';
 import { replaceEnd, textStartsWith } from '../../shared/index.js';
 import { SessionLogLevel } from '../agent-requests.js';
 import type { ContentSource } from '../content-source.js';
 import type { McpServedParts } from '../server.js';
 import type { CacheHints } from './cache-hints.js';
 import { ALL_VERSIONS, META, statelessAgentLabel, type ModernRequest } from './envelope.js';
-import type { CallOwner, InputRequiredCalls, ParkedCall } from './input-required.js';
+import type { CallOwner, CallStep, InputRequiredCalls, ParkedCall } from './input-required.js';
 import { checkParamHeaders } from './param-headers.js';
 import { errorAnswer, JsonRpcError } from './rpc-errors.js';
 import { TASKS_EXTENSION, type TaskEnding, type TaskStore } from './tasks.js';
@@ -35,8 +35,8 @@ function declaresTasks(request: ModernRequest): boolean {
 }
 
 /** Who may resume a parked call or read a task: the route's pin and the agent's name the request came with. */
-function ownerOf(scope: AgentScope, request: ModernRequest, tool = ''): CallOwner {
-  return { tool, key: `${scope.pin ?? ''}\n${request.clientInfo?.name ?? ''}` };
+function ownerOf(scope: AgentScope, request: ModernRequest, subject = ''): CallOwner {
+  return { subject, key: `${scope.pin ?? ''}\n${request.clientInfo?.name ?? ''}` };
 }
 
 /** What a method may send before its result: request-scoped notifications (progress, log lines). */
@@ -54,14 +54,15 @@ export class SerializedResult {
 type Method = (request: ModernRequest, scope: AgentScope, channel: RequestChannel) => Promise<Record<string, unknown> | SerializedResult>;
 export type ModernMethods = ReadonlyMap<string, Method>;
 
+/** What a retry of a request that needed input adds to its params (tools/call, prompts/get, resources/read). */
+const retryFields = { inputResponses: z.unknown().optional(), requestState: z.string().optional() };
 const ToolCallParams = z.looseObject({
   name: z.string(),
   arguments: z.record(z.string(), z.unknown()).optional(),
-  inputResponses: z.unknown().optional(),
-  requestState: z.string().optional(),
+  ...retryFields,
 });
-const PromptParams = z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.string()).optional() });
-const UriParams = z.looseObject({ uri: z.string() });
+const PromptParams = z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.string()).optional(), ...retryFields });
+const UriParams = z.looseObject({ uri: z.string(), ...retryFields });
 const CompleteParams = z.looseObject({
   ref: z.union([z.looseObject({ type: z.literal('ref/prompt'), name: z.string() }), z.looseObject({ type: z.literal('ref/resource'), uri: z.string() })]),
   argument: z.looseObject({ name: z.string(), value: z.string() }),
@@ -88,6 +89,7 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
   const { catalogue, dispatcher, content, cache, calls, tasks } = deps;
   const serverMeta = { [META.serverInfo]: { name: deps.name, version: deps.version } };
   const complete = (result: Record<string, unknown>) => ({ ...result, resultType: 'complete', _meta: serverMeta });
+  const inputRequired = (step: Extract<CallStep<unknown>, { kind: 'input' }>) => ({ resultType: 'input_required', inputRequests: step.inputRequests, requestState: step.requestState, _meta: serverMeta });
 
   const completeTail = `"resultType":"complete","_meta":${JSON.stringify(serverMeta)}}`;
   /**
@@ -115,7 +117,7 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
   };
   /** A task ends as the call would have answered had the agent waited: its result, or that JSON-RPC error. */
   const taskEnding =
-    (tool: string, unknownTool: boolean, call: ParkedCall) =>
+    (tool: string, unknownTool: boolean, call: ParkedCall<ToolOutcome>) =>
     (outcome: ToolOutcome): TaskEnding => {
       try {
         return { kind: 'result', result: finishedOutcome(tool, unknownTool || outcome.unknownTool === true, call.missing, outcome).result as Record<string, unknown> };
@@ -127,7 +129,7 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
   const callTool: Method = async (request, scope, channel) => {
     const params = parse(ToolCallParams, request.params, 'tools/call');
     const client = request.clientInfo;
-    const owner = ownerOf(scope, request, params.name);
+    const owner = ownerOf(scope, request, `tools/call ${params.name}`);
     const entry = catalogue.resolve(params.name, scope);
     if (entry) checkParamHeaders(entry.descriptor.inputSchema, params.arguments ?? {}, request.paramHeaders);
     const takesTasks = declaresTasks(request);
@@ -143,10 +145,11 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
     const notify = (method: string, params: Record<string, unknown>) => {
       if (!answered) channel.notify(method, params);
     };
+    const started = { owner, capabilities: request.capabilities, takesTasks, inputResponses: params.inputResponses, failed: (outcome: ToolOutcome) => outcome.result.isError === true };
     const step =
       params.requestState !== undefined
-        ? await calls.resume(owner, params.requestState, params.inputResponses, channel.signal)
-        : await calls.start(owner, request.capabilities, takesTasks, channel.signal, (requests, signal, parked) =>
+        ? await calls.resume<ToolOutcome>(owner, params.requestState, params.inputResponses, channel.signal)
+        : await calls.start(started, channel.signal, (requests, signal, parked) =>
             dispatcher.call({
               name: params.name,
               args: params.arguments ?? {},
@@ -172,7 +175,7 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
                 : {}),
             }),
           );
-    if (step.kind === 'input') return { resultType: 'input_required', inputRequests: step.inputRequests, requestState: step.requestState, _meta: serverMeta };
+    if (step.kind === 'input') return inputRequired(step);
     // The dispatcher says unknown too when the tool was hidden while the call was held.
     const unknownTool = entry === undefined;
     if (step.kind === 'long') {
@@ -186,6 +189,31 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
     }
     if (step.kind === 'missingCapability') throw missingCapability(`The tool '${params.name}' needs the ${Object.keys(step.capabilities).join(', ')} capability, which this request's client capabilities do not declare.`, step.capabilities);
     return toolAnswer(finishedOutcome(params.name, unknownTool || step.outcome.unknownTool === true, new Set(), step.outcome));
+  };
+
+  /**
+   * A prompts/get or resources/read whose plugin may ask the agent while serving it: served as a call
+   * that can need input (the same rounds, sealed state and bounds as tools/call; never a task), its
+   * result the method's own once it completes.
+   */
+  const askingRequest = async (
+    request: ModernRequest,
+    scope: AgentScope,
+    channel: RequestChannel,
+    subject: string,
+    params: { inputResponses?: unknown; requestState?: string | undefined },
+    run: (asking: AgentRequestContext) => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> => {
+    const owner = ownerOf(scope, request, subject);
+    const step =
+      params.requestState !== undefined
+        ? await calls.resume<Record<string, unknown>>(owner, params.requestState, params.inputResponses, channel.signal)
+        : await calls.start({ owner, capabilities: request.capabilities, takesTasks: false, inputResponses: params.inputResponses, failed: () => false }, channel.signal, (agentRequests, signal) =>
+            run({ agentRequests, signal }),
+          );
+    if (step.kind === 'input') return inputRequired(step);
+    if (step.kind === 'missingCapability') throw missingCapability(`${subject} needs the ${Object.keys(step.capabilities).join(', ')} capability, which this request's client capabilities do not declare.`, step.capabilities);
+    return complete(step.kind === 'long' ? await step.call.outcome : step.outcome);
   };
 
   /** tasks/*: only for requests that declare the extension (-32021 otherwise), and only the creator's tasks. */
@@ -228,21 +256,23 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
   ]);
   if (content) {
     methods.set('prompts/list', async (_r, scope) => complete({ ...(await content.listPrompts(scope)), ...cache.list() }));
-    methods.set('prompts/get', async (request, scope) => {
+    methods.set('prompts/get', async (request, scope, channel) => {
       const params = parse(PromptParams, request.params, 'prompts/get');
-      return complete({ ...(await content.getPrompt(params.name, params.arguments ?? {}, scope)) });
+      return askingRequest(request, scope, channel, `prompts/get ${params.name}`, params, async (asking) => ({ ...(await content.getPrompt(params.name, params.arguments ?? {}, scope, asking)) }));
     });
     methods.set('resources/list', async (_r, scope) => complete({ ...(await content.listResources(scope)), ...cache.list() }));
     methods.set('resources/templates/list', async (_r, scope) => complete({ ...(await content.listResourceTemplates(scope)), ...cache.list() }));
-    methods.set('resources/read', async (request, scope) => {
+    methods.set('resources/read', async (request, scope, channel) => {
       const params = parse(UriParams, request.params, 'resources/read');
-      try {
-        return complete({ ...(await content.readResource(params.uri, scope)), ...cache.read() });
-      } catch (error) {
-        // The revision asks for the unknown URI in the error's data.
-        if (isJunctionError(error) && error.code === 'ResourceNotFound') throw new JunctionError(error.code, error.message, { details: { ...error.details, uri: params.uri }, ...(error.next ? { next: error.next } : {}) });
-        throw error;
-      }
+      return askingRequest(request, scope, channel, `resources/read ${params.uri}`, params, async (asking) => {
+        try {
+          return { ...(await content.readResource(params.uri, scope, asking)), ...cache.read() };
+        } catch (error) {
+          // The revision asks for the unknown URI in the error's data.
+          if (isJunctionError(error) && error.code === 'ResourceNotFound') throw new JunctionError(error.code, error.message, { details: { ...error.details, uri: params.uri }, ...(error.next ? { next: error.next } : {}) });
+          throw error;
+        }
+      });
     });
     methods.set('completion/complete', async (request, scope) => {
       const params = parse(CompleteParams, request.params, 'completion/complete');

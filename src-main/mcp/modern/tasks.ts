@@ -36,7 +36,7 @@ export type TaskEnding = { kind: 'result'; result: Record<string, unknown> } | {
 interface Task {
   readonly taskId: string;
   readonly owner: CallOwner;
-  readonly call: ParkedCall;
+  readonly call: ParkedCall<ToolOutcome>;
   readonly createdAt: number;
   updatedAt: number;
   statusMessage: string | undefined;
@@ -59,7 +59,7 @@ export class TaskStore {
    * Makes a task of a call that went long; undefined when every place is held by a running task (the
    * call then goes on as a plain call). `end` says how the call's outcome ends the task.
    */
-  create(call: ParkedCall, message: string | undefined, end: (outcome: ToolOutcome) => TaskEnding): Record<string, unknown> | undefined {
+  create(call: ParkedCall<ToolOutcome>, message: string | undefined, end: (outcome: ToolOutcome) => TaskEnding): Record<string, unknown> | undefined {
     if (!this.makeRoom()) return undefined;
     const createdAt = this.now();
     const task: Task = {

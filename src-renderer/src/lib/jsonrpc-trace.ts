@@ -1,7 +1,7 @@
 /**
  * A call as the JSON-RPC messages it was made of on MCP, rebuilt from what the console records: the
  * agent's `tools/call`, the progress notification last seen, each request the tool made of the agent
- * (elicitation, sampling) with its answer, and the response. The console keeps values, not bytes, so
+ * (elicitation, sampling, roots) with its answer, and the response. The console keeps values, not bytes, so
  * ids are placeholders and redacted values read `[redacted]`. Pure.
  */
 import type { CallDetail, CallView, NestedRequestView } from '../store/types.js';
@@ -17,14 +17,22 @@ export interface TraceMessage {
 const REQUEST_ID = 1;
 const PROGRESS_TOKEN = 'progress-1';
 
-const NESTED_METHOD: Record<NestedRequestView['kind'], string> = { elicitation: 'elicitation/create', sampling: 'sampling/createMessage' };
+const NESTED_METHOD: Record<NestedRequestView['kind'], string> = { elicitation: 'elicitation/create', sampling: 'sampling/createMessage', roots: 'roots/list' };
+
+/** What the console keeps of a nested request, as its request's params and its answer's result. */
+const NESTED_SHAPES: Record<NestedRequestView['kind'], { params: (n: NestedRequestView) => Record<string, unknown>; result: (n: NestedRequestView) => Record<string, unknown> }> = {
+  elicitation: { params: (n) => ({ message: n.summary }), result: (n) => ({ action: n.outcome ?? 'accept' }) },
+  sampling: { params: (n) => ({ messages: [{ role: 'user', content: { type: 'text', text: n.summary } }] }), result: (n) => ({ model: n.outcome ?? 'unknown', role: 'assistant' }) },
+  // The roots themselves are the agent's paths; the console keeps only how many there were ("2 roots").
+  roots: { params: () => ({}), result: (n) => ({ roots: `[${n.outcome ?? 'roots'}]` }) },
+};
 
 function nestedMessages(nested: NestedRequestView, index: number): TraceMessage[] {
   const id = `junction-${index + 1}`;
-  const params = nested.kind === 'elicitation' ? { message: nested.summary } : { messages: [{ role: 'user', content: { type: 'text', text: nested.summary } }] };
-  const out: TraceMessage[] = [{ direction: 'to the agent', label: `${nested.kind} request`, message: { jsonrpc: '2.0', id, method: NESTED_METHOD[nested.kind], params } }];
+  const shape = NESTED_SHAPES[nested.kind];
+  const out: TraceMessage[] = [{ direction: 'to the agent', label: `${nested.kind} request`, message: { jsonrpc: '2.0', id, method: NESTED_METHOD[nested.kind], params: shape.params(nested) } }];
   if (nested.status === 'ok') {
-    const result = nested.kind === 'elicitation' ? { action: nested.outcome ?? 'accept' } : { model: nested.outcome ?? 'unknown', role: 'assistant' };
+    const result = shape.result(nested);
     out.push({ direction: 'to Junction', label: `${nested.kind} answer`, message: { jsonrpc: '2.0', id, result } });
   } else if (nested.status === 'error') {
     out.push({ direction: 'to Junction', label: `${nested.kind} error`, message: { jsonrpc: '2.0', id, error: { code: -32603, message: nested.errorCode ?? 'error' } } });

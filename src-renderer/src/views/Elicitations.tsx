@@ -1,5 +1,5 @@
 /**
- * MCP requests nested in a call (elicitation, sampling) for the call trace, and the operator's choice of
+ * MCP requests nested in a call (elicitation, sampling, roots) for the call trace, and the operator's choice of
  * who answers elicitations (the answers themselves are given in a dialog: ElicitationDialog).
  */
 import type { NestedRequestView } from '../store/types.js';

@@ -195,6 +195,7 @@ describe('MCP 2026-07-28 beside 2025-11-25 on one endpoint', () => {
     assert.equal(first.body.result?.['resultType'], 'input_required');
     const requests = first.body.result?.['inputRequests'] as Record<string, { method: string; params: { message: string } }>;
     const [key, question] = Object.entries(requests)[0]!;
+    assert.equal(key, 'user_name', "the key the plugin asked under, the suite fixture's own");
     assert.equal(question.method, 'elicitation/create');
     assert.equal(question.params.message, 'What is your name?');
     const state = first.body.result?.['requestState'] as string;

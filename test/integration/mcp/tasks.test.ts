@@ -8,48 +8,18 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { createPlugin, type McpPlugin } from '../../../plugins/sdk/index.js';
 import { eventually, startTestJunction, type TestJunction } from '../../support/junction-harness.js';
+import { modernRpc, type ModernAnswer } from '../../support/modern-rpc.js';
 
-const VERSION = '2026-07-28';
 const TASKS = 'io.modelcontextprotocol/tasks';
-
-interface Answer {
-  status: number;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string; data?: Record<string, unknown> };
-}
 
 describe('tasks for long plugin calls (2026-07-28)', () => {
   let junction: TestJunction;
   let plugin: McpPlugin;
-  let nextId = 1;
   const cancelled: string[] = [];
   let release: (() => void) | undefined;
 
-  const rpc = async (method: string, params: Record<string, unknown>, agent: { name?: string; tasks?: boolean } = {}): Promise<Answer> => {
-    const name = (params['name'] ?? params['taskId']) as string | undefined;
-    const capabilities = { elicitation: {}, ...(agent.tasks === false ? {} : { extensions: { [TASKS]: {} } }) };
-    const body = {
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': VERSION,
-          'io.modelcontextprotocol/clientInfo': { name: agent.name ?? 'task-agent', version: '1.0.0' },
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
-        },
-      },
-    };
-    const response = await fetch(`${junction.baseUrl}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    const json = response.headers.get('content-type')?.includes('text/event-stream') ? text.trim().split('\n').filter((l) => l.startsWith('data: ')).at(-1)!.slice(6) : text;
-    return { status: response.status, ...(JSON.parse(json) as Omit<Answer, 'status'>) };
-  };
+  const rpc = (method: string, params: Record<string, unknown>, agent: { name?: string; tasks?: boolean } = {}): Promise<ModernAnswer> =>
+    modernRpc(`${junction.baseUrl}/mcp`, method, params, { name: agent.name ?? 'task-agent', capabilities: { elicitation: {}, ...(agent.tasks === false ? {} : { extensions: { [TASKS]: {} } }) } });
   const untilStatus = async (taskId: string, statuses: string[]) =>
     eventually(async () => {
       const got = (await rpc('tasks/get', { taskId })).result;
@@ -134,9 +104,11 @@ describe('tasks for long plugin calls (2026-07-28)', () => {
   });
 
   test('without the extension the same call is answered whole, as before', async () => {
+    // The call shows as running before the plugin's handler has begun to wait: release only that wait.
+    release = undefined;
     const pending = rpc('tools/call', { name: 'bake-lighting', arguments: { scene: 'Plain' } }, { tasks: false });
     await eventually(() => junction.control.snapshotFrame().snapshot.calls.some((c) => c.status === 'running' && c.tool === 'bake-lighting'), 5000, 'the call running');
-    release!();
+    (await eventually(() => release, 5000, "the plugin's handler waiting"))();
     const answer = await pending;
     assert.equal(answer.result?.['resultType'], 'complete');
     assert.deepEqual(answer.result?.['structuredContent'], { lightmaps: 12, scene: 'Plain' });

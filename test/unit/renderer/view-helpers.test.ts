@@ -161,6 +161,12 @@ describe('JSON-RPC trace', () => {
     assert.deepEqual(trace.map((m) => [m.direction, m.label]), [['to Junction', 'request'], ['to the agent', 'last progress notification'], ['to the agent', 'elicitation request'], ['to Junction', 'elicitation answer'], ['to the agent', 'response']]);
     assert.deepEqual(trace[0]?.message, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add-object', arguments: { a: 1 }, _meta: { progressToken: 'progress-1' } } });
   });
+  test("a roots request reads as roots/list, its answer as how many roots (the console keeps no agent paths)", () => {
+    const c = call('c', { nested: [{ callId: 'c', nestedId: 'r', kind: 'roots', status: 'ok', startedAt: 0, summary: 'roots/list', outcome: '2 roots' }] });
+    const trace = callTrace(c, { call: c, arguments: {}, result: { content: [] } });
+    assert.deepEqual(trace[1]?.message, { jsonrpc: '2.0', id: 'junction-1', method: 'roots/list', params: {} });
+    assert.deepEqual(trace[2]?.message, { jsonrpc: '2.0', id: 'junction-1', result: { roots: '[2 roots]' } });
+  });
   test('an edited request comes back as a tool and its arguments, or says what is wrong', () => {
     assert.deepEqual(parseToolsCall('{"method":"tools/call","params":{"name":"x","arguments":{"a":1}}}'), { ok: true, name: 'x', args: { a: 1 } });
     assert.equal(parseToolsCall('{"method":"tools/list"}').ok, false);

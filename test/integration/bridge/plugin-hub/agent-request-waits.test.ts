@@ -178,6 +178,7 @@ describe('a pending agent request is bounded by its own timeout', () => {
           }, { once: true });
         }),
       sample: () => Promise.reject(new Error('not used')),
+      listRoots: () => Promise.reject(new Error('not used')),
       log: () => undefined,
     };
     try {

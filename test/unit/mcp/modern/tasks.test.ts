@@ -4,13 +4,13 @@ import { isJunctionError, type ToolOutcome } from '../../../../src-main/contract
 import { ParkedCall } from '../../../../src-main/mcp/modern/input-required.js';
 import { TaskStore, type TaskEnding } from '../../../../src-main/mcp/modern/tasks.js';
 
-const owner = { tool: 'bake', key: 'pin\nagent' };
+const owner = { subject: 'tools/call bake', key: 'pin\nagent' };
 const ok = (text: string): ToolOutcome => ({ result: { content: [{ type: 'text', text }] } });
 const asResult = (outcome: ToolOutcome): TaskEnding => ({ kind: 'result', result: outcome.result as Record<string, unknown> });
 
 /** A call the way InputRequiredCalls hands one over, with an outcome the test settles. */
-function longCall(): { call: ParkedCall; finish: (outcome: ToolOutcome) => void } {
-  const call = new ParkedCall(owner, { elicitation: {} }, true);
+function longCall(): { call: ParkedCall<ToolOutcome>; finish: (outcome: ToolOutcome) => void } {
+  const call = new ParkedCall<ToolOutcome>(owner, { elicitation: {} }, true, new Map());
   let finish!: (outcome: ToolOutcome) => void;
   call.outcome = new Promise((resolve) => (finish = resolve));
   return { call, finish };
@@ -55,8 +55,8 @@ test("a task is read only by its owner, and a cancel after the end leaves the en
   const store = new TaskStore({ ttlMs: 60_000, maxTasks: 4, pollIntervalMs: 10 });
   const { call, finish } = longCall();
   const taskId = store.create(call, 'Baking', asResult)!['taskId'];
-  notFound(() => store.get({ tool: 'bake', key: 'pin\nsomeone-else' }, taskId));
-  notFound(() => store.cancel({ tool: 'bake', key: 'pin\nsomeone-else' }, taskId));
+  notFound(() => store.get({ subject: 'tools/call bake', key: 'pin\nsomeone-else' }, taskId));
+  notFound(() => store.cancel({ subject: 'tools/call bake', key: 'pin\nsomeone-else' }, taskId));
   assert.equal(store.get(owner, taskId)['statusMessage'], 'Baking');
   finish(ok('baked'));
   await new Promise((r) => setImmediate(r));

@@ -7,7 +7,7 @@ import { AgentRequestError, ToolUnavailableError } from '../../../../plugins/sdk
 import { ResponseErrorKind, ResponseStatus } from '../../../../plugins/sdk/wire/index.js';
 
 const noAgent = () => Promise.reject(new AgentRequestError('CapabilityUnavailable', 'no agent in this unit test'));
-const ctx: ToolContext = { requestId: 'r', signal: new AbortController().signal, progress: () => undefined, log: () => undefined, elicit: noAgent, sample: noAgent, processing: () => undefined };
+const ctx: ToolContext = { requestId: 'r', signal: new AbortController().signal, progress: () => undefined, log: () => undefined, elicit: noAgent, sample: noAgent, listRoots: noAgent, processing: () => undefined };
 
 function define(handler: ToolDefinition['handler'], input: ToolDefinition['input'] = z.object({ n: z.number() })): ToolDefinition {
   return { name: 't', description: 'd', input, handler };
@@ -106,9 +106,9 @@ describe('definitions', () => {
 
   test('a prompt checks its required arguments', async () => {
     const prompt = { name: 'p', arguments: [{ name: 'focus', required: true }], handler: ({ focus }: Record<string, string>) => `focus on ${focus}` };
-    const missing = await runPrompt(prompt, 'r', {});
+    const missing = await runPrompt(prompt, 'r', {}, ctx);
     assert.equal(missing.errorKind, ResponseErrorKind.BadRequest);
-    const ok = await runPrompt(prompt, 'r', { focus: 'cubes' });
+    const ok = await runPrompt(prompt, 'r', { focus: 'cubes' }, ctx);
     assert.deepEqual(ok.value?.messages, [{ role: 0, content: { type: 'text', text: 'focus on cubes' } }]);
   });
 });

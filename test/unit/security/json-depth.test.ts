@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { jsonNestingExceeds } from '../../../src-main/security/index.js';
+import { seededInts } from '../../support/seeded.js';
 
 /** The definition, byte by byte: brackets outside strings, a backslash in a string escaping the next byte. */
 function reference(body: Uint8Array, maxDepth: number): boolean {
@@ -21,12 +22,11 @@ function reference(body: Uint8Array, maxDepth: number): boolean {
 
 test('the nesting check agrees with a byte-by-byte reading on bodies dense with strings, escapes and brackets', () => {
   const pieces = ['[', ']', '{', '}', '"', '\\', '\\\\', '\\"', 'a', ':', ',', '日'];
-  let seed = 11;
-  const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16;
+  const next = seededInts(11);
   let deep = 0;
   for (let n = 0; n < 20_000; n++) {
     let text = '';
-    for (let k = next() % 40; k > 0; k--) text += pieces[next() % pieces.length];
+    for (let k = next(40); k > 0; k--) text += pieces[next(pieces.length)];
     const body = Buffer.from(text);
     const expected = reference(body, 3);
     if (expected) deep++;

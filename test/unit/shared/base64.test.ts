@@ -1,18 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isBase64, isBase64Checked, markBase64Checked } from '../../../src-main/shared/index.js';
+import { seededInts } from '../../support/seeded.js';
 
 /** The definition: whole quads of the standard alphabet, `=` only as the last one or two characters. */
 const reference = (text: string) => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text);
 
 test('isBase64 passes exactly strict base64, and atob takes all it passes', () => {
   const alphabet = ['A', 'z', '0', '+', '/', '=', ' ', '\n', '-', '_', 'é', '\u0000'];
-  let seed = 3;
-  const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16;
+  const next = seededInts(3);
   let passed = 0;
   for (let n = 0; n < 50_000; n++) {
     let text = '';
-    for (let k = next() % 10; k > 0; k--) text += alphabet[next() % (next() % 3 === 0 ? alphabet.length : 6)];
+    for (let k = next(10); k > 0; k--) text += alphabet[next(next(3) === 0 ? alphabet.length : 6)];
     const expected = reference(text);
     assert.equal(isBase64(text), expected, JSON.stringify(text));
     if (!expected) continue;

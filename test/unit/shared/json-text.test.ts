@@ -59,21 +59,26 @@ test('a long string is a piece of its own, with the key it is the value of; shor
   assert.equal(typeof jsonTextOf({ text: 'x'.repeat(100) }), 'string');
 });
 
-test('the data of an image block found base64 is taken as it is, without a search for what to escape', () => {
-  const data = long('QUJD');
-  const block = markBase64Checked({ type: 'image', data, mimeType: 'image/png' });
+/** How many times `run` searched a long string with a regular expression. */
+function longSearches(run: () => void): number {
   const search = RegExp.prototype.test;
-  let searchedLong = 0;
+  let searched = 0;
   RegExp.prototype.test = function (this: RegExp, input: string) {
-    if (typeof input === 'string' && input.length >= LEAF_CHARS) searchedLong++;
+    if (typeof input === 'string' && input.length >= LEAF_CHARS) searched++;
     return search.call(this, input);
   };
   try {
-    assert.equal(flatText(jsonTextOf({ content: [block] })), JSON.stringify({ content: [block] }));
+    run();
   } finally {
     RegExp.prototype.test = search;
   }
-  assert.equal(searchedLong, 0);
+  return searched;
+}
+
+test('the data of an image block found base64 is taken as it is, without a search for what to escape', () => {
+  const data = long('QUJD');
+  const block = markBase64Checked({ type: 'image', data, mimeType: 'image/png' });
+  assert.equal(longSearches(() => assert.equal(flatText(jsonTextOf({ content: [block] })), JSON.stringify({ content: [block] }))), 0);
 });
 
 test('pieces join, end differently and preview as one text would', () => {
@@ -94,21 +99,9 @@ test('pieces join, end differently and preview as one text would', () => {
 test('a long string read from bytes without escapes is written again without a search, and only while it is still there', () => {
   const data = long('QUJD');
   const args = parseJsonBytes(Buffer.from(JSON.stringify({ data, list: [data] }))) as { data: string; list: string[] };
-  const search = RegExp.prototype.test;
-  let searchedLong = 0;
-  RegExp.prototype.test = function (this: RegExp, input: string) {
-    if (typeof input === 'string' && input.length >= LEAF_CHARS) searchedLong++;
-    return search.call(this, input);
-  };
-  try {
-    assert.equal(flatText(jsonTextOf(args)), JSON.stringify(args));
-    assert.equal(searchedLong, 0);
-    args.data = long('needs "escaping"');
-    assert.equal(flatText(jsonTextOf(args)), JSON.stringify(args), 'a value put in its place is searched and escaped');
-  } finally {
-    RegExp.prototype.test = search;
-  }
-  assert.ok(searchedLong > 0);
+  assert.equal(longSearches(() => assert.equal(flatText(jsonTextOf(args)), JSON.stringify(args))), 0);
+  args.data = long('needs "escaping"');
+  assert.ok(longSearches(() => assert.equal(flatText(jsonTextOf(args)), JSON.stringify(args), 'a value put in its place is escaped')) > 0, 'and searched');
 });
 
 test('a long string read from ASCII bytes is written as those bytes; one read from other UTF-8 is encoded again', () => {

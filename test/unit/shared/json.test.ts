@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findLoneSurrogate, hasLoneSurrogate } from '../../../src-main/shared/index.js';
+import { seededInts } from '../../support/seeded.js';
 
 /** The definition, code unit by code unit: a high surrogate not followed by a low one, or a low one not preceded by a high one. */
 function reference(text: string): boolean {
@@ -17,12 +18,11 @@ function reference(text: string): boolean {
 
 test('hasLoneSurrogate finds exactly the unpaired surrogates, in one-byte and two-byte text alike', () => {
   const units = ['a', 'é', '日', '\ud83d', '\ude00', '\ud83d\ude00', '\udbff\udfff', '\ud800\udc00', ''];
-  let seed = 7;
-  const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) >>> 16;
+  const next = seededInts(7);
   let lone = 0;
   for (let n = 0; n < 5000; n++) {
     let text = '';
-    for (let k = next() % 8; k > 0; k--) text += units[next() % units.length];
+    for (let k = next(8); k > 0; k--) text += units[next(units.length)];
     const expected = reference(text);
     if (expected) lone++;
     assert.equal(hasLoneSurrogate(text), expected, JSON.stringify(text));

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { ContentBlock as McpContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { ContentBlock } from '../../../../plugins/sdk/wire/index.js';
 import type { JsonPieces } from '../../../../src-main/contracts/index.js';
 import { checkedContentBlock, contentProblem, plainMediaBlock, plainTextBlock, toMcpContent } from '../../../../src-main/bridge/calls/content.js';
@@ -31,17 +32,23 @@ function corpus(): ContentBlock[] {
   return blocks as ContentBlock[];
 }
 
-test('a plain text block converts by hand exactly as MCP\'s schema converts it; any other block is left to the schema', () => {
-  let plain = 0;
-  for (const block of corpus()) {
-    const fast = plainTextBlock(block);
+/** The blocks `byHand` converts, each held to MCP's schema (same value, same key order); at least ten must be. */
+function agreeWithSchema(byHand: (block: ContentBlock) => McpContentBlock | undefined, blocks: readonly ContentBlock[]): McpContentBlock[] {
+  const converted: McpContentBlock[] = [];
+  for (const block of blocks) {
+    const fast = byHand(block);
     if (fast === undefined) continue;
-    plain++;
+    converted.push(fast);
     const checked = checkedContentBlock(block);
     assert.deepStrictEqual(fast, checked, JSON.stringify(block));
     assert.equal(JSON.stringify(fast), JSON.stringify(checked), 'same key order');
   }
-  assert.ok(plain >= 10, `plain ${plain}`);
+  assert.ok(converted.length >= 10, `converted ${converted.length}`);
+  return converted;
+}
+
+test('a plain text block converts by hand exactly as MCP\'s schema converts it; any other block is left to the schema', () => {
+  agreeWithSchema(plainTextBlock, corpus());
   assert.equal(plainTextBlock({ type: 'text', text: 'x', annotations: { priority: 1 } } as ContentBlock), undefined);
 });
 
@@ -75,17 +82,7 @@ function mediaCorpus(): ContentBlock[] {
 }
 
 test('an image or audio block converts by hand exactly as MCP\'s schema converts it, its base64 read once and never decoded', () => {
-  let plain = 0;
-  for (const block of mediaCorpus()) {
-    const fast = plainMediaBlock(block);
-    if (fast === undefined) continue;
-    plain++;
-    const checked = checkedContentBlock(block);
-    assert.deepStrictEqual(fast, checked, JSON.stringify(block));
-    assert.equal(JSON.stringify(fast), JSON.stringify(checked), 'same key order');
-    assert.ok(isBase64Checked(fast), 'the block made is marked checked for the MCP room');
-  }
-  assert.ok(plain >= 10, `plain ${plain}`);
+  for (const block of agreeWithSchema(plainMediaBlock, mediaCorpus())) assert.ok(isBase64Checked(block), 'the block made is marked checked for the MCP room');
   // Unpadded base64 atob takes is left to the schema rather than passed by hand.
   assert.equal(plainMediaBlock({ type: 'image', data: 'aGk', mimeType: 'image/png' } as ContentBlock), undefined);
 });

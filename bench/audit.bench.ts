@@ -97,7 +97,7 @@ async function phase(server: Served, durationMs: number, concurrency = CONCURREN
   const pid = server.child.pid!;
   let cpuAtOpen = 0;
   let cpu = 0;
-  const result = await runLoad(httpLane(new URL(server.baseUrl), '/api/tools/server-status', '{"detail":"Summary"}', (status) => status === 200), {
+  const result = await runLoad(httpLane(new URL(server.baseUrl), '/api/tools/server-status', '{"detail":"Summary"}', (reply) => reply.status === 200), {
     concurrency,
     durationMs,
     warmupMs: 500,

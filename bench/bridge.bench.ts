@@ -32,18 +32,22 @@
  *   BENCH_PROJECTS=1   instead, routing among many projects: a pinned /api call at 1 and 16 connections with
  *                      one project connected and with BENCH_PROJECT_COUNT (default 1,000), interleaved the
  *                      same way; p50 and CPU ratios and Junction's RSS per connected plugin
- *   BENCH_LARGE=1      instead, large payloads: results and arguments of 1 MB and 16 MB through /mcp and
- *                      /api at 1 and 4 connections beside a floor forwarding the same bytes over one
- *                      ws, interleaved the same way; calls/s ratios and Junction's peak RSS per MB in flight
+ *   BENCH_LARGE=1      instead, large payloads: results and arguments of 1 MB and 16 MB (random base64,
+ *                      as a screenshot is) through /mcp and /api at 1 and 4 connections beside a floor
+ *                      forwarding the same bytes over one ws, interleaved the same way, each case with a
+ *                      floor and a Junction of its own; calls/s ratios, Junction's and the floor server's
+ *                      peak RSS less their idle RSS per MB in flight, and every party's CPU per call
+ *                      (server, far end, load generator)
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { projectPathHash } from '../plugins/sdk/index.js';
 import { chooseRunner, countWarnings, startJunctionProcess, untilToolListed, type RunningJunction } from './support/junction-process.js';
-import { httpLane, runLoad, type Lane, type LoadResult } from './support/load.js';
+import { httpLane, runLoad, type HttpReply, type Lane, type LoadResult } from './support/load.js';
 import { openMcpLane, openModernMcpLane } from './support/mcp-session.js';
 import { delay, procStats, startTs, watchPeakRss, type Child } from './support/processes.js';
+import { base64Payload } from './support/payload-data.js';
 import { mb, table, verdict, type Target } from './support/report.js';
 import { fmt, median } from './support/stats.js';
 
@@ -75,6 +79,8 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 interface Path {
   name: string;
   serverPid: number;
+  /** The process the server forwards to (the plugin, the floor's far end), for the large-payload part's CPU table. */
+  farEndPid?: number;
   openLane: () => Promise<Lane>;
 }
 
@@ -86,20 +92,34 @@ interface Row {
   cpuPerCall: number[][];
 }
 
-async function phase(path: Path, concurrency: number): Promise<{ result: LoadResult; cpuPerCall: number }> {
-  let cpuAtOpen = 0;
-  let cpuMs = NaN;
+/** CPU ms per call of each party of a phase: the server, the process behind it (if named) and this load generator. */
+interface PhaseCpu {
+  server: number;
+  farEnd: number;
+  load: number;
+}
+
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+async function phase(path: Path, concurrency: number): Promise<{ result: LoadResult; cpuPerCall: number; cpu: PhaseCpu }> {
+  const cpuOf = (pid: number | undefined) => (pid === undefined ? NaN : (procStats(pid)?.cpuMs ?? NaN));
+  let atOpen: PhaseCpu = { server: NaN, farEnd: NaN, load: NaN };
+  let used: PhaseCpu = atOpen;
   const result = await runLoad(path.openLane, {
     concurrency,
     durationMs: PHASE_MS,
     warmupMs: WARMUP_MS,
     window: {
-      open: () => (cpuAtOpen = procStats(path.serverPid)?.cpuMs ?? NaN),
-      close: () => (cpuMs = (procStats(path.serverPid)?.cpuMs ?? NaN) - cpuAtOpen),
+      open: () => (atOpen = { server: cpuOf(path.serverPid), farEnd: cpuOf(path.farEndPid), load: ownCpuMs() }),
+      close: () => (used = { server: cpuOf(path.serverPid) - atOpen.server, farEnd: cpuOf(path.farEndPid) - atOpen.farEnd, load: ownCpuMs() - atOpen.load }),
     },
   });
   if (result.errors > 0) console.error(`${path.name} at ${concurrency}: ${result.errors} of ${result.calls} calls failed`);
-  return { result, cpuPerCall: cpuMs / result.calls };
+  const cpu = { server: used.server / result.calls, farEnd: used.farEnd / result.calls, load: used.load / result.calls };
+  return { result, cpuPerCall: cpu.server, cpu };
 }
 
 /**
@@ -135,7 +155,7 @@ const levelMedian = (row: Row, levelIndex: number, pick: (r: LoadResult) => numb
 const ratioMedian = (row: Row, reference: Row, levelIndex: number, pick: (r: LoadResult) => number) =>
   median(row.rounds[levelIndex]!.map((r, round) => pick(r) / pick(reference.rounds[levelIndex]![round]!)));
 
-const rpcOk = (status: number, body: string) => status === 200 && body.includes('"isError":false');
+const rpcOk = (reply: HttpReply) => reply.status === 200 && reply.raw.includes('"isError":false');
 
 async function listeningChild(name: string, file: string, args: string[] = []): Promise<{ child: Child; base: URL }> {
   const child = startTs(name, here(file), args);
@@ -189,7 +209,7 @@ async function startFloors(): Promise<Running> {
   }
 }
 
-const apiOk = (status: number) => status === 200;
+const apiOk = (reply: HttpReply) => reply.status === 200;
 
 interface JunctionSetup {
   /** Appended to the paths' names. */
@@ -351,7 +371,7 @@ async function manyProjects(): Promise<void> {
   }
 }
 
-/** Payload sizes of the large-payload part, in bytes of base64 (results) or characters (arguments). */
+/** Payload sizes of the large-payload part, in base64 characters (results) or characters (arguments). */
 const LARGE_SIZES = [1024 * 1024, 16 * 1024 * 1024] as const;
 const LARGE_LEVELS = [1, 4] as const;
 
@@ -365,82 +385,137 @@ interface LargeCase {
 function largeCases(): LargeCase[] {
   return LARGE_SIZES.flatMap((bytes) => [
     { label: `result ${mb(bytes)} MB`, tool: 'payload-result' as const, bytes, args: { bytes } },
-    { label: `argument ${mb(bytes)} MB`, tool: 'payload-argument' as const, bytes, args: { data: 'x'.repeat(bytes) } },
+    { label: `argument ${mb(bytes)} MB`, tool: 'payload-argument' as const, bytes, args: { data: base64Payload(bytes) } },
   ]);
 }
 
+interface Floor {
+  base: URL;
+  pid: number;
+  farEndPid: number;
+}
+
 /** The floor, /mcp and /api lanes of one case. */
-function largePaths(floor: URL, floorPid: number, junction: RunningJunction, c: LargeCase): Path[] {
+function largePaths(floor: Floor, junction: RunningJunction, pluginPid: number, c: LargeCase): Path[] {
   const rpc = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: c.tool, arguments: c.args } });
   const pid = junction.child.pid;
   return [
-    { name: `floor: http → ws → payload process, ${c.label}`, serverPid: floorPid, openLane: httpLane(floor, '/mcp', rpc, rpcOk) },
-    { name: `Junction /mcp, ${c.label}`, serverPid: pid, openLane: () => openMcpLane(junction.base, c.tool, c.args) },
-    { name: `Junction /api, ${c.label}`, serverPid: pid, openLane: httpLane(junction.base, `/api/tools/${c.tool}`, JSON.stringify(c.args), apiOk) },
+    { name: `floor: http → ws → payload process, ${c.label}`, serverPid: floor.pid, farEndPid: floor.farEndPid, openLane: httpLane(floor.base, '/mcp', rpc, rpcOk) },
+    { name: `Junction /mcp, ${c.label}`, serverPid: pid, farEndPid: pluginPid, openLane: () => openMcpLane(junction.base, c.tool, c.args) },
+    { name: `Junction /api, ${c.label}`, serverPid: pid, farEndPid: pluginPid, openLane: httpLane(junction.base, `/api/tools/${c.tool}`, JSON.stringify(c.args), apiOk) },
   ];
 }
 
+/** The processes of one case: the floor (server and far end) and Junction with the payload plugin, and their RSS once idle. */
+interface CaseParties {
+  floor: Floor;
+  junction: RunningJunction;
+  pluginPid: number;
+  idleRss: { floor: number; junction: number };
+  stop(): Promise<void>;
+}
+
 /**
- * Large payloads: each case's three paths at 1 and 4 connections in ROUNDS rounds, the order rotated
- * per round; Junction's peak RSS over a case and level, less its RSS just before, per MB in flight
- * (payload size × connections).
+ * A floor and a Junction of their own for one case, so no case's retained memory lands on another's
+ * figure; both idle IDLE_MS after the far end and the plugin connected before their RSS is read.
+ */
+async function caseParties(): Promise<CaseParties> {
+  const children: Child[] = [];
+  let junction: RunningJunction | undefined;
+  const stop = async () => {
+    await Promise.all(children.map((child) => child.stop()));
+    await junction?.stop();
+  };
+  try {
+    const served = await listeningChild('payload floor', './support/floors/forward-floor.ts');
+    children.push(served.child);
+    const connected = served.child.waitFor(/^client connected$/);
+    const farEnd = startTs('payload floor client', here('./support/floors/payload-client.ts'), [`ws://127.0.0.1:${served.base.port}/`]);
+    children.push(farEnd);
+    await connected;
+    // Junction's defaults (hub messages 128 MB, HTTP bodies 32 MiB) take every size measured here.
+    junction = await startJunctionProcess(runner, []);
+    const plugin = startTs('payload plugin', here('./support/payload-plugin.ts'), [junction.hubEndpoint]);
+    children.push(plugin);
+    await plugin.waitFor(/^connected$/);
+    await untilToolListed(junction.base, 'payload-result');
+    await delay(IDLE_MS);
+    const rss = (pid: number) => procStats(pid)?.rssBytes ?? NaN;
+    const floor: Floor = { base: served.base, pid: served.child.pid, farEndPid: farEnd.pid };
+    return { floor, junction, pluginPid: plugin.pid, idleRss: { floor: rss(floor.pid), junction: rss(junction.child.pid) }, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Large payloads: each case (results or arguments of one size) with a floor and a Junction of its own;
+ * its three paths at 1 and 4 connections in ROUNDS rounds, the order rotated per round. Peak RSS per MB
+ * in flight is a process's peak RSS over a level less its idle RSS (read IDLE_MS after the case's
+ * processes connected, before its first call), divided by the payload size × connections: what
+ * holding the payloads costs, V8's heap growth and the memory its collector has yet to free included.
+ * Junction's is the target; the floor server's, measured the same way, is what forwarding alone costs.
  */
 async function largePayloads(): Promise<void> {
   const loadBefore = loadavg();
-  const children: Child[] = [];
-  let junction: RunningJunction | undefined;
-  try {
-    const floor = await listeningChild('payload floor', './support/floors/forward-floor.ts');
-    children.push(floor.child);
-    const connected = floor.child.waitFor(/^client connected$/);
-    children.push(startTs('payload floor client', here('./support/floors/payload-client.ts'), [`ws://127.0.0.1:${floor.base.port}/`]));
-    await connected;
-    // Junction's defaults (hub messages 128 MB, HTTP bodies 32 MiB) take every size measured here.
-    const started = await startJunctionProcess(runner, []);
-    junction = started;
-    const plugin = startTs('payload plugin', here('./support/payload-plugin.ts'), [started.hubEndpoint]);
-    children.push(plugin);
-    await plugin.waitFor(/^connected$/);
-    await untilToolListed(started.base, 'payload-result');
-    const pid = started.child.pid;
-    const rows: string[][] = [];
-    const targets: Target[] = [];
-    let errors = 0;
-    for (const c of largeCases()) {
-      const paths = largePaths(floor.base, floor.child.pid, started, c);
+  const rows: string[][] = [];
+  const cpuRows: string[][] = [];
+  const targets: Target[] = [];
+  let errors = 0;
+  for (const c of largeCases()) {
+    const parties = await caseParties();
+    try {
+      const { floor, junction, idleRss } = parties;
+      const paths = largePaths(floor, junction, parties.pluginPid, c);
       for (const concurrency of LARGE_LEVELS) {
-        const before = procStats(pid)?.rssBytes ?? NaN;
-        const peak = watchPeakRss(pid, 20);
+        const peaks = { floor: watchPeakRss(floor.pid, 20), junction: watchPeakRss(junction.child.pid, 20) };
         const perPath: LoadResult[][] = paths.map(() => []);
+        const cpus: PhaseCpu[][] = paths.map(() => []);
         for (let round = 0; round < ROUNDS; round++) {
           for (let k = 0; k < paths.length; k++) {
             const index = (k + round) % paths.length;
-            const { result } = await phase(paths[index]!, concurrency);
+            const { result, cpu } = await phase(paths[index]!, concurrency);
             errors += result.errors;
             perPath[index]!.push(result);
+            cpus[index]!.push(cpu);
           }
         }
+        const peakRss = { floor: peaks.floor.stop(), junction: peaks.junction.stop() };
         const inFlightMb = mb(c.bytes) * concurrency;
-        const rssPerMb = mb(peak.stop() - before) / inFlightMb;
+        const perMb = (party: 'floor' | 'junction') => mb(peakRss[party] - idleRss[party]) / inFlightMb;
         const [floorRounds, ...junctionRounds] = perPath as [LoadResult[], LoadResult[], LoadResult[]];
         const ratios = junctionRounds.map((rounds) => median(rounds.map((r, i) => r.callsPerSecond / floorRounds[i]!.callsPerSecond)));
-        rows.push([c.label, `${concurrency}×`, ...perPath.map((rounds) => fmt(median(rounds.map((r) => r.callsPerSecond)), 1)), ...ratios.map((r) => fmt(r, 2)), fmt(rssPerMb, 2)]);
+        rows.push([
+          c.label,
+          `${concurrency}×`,
+          ...perPath.map((rounds) => fmt(median(rounds.map((r) => r.callsPerSecond)), 1)),
+          ...ratios.map((r) => fmt(r, 2)),
+          `${fmt(mb(idleRss.junction), 0)} / ${fmt(mb(peakRss.junction), 0)}`,
+          fmt(perMb('junction'), 2),
+          `${fmt(mb(idleRss.floor), 0)} / ${fmt(mb(peakRss.floor), 0)}`,
+          fmt(perMb('floor'), 2),
+        ]);
+        const cpuCell = (party: keyof PhaseCpu) => cpus.map((rounds) => fmt(median(rounds.map((cpu) => cpu[party])), 1));
+        cpuRows.push([c.label, `${concurrency}×`, ...cpuCell('server'), ...cpuCell('farEnd'), ...cpuCell('load')]);
         ratios.forEach((ratio, i) => targets.push({ name: `${['/mcp', '/api'][i]} ${c.label} at ${concurrency}, × floor`, measured: ratio, kind: 'min', limit: 0.8, unit: '×' }));
-        targets.push({ name: `RSS per MB in flight, ${c.label} at ${concurrency}`, measured: rssPerMb, kind: 'max', limit: 4, unit: '' });
+        targets.push({ name: `RSS per MB in flight, ${c.label} at ${concurrency}`, measured: perMb('junction'), kind: 'max', limit: 4, unit: '' });
         process.stderr.write(`  ${c.label} ×${concurrency}: ${rows.at(-1)!.slice(2).join(' ')}\n`);
       }
+    } finally {
+      await parties.stop();
     }
-    console.log(`\nlarge payloads, ${ROUNDS} interleaved rounds of ${PHASE_MS / 1000} s, medians; Junction from ${runner}; load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before, ${loadavg().map((l) => fmt(l, 2)).join(' ')} after`);
-    console.log(table(['payload', 'conns', 'floor calls/s', '/mcp calls/s', '/api calls/s', '/mcp × floor', '/api × floor', 'RSS MB per MB in flight'], rows));
-    console.log('\ntargets');
-    for (const target of targets) console.log(verdict(target));
-    if (errors > 0) {
-      console.log(`\n${errors} calls failed; the numbers above are not comparable.`);
-      process.exitCode = 1;
-    }
-  } finally {
-    await Promise.all(children.map((child) => child.stop()));
-    await junction?.stop();
+  }
+  console.log(`\nlarge payloads (random base64), ${ROUNDS} interleaved rounds of ${PHASE_MS / 1000} s, medians; Junction from ${runner}; a floor and a Junction per case; load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before, ${loadavg().map((l) => fmt(l, 2)).join(' ')} after`);
+  console.log(table(['payload', 'conns', 'floor calls/s', '/mcp calls/s', '/api calls/s', '/mcp × floor', '/api × floor', 'Junction RSS MB idle / peak', 'per MB in flight', 'floor server RSS MB idle / peak', 'per MB in flight'], rows));
+  console.log(`RSS per MB in flight = (the process's peak RSS over the level − its idle RSS ${IDLE_MS / 1000} s after the case's processes connected) ÷ (payload MB × connections)`);
+  console.log('\nCPU ms per call, medians over rounds: the server (floor process or Junction), the process behind it (floor far end or payload plugin), this load generator');
+  console.log(table(['payload', 'conns', 'floor', '/mcp', '/api', 'floor far end', 'plugin (/mcp)', 'plugin (/api)', 'load (floor)', 'load (/mcp)', 'load (/api)'], cpuRows));
+  console.log('\ntargets');
+  for (const target of targets) console.log(verdict(target));
+  if (errors > 0) {
+    console.log(`\n${errors} calls failed; the numbers above are not comparable.`);
+    process.exitCode = 1;
   }
 }
 

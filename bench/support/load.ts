@@ -77,16 +77,23 @@ async function drive(lanes: readonly Lane[], durationMs: number, record: (ms: nu
   );
 }
 
-/** Lanes of one HTTP connection each, posting `body` to `path`; the first failed call is told on stderr. */
-export function httpLane(base: URL, path: string, body: string, ok: (status: number, body: string) => boolean): () => Promise<Lane> {
+/** A request body: text, bytes, or pieces of bytes written one after the other. */
+export type RequestBody = string | Uint8Array | readonly Uint8Array[];
+
+/**
+ * Lanes of one HTTP connection each, posting `body` to `path`; the first failed call is told on stderr.
+ * The body is encoded once, so a lane spends the same per call whatever its path.
+ */
+export function httpLane(base: URL, path: string, body: string | Uint8Array, ok: (reply: HttpReply) => boolean): () => Promise<Lane> {
   let told = false;
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   return async () => {
     const connection = new HttpConnection(base);
     return {
       call: async () => {
-        const reply = await connection.post(path, body);
-        if (ok(reply.status, reply.body)) return true;
-        if (!told) process.stderr.write(`  first failed call to ${path}: HTTP ${reply.status} ${reply.body.slice(0, 300)}\n`);
+        const reply = await connection.post(path, bytes);
+        if (ok(reply)) return true;
+        if (!told) process.stderr.write(`  first failed call to ${path}: HTTP ${reply.status} ${reply.raw.subarray(0, 300).toString()}\n`);
         told = true;
         return false;
       },
@@ -95,10 +102,22 @@ export function httpLane(base: URL, path: string, body: string, ok: (status: num
   };
 }
 
-export interface HttpReply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
+/**
+ * An answer as received. `raw` is the body's bytes; `body` decodes them on first use, so a check that
+ * needs only the status or a search of the bytes (`raw.includes`) does not pay for a string of megabytes.
+ */
+export class HttpReply {
+  private text: string | undefined;
+
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string | string[] | undefined>,
+    readonly raw: Buffer,
+  ) {}
+
+  get body(): string {
+    return (this.text ??= this.raw.toString('utf8'));
+  }
 }
 
 /** An HTTP/1.1 client bound to one kept-alive socket: one lane is one TCP connection. */
@@ -107,7 +126,7 @@ export class HttpConnection {
 
   constructor(private readonly base: URL) {}
 
-  post(path: string, body: string, headers: Record<string, string> = {}): Promise<HttpReply> {
+  post(path: string, body: RequestBody, headers: Record<string, string> = {}): Promise<HttpReply> {
     return this.send('POST', path, body, headers);
   }
 
@@ -123,7 +142,9 @@ export class HttpConnection {
     this.agent.destroy();
   }
 
-  private send(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<HttpReply> {
+  private send(method: string, path: string, body: RequestBody | undefined, headers: Record<string, string>): Promise<HttpReply> {
+    const pieces = body === undefined ? [] : typeof body === 'string' ? [Buffer.from(body)] : body instanceof Uint8Array ? [body] : body;
+    const length = pieces.reduce((n, piece) => n + piece.length, 0);
     return new Promise((resolve, reject) => {
       const req = request(
         {
@@ -132,17 +153,18 @@ export class HttpConnection {
           path,
           method,
           agent: this.agent,
-          headers: body === undefined ? headers : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+          headers: body === undefined ? headers : { 'content-type': 'application/json', 'content-length': length, ...headers },
         },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () => resolve(new HttpReply(res.statusCode ?? 0, res.headers, Buffer.concat(chunks))));
           res.on('error', reject);
         },
       );
       req.on('error', reject);
-      req.end(body);
+      for (const piece of pieces) req.write(piece);
+      req.end();
     });
   }
 }

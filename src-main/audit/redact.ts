@@ -7,7 +7,8 @@
  * their structured content again as text) are redacted inside and re-serialised, so a secret cannot
  * survive as an escaped copy.
  */
-import { JunctionError, type CallJson } from '../contracts/index.js';
+import { JunctionError, type CallJson, type JsonText } from '../contracts/index.js';
+import { flatText } from '../shared/index.js';
 
 export const REDACTED = '[redacted]';
 
@@ -40,12 +41,87 @@ const SCHEME_CHAR = /[a-z0-9+.-]/i;
  */
 const SECRET_TEXT = new RegExp([...SECRET_ANYWHERE, ...SECRET_WORDS].join('|'), 'i');
 
-/** Whether `text` may hold something redaction replaces: a secret's key or pair name, or a URL's credentials. */
-function secretIn(rules: RedactionRules, text: string): boolean {
-  if (rules.secretText.test(text)) return true;
+/** Whether `text` holds credentials in a URL. */
+function urlCredentialsIn(text: string): boolean {
   if (!text.includes('://')) return false;
   URL_CREDENTIALS.lastIndex = 0;
   return URL_CREDENTIALS.test(text);
+}
+
+/**
+ * Whether `text` may hold something redaction replaces: a secret's key or pair name, or a URL's
+ * credentials. The words are searched in the whole text first, as that answers most calls at once;
+ * only when they occur is the text read where redaction looks (`secretWhereRedactionLooks`), because
+ * base64 of a hundred kilobytes or more practically always spells one of them ("auth", "Pwd", "TOKEN")
+ * and would otherwise send every screenshot through the full redaction walk.
+ */
+function secretIn(rules: RedactionRules, text: string): boolean {
+  if (!rules.secretText.test(text) && !urlCredentialsIn(text)) return false;
+  return secretWhereRedactionLooks(rules, text);
+}
+
+/** The closing quote of the JSON string whose text starts at `from` (an even run of backslashes before it), or -1. */
+function closingQuote(text: string, from: number): number {
+  for (let quote = text.indexOf('"', from); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (quote - backslashes - 1 >= from && text.charCodeAt(quote - backslashes - 1) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return -1;
+}
+
+/** JSON's white space between tokens. */
+const isJsonSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+
+/** A string value whose decoded text `trimStart` may find JSON in: white space, an escape that may decode to it, or `{` / `[`. */
+const MAY_HOLD_JSON = /^[\s\\[{]/;
+
+/**
+ * Whether a key or a pair's name, as JSON text, may name a secret. Without a backslash the text is the
+ * decoded name and `secretKey` decides exactly as the walk does; an escaped one is searched for the words.
+ */
+const mayNameSecret = (rules: RedactionRules, raw: string): boolean => (raw.includes('\\') ? rules.secretText : rules.secretKey).test(raw);
+
+const isPairNameField = (key: string): boolean => (PAIR_NAME_FIELDS as readonly string[]).includes(key);
+
+/**
+ * Whether the walk may change a string value, given as JSON text: when it holds a URL's credentials,
+ * when it may be JSON text (which the walk parses and redacts inside) holding one of the words, or when
+ * it is a name/value pair's name (`pairName`) naming a secret.
+ */
+function valueMayBeRedacted(rules: RedactionRules, raw: string, pairName: boolean): boolean {
+  return urlCredentialsIn(raw) || (pairName && mayNameSecret(rules, raw)) || (MAY_HOLD_JSON.test(raw) && rules.secretText.test(raw));
+}
+
+/**
+ * `secretIn` read token by token, each string found by its quotes (crossed at memory speed, however
+ * long). A key counts when it names a secret. A string value counts only where the walk in `Redactor`
+ * would act on it: when it holds a URL's credentials, when it may be JSON text (which the walk parses
+ * and redacts inside) holding one of the words, or when it is the `name` or `key` of a name/value pair
+ * and names a secret. Escaped text holds every word its decoded text holds (JSON.stringify escapes no
+ * letter, `-` or `_`), and a key spelled with an escape is taken for a pair's name, so this is still a
+ * superset of what the walk redacts. Text that is not JSON as far as its quotes go counts.
+ */
+function secretWhereRedactionLooks(rules: RedactionRules, text: string): boolean {
+  /** The key just read, while its value may come next, and where its colon is. */
+  let key: { raw: string; colon: number } | undefined;
+  for (let open = text.indexOf('"'); open !== -1; ) {
+    const close = closingQuote(text, open + 1);
+    if (close === -1) return true;
+    const raw = text.slice(open + 1, close);
+    let after = close + 1;
+    while (after < text.length && isJsonSpace(text.charCodeAt(after))) after++;
+    if (text[after] === ':') {
+      if (mayNameSecret(rules, raw)) return true;
+      key = { raw, colon: after };
+    } else {
+      const pairName = key !== undefined && text.slice(key.colon + 1, open).trim() === '' && (key.raw.includes('\\') || isPairNameField(key.raw));
+      if (valueMayBeRedacted(rules, raw, pairName)) return true;
+      key = undefined;
+    }
+    open = text.indexOf('"', close + 1);
+  }
+  return false;
 }
 
 export interface RedactionRules {
@@ -260,14 +336,29 @@ export function redactValue<T>(value: T, rules: RedactionRules = DEFAULT_REDACTI
  * and the walk that copies every value can be skipped: most calls carry no secret-like key. Sound only
  * for text JSON.stringify wrote: an agent's own bytes may spell a key with escapes.
  */
-export function mayRedact(rules: RedactionRules, ...texts: ReadonlyArray<string | undefined>): boolean {
-  return rules.pointers.length > 0 || rules.patterns.length > 0 || texts.some((text) => text !== undefined && secretIn(rules, text));
+export function mayRedact(rules: RedactionRules, ...texts: ReadonlyArray<JsonText | undefined>): boolean {
+  return rules.pointers.length > 0 || rules.patterns.length > 0 || texts.some((text) => text !== undefined && secretInText(rules, text));
+}
+
+/**
+ * `secretIn` for JSON text whole or in pieces. In pieces, the JSON around the long strings is read as JSON
+ * with each long string left empty, and each long string (written unescaped, its key known) as the value
+ * it is: nothing is joined.
+ */
+function secretInText(rules: RedactionRules, text: JsonText): boolean {
+  if (typeof text === 'string') return secretIn(rules, text);
+  const { parts, leaves } = text;
+  for (const [index, { key }] of leaves.entries()) {
+    if (valueMayBeRedacted(rules, parts[2 * index + 1]!, key !== undefined && isPairNameField(key))) return true;
+  }
+  return secretIn(rules, parts.filter((_, index) => index % 2 === 0).join(''));
 }
 
 /** `redactCall` for a call serialised by JSON.stringify; parses and re-serialises only when redaction may change it. */
 export function redactCallJson(json: CallJson, rules: RedactionRules = DEFAULT_REDACTION): Redacted<CallJson> {
   if (!mayRedact(rules, json.arguments, json.result)) return { value: json, paths: [] };
-  const redacted = redactCall(json.result === undefined ? { arguments: JSON.parse(json.arguments) } : { arguments: JSON.parse(json.arguments), result: JSON.parse(json.result) }, rules);
+  const args: unknown = JSON.parse(flatText(json.arguments));
+  const redacted = redactCall(json.result === undefined ? { arguments: args } : { arguments: args, result: JSON.parse(flatText(json.result)) }, rules);
   const value: CallJson = { arguments: JSON.stringify(redacted.value.arguments) ?? 'null' };
   if (json.result !== undefined) value.result = JSON.stringify(redacted.value.result) ?? 'null';
   return { value, paths: redacted.paths };

@@ -10,10 +10,10 @@ import type { StoredEvent } from './records.js';
 import type { RedactionRules } from './redact.js';
 import { AuditStore, type AuditProblem } from './store.js';
 import type { AuditExportRequest, HistoryProvider } from '../control/index.js';
-import type { ApprovalView, CallApprovalView, CallDetail, HistoryAvailability, HistoryPage, OperatorNotice, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
+import type { ApprovalView, CallApprovalView, CallDetail, HistoryAvailability, HistoryPage, JsonText, OperatorNotice, PolicyChangeView, PolicyView, ReplayResult, RevisionView, TransactionRecordView, WorkspaceView } from '../contracts/index.js';
 import type { CallObserver, Dispatcher } from '../mcp/index.js';
 import { JunctionError } from '../contracts/index.js';
-import type { Logger } from '../shared/index.js';
+import { flatText, type Logger } from '../shared/index.js';
 
 export function auditDbPath(stateDir: string): string {
   return join(stateDir, 'audit', 'audit.db');
@@ -214,13 +214,13 @@ export class AuditTrail {
     return this.store.close();
   }
 
-  private transactionOutcome(tool: string, argsJson: string, result: unknown): void {
+  private transactionOutcome(tool: string, argsJson: JsonText, result: unknown): void {
     const out = structured(result);
     if (tool === 'transaction-commit') {
       const transactionId = stringField(out, 'transactionId');
       if (!transactionId) return;
       const tx = this.transactions.get(transactionId);
-      const receipt = stringField(objectOf(JSON.parse(argsJson)), 'receipt');
+      const receipt = stringField(objectOf(JSON.parse(flatText(argsJson))), 'receipt');
       this.store.recordEvent({ kind: 'transaction.committed', at: Date.now(), ...(tx ? { workspaceId: tx.workspaceId } : {}), transactionId, data: { workspaceName: tx?.workspaceName ?? null, commit: out, ...(receipt ? { receipt } : {}) } });
       this.transactions.delete(transactionId);
     } else if (tool === 'transaction-rollback') {

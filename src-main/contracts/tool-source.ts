@@ -34,7 +34,7 @@ export interface ToolOutcome {
   /** The plugin connection that answered, for sources that route to one of several (the bridge). */
   servedBy?: { connectionId: string; name: string; role: 'editor' | 'runtime'; pluginVersion?: string };
   /** The result's JSON text, serialised once by the dispatcher to count its bytes; an answer that is exactly the result reuses it. */
-  resultJson?: string;
+  resultJson?: JsonText;
   /** The name is not in the caller's catalogue (unknown, or hidden from it): MCP answers a protocol error. */
   unknownTool?: true;
 }
@@ -45,8 +45,29 @@ export interface ToolOutcome {
  * details, the audit trail. `result` is absent for a call that has none.
  */
 export interface CallJson {
-  arguments: string;
-  result?: string;
+  arguments: JsonText;
+  result?: JsonText;
+}
+
+/**
+ * JSON text, whole or in pieces: the JSON of a value holding long strings (a screenshot's base64, a
+ * file's text) may keep each of them as a piece of its own instead of copying it into one new string.
+ * shared/json-text.ts builds and reads it; anything that needs the text whole asks it for a copy.
+ */
+export type JsonText = string | JsonPieces;
+
+export interface JsonPieces {
+  /** The JSON between long strings and the long strings, alternating: JSON, string, JSON, …, JSON. */
+  readonly parts: readonly string[];
+  /** What is known of each long string, in order. */
+  readonly leaves: readonly JsonLeaf[];
+}
+
+export interface JsonLeaf {
+  /** The key the string is the value of (undefined for an array element). */
+  readonly key: string | undefined;
+  /** The bytes it was decoded from, when they are ASCII and so exactly its UTF-8: written as they are. */
+  readonly bytes?: Uint8Array;
 }
 
 /** `console`: the operator ran the tool, or replayed a recorded call, from the console. */

@@ -4,8 +4,8 @@
  * error's kind (contracts/error-table.ts). Malformed pins are refused before this room sees them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ANSWER_BY_KIND, httpStatusOf, JunctionError, toStructuredError, type AgentScope, type StructuredError, type ToolOutcome } from '../contracts/index.js';
-import { hangUpSignal, requestRoute } from '../shared/index.js';
+import { ANSWER_BY_KIND, httpStatusOf, JunctionError, toStructuredError, type AgentScope, type JsonText, type StructuredError, type ToolOutcome } from '../contracts/index.js';
+import { hangUpSignal, parseJsonBytes, requestRoute, textByteLength, writeText } from '../shared/index.js';
 import type { Catalogue } from './catalogue.js';
 import type { Dispatcher } from './dispatcher.js';
 
@@ -23,9 +23,9 @@ export function sendJson(res: ServerResponse, status: number, body: unknown) {
   sendJsonText(res, status, JSON.stringify(body));
 }
 
-function sendJsonText(res: ServerResponse, status: number, text: string) {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+function sendJsonText(res: ServerResponse, status: number, text: JsonText) {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': textByteLength(text) });
+  writeText(res, text, true);
 }
 
 /** Answers a structured error with the status the one error table gives its code. */
@@ -51,7 +51,7 @@ async function readArguments(readBody: BodyReader, req: IncomingMessage, res: Se
   if (raw.length === 0) return { args: {}, bytes: 0 };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString('utf8'));
+    parsed = parseJsonBytes(raw);
   } catch (error) {
     throw new JunctionError('InvalidArguments', `The request body is not valid JSON: ${(error as Error).message}`);
   }

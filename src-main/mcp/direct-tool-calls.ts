@@ -12,6 +12,7 @@ import { CancelledNotificationSchema, ErrorCode, type CallToolRequest, type Call
 import type { NotificationOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { isPlainToolCall } from './jsonrpc-http.js';
 import { messageJson } from './tool-result-json.js';
+import type { JsonText } from '../contracts/index.js';
 
 /** What a tools/call handler uses of the SDK's request context: the request's id, its cancellation and its related notifications. */
 export interface ToolCallExtra {
@@ -50,7 +51,7 @@ export class DirectToolCalls {
     private readonly handler: SessionToolCall,
     private readonly notifier: Notifier,
     /** Sends the serialised answer to request `id`; dropped when nobody waits for it any more. */
-    private readonly answer: (id: RequestId, json: string) => void,
+    private readonly answer: (id: RequestId, json: JsonText) => void,
   ) {}
 
   /** Serves `message` when it is a tools/call this class answers exactly as the Protocol would; false leaves it to the Protocol. */

@@ -4,7 +4,7 @@
  * observer events the console, webhooks and the audit trail consume.
  */
 import type { AgentLogLevel, CallView, NestedRequestView, PolicyDecisionView, CallGate, AgentScope } from '../contracts/index.js';
-import { boundedText, VIEW_TEXT_CHARS, findLoneSurrogate, closestNames, didYouMean, jsonText, timeOrderedId, validTraceparent } from '../shared/index.js';
+import { boundedText, VIEW_TEXT_CHARS, findLoneSurrogate, closestNames, didYouMean, jsonTextOf, textByteLength, timeOrderedId, validTraceparent } from '../shared/index.js';
 import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type CallJson, type ToolOutcome } from '../contracts/index.js';
 import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
@@ -69,9 +69,6 @@ const PROGRESS_MESSAGE_CHARS = 1024;
 function progressView(update: NonNullable<CallView['progress']>): NonNullable<CallView['progress']> {
   return update.message === undefined ? update : { ...update, message: boundedText(update.message, PROGRESS_MESSAGE_CHARS) };
 }
-
-const byteLength = (json: string) => Buffer.byteLength(json, 'utf8');
-
 
 export interface DispatcherOptions {
   /** When set, the operator may answer elicitations in the console instead of the agent. */
@@ -226,7 +223,8 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
       const entry = catalogue.resolve(request.name, request.scope);
       // Serialised by JSON.stringify, never taken from the request's bytes: redaction relies on its escaping
       // (audit/redact.ts); and before the call runs, since its source may change the object it was given.
-      const argsJson = jsonText(request.args);
+      // Long strings (a file, an image) stay pieces of their own rather than being copied (shared/json-text.ts).
+      const argsJson = jsonTextOf(request.args);
       const call: CallView = {
         // Time-ordered: the audit trail's index on call ids then grows at its end (shared/time-ordered-id.ts).
         callId: request.callId ?? timeOrderedId(),
@@ -236,7 +234,7 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
         target: entry?.source.id ?? 'none',
         status: 'running',
         startedAt: Date.now(),
-        requestBytes: request.requestBytes ?? byteLength(argsJson),
+        requestBytes: request.requestBytes ?? textByteLength(argsJson),
       };
       // Optional fields are assigned rather than spread from a conditional literal: this runs on every call.
       if (request.replayOf) call.replayOf = request.replayOf;
@@ -248,8 +246,8 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
       const outcome = await run(request, call, entry, agentName, (decision) => (policy = decision)).catch((error: unknown) => thrownOutcome(error));
       const errorCode = outcome.error?.code;
       // A result without JSON (a cycle, a BigInt) answers its string form rather than failing the finished call.
-      const resultJson = jsonText(outcome.result);
-      const finished: CallView = { ...call, status: outcome.result.isError ? 'error' : 'ok', durationMs: Date.now() - call.startedAt, responseBytes: byteLength(resultJson) };
+      const resultJson = jsonTextOf(outcome.result);
+      const finished: CallView = { ...call, status: outcome.result.isError ? 'error' : 'ok', durationMs: Date.now() - call.startedAt, responseBytes: textByteLength(resultJson) };
       if (errorCode) finished.errorCode = boundedText(errorCode, VIEW_TEXT_CHARS);
       if (outcome.servedBy) finished.servedBy = outcome.servedBy;
       if (policy) finished.policy = policy;

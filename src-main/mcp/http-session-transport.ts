@@ -12,6 +12,7 @@ import { answeredId, hasProgressToken, isRequest, isResponse } from './jsonrpc-h
 import { PostExchange, type ExchangeOwner } from './post-exchange.js';
 import { sseEvent, SseStream } from './sse-stream.js';
 import { messageJson } from './tool-result-json.js';
+import type { JsonText } from '../contracts/index.js';
 
 export class HttpSessionTransport implements Transport, ExchangeOwner {
   onclose?: () => void;
@@ -81,7 +82,7 @@ export class HttpSessionTransport implements Transport, ExchangeOwner {
   }
 
   /** Sends the answer to request `id` on the POST that carried it; dropped when that POST is answered or gone. */
-  private answer(id: RequestId, json: string): void {
+  private answer(id: RequestId, json: JsonText): void {
     const exchange = this.exchanges.get(id);
     if (!exchange) return;
     this.exchanges.delete(id);

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { isInitializeRequest, JSONRPCMessageSchema, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { StructuredError } from '../contracts/index.js';
+import { parseJsonBytes } from '../shared/index.js';
 
 /** Messages in one JSON-RPC batch at most, as the SDK's own transport allows. */
 export const MAX_BATCH_SIZE = 100;
@@ -73,7 +74,7 @@ export function isPlainToolCall(message: JSONRPCMessage): message is JSONRPCRequ
 export function parseJsonRpcBody(raw: Buffer): ParsedBody {
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
+    body = parseJsonBytes(raw);
   } catch {
     return { ok: false, code: -32700, message: 'Parse error: the request body is not valid JSON.' };
   }

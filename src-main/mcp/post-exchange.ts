@@ -7,6 +7,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonText } from '../contracts/index.js';
+import { concatText, textByteLength, writeText } from '../shared/index.js';
 import { refuse } from './jsonrpc-http.js';
 import { sseEvent, SseStream } from './sse-stream.js';
 
@@ -17,7 +19,7 @@ export interface ExchangeOwner {
 
 export class PostExchange {
   /** Each request id in arrival order, with its serialised response once there is one. */
-  private readonly answers = new Map<RequestId, string | undefined>();
+  private readonly answers = new Map<RequestId, JsonText | undefined>();
   private unanswered: number;
   private stream: SseStream | undefined;
   private done = false;
@@ -45,12 +47,12 @@ export class PostExchange {
       return;
     }
     // Responses that were waiting for their siblings go out first, in the order they came.
-    let frames = '';
-    for (const answer of this.answers.values()) if (answer !== undefined) frames += sseEvent(answer);
-    this.stream = new SseStream(this.res, this.sessionId, frames + sseEvent(json));
+    const frames: JsonText[] = [];
+    for (const answer of this.answers.values()) if (answer !== undefined) frames.push(sseEvent(answer));
+    this.stream = new SseStream(this.res, this.sessionId, concatText(...frames, sseEvent(json)));
   }
 
-  respond(id: RequestId, json: string): void {
+  respond(id: RequestId, json: JsonText): void {
     if (this.done || this.answers.get(id) !== undefined || !this.answers.has(id)) return;
     this.unanswered--;
     if (this.stream) {
@@ -62,10 +64,11 @@ export class PostExchange {
     }
     this.answers.set(id, json);
     if (this.unanswered > 0) return;
-    const body = this.batch ? `[${[...this.answers.values()].join(',')}]` : json;
+    const answers = [...this.answers.values()] as JsonText[];
+    const body = this.batch ? concatText('[', ...answers.flatMap((answer, i) => (i === 0 ? [answer] : [',', answer])), ']') : json;
     this.done = true;
-    this.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'mcp-session-id': this.sessionId });
-    this.res.end(body);
+    this.res.writeHead(200, { 'content-type': 'application/json', 'content-length': textByteLength(body), 'mcp-session-id': this.sessionId });
+    writeText(this.res, body, true);
   }
 
   /** The session closed under the calls: a stream just ends; an answer not yet begun says the session is gone. */
@@ -78,7 +81,7 @@ export class PostExchange {
     }
   }
 
-  private finish(last?: string): void {
+  private finish(last?: JsonText): void {
     this.done = true;
     this.stream?.end(last);
   }

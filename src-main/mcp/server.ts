@@ -28,7 +28,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ANSWER_BY_KIND, isJunctionError, JunctionError, jsonRpcCodeOf } from '../contracts/index.js';
-import type { AgentRequestContext, AgentScope, AgentTransport, ResourceSubscription, ToolDescriptor, ToolVisibility } from '../contracts/index.js';
+import type { AgentRequestContext, AgentScope, AgentTransport, JsonText, ResourceSubscription, ToolDescriptor, ToolVisibility } from '../contracts/index.js';
 import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
 import type { Catalogue } from './catalogue.js';
 import type { ContentSource } from './content-source.js';
@@ -36,7 +36,7 @@ import type { Dispatcher } from './dispatcher.js';
 import type { SessionToolCall, ToolCallExtra } from './direct-tool-calls.js';
 import { createSchemaValidator } from './schema-validator.js';
 import { passesAsItStands, withJson } from './tool-result-json.js';
-import { errorMessage } from '../shared/index.js';
+import { errorMessage, textStartsWith } from '../shared/index.js';
 
 /** What every MCP revision is served over: Junction's identity, the catalogue, the dispatcher and the content. */
 
@@ -163,10 +163,10 @@ function invalidToolCall(what: 'request' | 'result', error: unknown): McpError {
  * result that schema passes as it stands goes out as the dispatcher's JSON of it (tool-result-json.ts);
  * any other is parsed as before.
  */
-function answeredToolCall(handler: (request: CallToolRequest, extra: ToolCallExtra) => Promise<{ result: CallToolResult; resultJson?: string }>): SessionToolCall {
+function answeredToolCall(handler: (request: CallToolRequest, extra: ToolCallExtra) => Promise<{ result: CallToolResult; resultJson?: JsonText }>): SessionToolCall {
   return async (request, extra) => {
     const { result, resultJson } = await handler(request, extra);
-    if (resultJson?.startsWith('{') && passesAsItStands(result)) return withJson(result, resultJson);
+    if (resultJson !== undefined && textStartsWith(resultJson, '{') && passesAsItStands(result)) return withJson(result, resultJson);
     const parsed = safeParse(CallToolResultSchema, result);
     if (!parsed.success) throw invalidToolCall('result', parsed.error);
     return parsed.data;

@@ -4,6 +4,8 @@
  * timer, so nothing about the stream outlives it.
  */
 import type { ServerResponse } from 'node:http';
+import type { JsonText } from '../contracts/index.js';
+import { concatText, writeText } from '../shared/index.js';
 
 /** A comment line every so often keeps proxies and idle timeouts from cutting a quiet stream (the SDK's own interval). */
 export const SSE_KEEP_ALIVE_MS = 15_000;
@@ -15,7 +17,7 @@ export function sseHeaders(sessionId?: string): Record<string, string> {
 }
 
 /** One JSON-RPC message as an SSE event; `json` is the message already serialised. */
-export const sseEvent = (json: string): string => `event: message\ndata: ${json}\n\n`;
+export const sseEvent = (json: JsonText): JsonText => concatText('event: message\ndata: ', json, '\n\n');
 
 export class SseStream {
   private readonly keepAlive: NodeJS.Timeout;
@@ -28,23 +30,24 @@ export class SseStream {
   constructor(
     private readonly res: ServerResponse,
     sessionId?: string,
-    first?: string,
+    first?: JsonText,
   ) {
     res.writeHead(200, sseHeaders(sessionId));
     if (first === undefined) res.flushHeaders();
-    else res.write(first);
+    else writeText(res, first);
     this.keepAlive = setInterval(this.ping, SSE_KEEP_ALIVE_MS).unref();
   }
 
-  write(frame: string): void {
-    if (!this.ended) this.res.write(frame);
+  write(frame: JsonText): void {
+    if (!this.ended) writeText(this.res, frame);
   }
 
   /** Ends the response (with a last frame, if given) and stops the keep-alive. */
-  end(last?: string): void {
+  end(last?: JsonText): void {
     if (this.ended) return;
     this.stop();
-    this.res.end(last);
+    if (last === undefined) this.res.end();
+    else writeText(this.res, last, true);
   }
 
   /** Stops the keep-alive when the agent went away; the response is already closed. */

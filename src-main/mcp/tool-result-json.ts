@@ -6,9 +6,11 @@
  * instead. Any other result still goes through the schema.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonText } from '../contracts/index.js';
+import { concatText, isBase64, isBase64Checked } from '../shared/index.js';
 
 /** The dispatcher's JSON of each result handed to the SDK as it stands; weak, so an answered result's text goes with it. */
-const serialised = new WeakMap<object, string>();
+const serialised = new WeakMap<object, JsonText>();
 
 /** CallToolResultSchema's keys, in its shape's order (after ResultSchema's `_meta`, which is declined). */
 const RESULT_KEYS = ['content', 'structuredContent', 'isError'];
@@ -23,6 +25,22 @@ function isPlainTextBlock(block: unknown): boolean {
   for (const key in block) if (++keys > 2 || (keys === 1 && key !== 'type')) return false;
   return true;
 }
+
+const MEDIA_KEYS = ['type', 'data', 'mimeType'];
+
+/**
+ * `{ type: 'image' | 'audio', data, mimeType }`, keys in ImageContentSchema's (and AudioContentSchema's)
+ * order and nothing else, with data the schema's `atob` accepts: strict base64, checked here unless the
+ * bridge already did (shared/base64.ts), so a screenshot is neither decoded nor copied.
+ */
+function isPlainMediaBlock(block: unknown): boolean {
+  if (!isPlainObject(block) || (block['type'] !== 'image' && block['type'] !== 'audio') || typeof block['data'] !== 'string' || typeof block['mimeType'] !== 'string') return false;
+  let index = 0;
+  for (const key in block) if (key !== MEDIA_KEYS[index++]) return false;
+  return index === MEDIA_KEYS.length && (isBase64Checked(block) || isBase64(block['data']));
+}
+
+const isPlainBlock = (block: unknown): boolean => isPlainTextBlock(block) || isPlainMediaBlock(block);
 
 /** What `z.record(z.string(), z.unknown())` copies key for key: no symbol keys (refused) and no own `__proto__` (dropped). */
 function isPlainRecord(value: unknown): boolean {
@@ -39,21 +57,21 @@ export function passesAsItStands(result: unknown): boolean {
     next = at + 1;
   }
   const { content, structuredContent, isError } = result;
-  return Array.isArray(content) && content.every(isPlainTextBlock) && (structuredContent === undefined || isPlainRecord(structuredContent)) && (isError === undefined || typeof isError === 'boolean');
+  return Array.isArray(content) && content.every(isPlainBlock) && (structuredContent === undefined || isPlainRecord(structuredContent)) && (isError === undefined || typeof isError === 'boolean');
 }
 
-/** Hands `result` to the SDK with its JSON text `json` (which must be `JSON.stringify(result)`); returns it. */
-export function withJson<T extends object>(result: T, json: string): T {
+/** Hands `result` to the SDK with its JSON text `json` (which must be `JSON.stringify(result)`, whole or in pieces); returns it. */
+export function withJson<T extends object>(result: T, json: JsonText): T {
   serialised.set(result, json);
   return result;
 }
 
 /** `JSON.stringify(message)`, with a result's known JSON spliced in when the message is the SDK's `{ result, jsonrpc, id }`. */
-export function messageJson(message: JSONRPCMessage): string {
+export function messageJson(message: JSONRPCMessage): JsonText {
   const result = 'result' in message ? message.result : undefined;
   const json = result === undefined ? undefined : serialised.get(result);
   if (json === undefined || !isResultResponse(message)) return JSON.stringify(message);
-  return `{"result":${json},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`;
+  return concatText('{"result":', json, `,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`);
 }
 
 const RESPONSE_KEYS = ['result', 'jsonrpc', 'id'];

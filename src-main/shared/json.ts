@@ -5,8 +5,14 @@ export type JsonObject = { [key: string]: JsonValue };
 /** A JSON Schema document as published in an MCP tool descriptor (root must be an object schema). */
 export type JsonSchemaObject = { type: 'object'; [key: string]: unknown };
 
+/** Any surrogate code unit, paired or not (no `u` flag: the class matches single code units). */
+const SURROGATE = /[\ud800-\udfff]/;
+
 /** True when the string holds an unpaired UTF-16 surrogate, which no JSON peer can round-trip. */
 export function hasLoneSurrogate(text: string): boolean {
+  // Nearly all text holds no surrogate at all; the expression answers that natively (at once for a
+  // one-byte string, which cannot hold one), where the loop below took 150 ms over 16 MB of arguments.
+  if (!SURROGATE.test(text)) return false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff) {

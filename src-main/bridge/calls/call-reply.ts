@@ -95,6 +95,9 @@ function readBlock(input: unknown): Read<ContentBlock> {
   if (!isPlainWith(input, BLOCK) || typeof input['type'] !== 'string') return DECLINED;
   const { text, data, mimeType, resource } = input;
   if (!isNullishString(text) || !isNullishString(data) || !isNullishString(mimeType) || (resource !== undefined && resource !== null)) return DECLINED;
+  // A block whose keys already come in the order the copy below gives them is that copy: it is taken as
+  // it is, so what is known of its values (a screenshot's bytes, shared/json-text.ts) stays with them.
+  if (inBlockOrder(input)) return input as ContentBlock;
   const out: Record<string, unknown> = { type: input['type'] };
   put(out, input, 'text', text);
   put(out, input, 'data', data);
@@ -102,6 +105,21 @@ function readBlock(input: unknown): Read<ContentBlock> {
   put(out, input, 'resource', resource);
   for (const key in input) if (!BLOCK.exact.has(key)) out[key] = input[key];
   return out as ContentBlock;
+}
+
+const BLOCK_ORDER = ['type', 'text', 'data', 'mimeType', 'resource'];
+
+/** `type` first, then the named fields present in the schema's order, then any others. */
+function inBlockOrder(input: Record<string, unknown>): boolean {
+  let named = 0;
+  let others = false;
+  for (const key in input) {
+    const at = BLOCK_ORDER.indexOf(key);
+    if (at === -1) others = true;
+    else if (others || at < named || (named === 0 && at !== 0)) return false;
+    else named = at + 1;
+  }
+  return named > 0;
 }
 
 function readContent(value: unknown): Read<ContentBlock[]> {

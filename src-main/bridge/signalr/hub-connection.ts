@@ -9,9 +9,10 @@ import { closeMessage, handshakeResponse, invocationMessage, MessageType, parseC
 import { InvocationRunner, type HandlerErrorReporter, type MethodTable } from './invocation-runner.js';
 import { OutboundBatch } from './outbound-batch.js';
 import { PendingInvocations } from './pending-invocations.js';
-import { edgesOf, encodeRecord, oversizedSummary, RecordSplitter, type OversizedRecord } from './record-framing.js';
+import { edgesOf, encodeRecord, encodeRecordText, oversizedSummary, recordText, RecordSplitter, type OversizedRecord } from './record-framing.js';
 import { HubInvocationError, type HubConnection, type InvokeOptions, type MalformedMessage, type OversizedMessage } from './types.js';
-import { errorMessage } from '../../shared/index.js';
+import type { JsonText } from '../../contracts/index.js';
+import { errorMessage, textByteLength, textLength } from '../../shared/index.js';
 
 export interface ConnectionSettings {
   maxFrameBytes: number;
@@ -97,9 +98,9 @@ export class SignalRConnection implements HubConnection {
   invoke(method: string, args: unknown[], options: InvokeOptions = {}): Promise<unknown> {
     if (this.state !== 'open') return Promise.reject(new HubInvocationError('connectionClosed', `Connection ${this.id} is not open.`));
     return this.pending.start(method, options, (invocationId) => {
-      let record: string;
+      let record: JsonText;
       try {
-        record = encodeRecord(invocationMessage(method, args, invocationId));
+        record = encodeRecordText(invocationMessage(method, args, invocationId));
       } catch (error) {
         throw new HubInvocationError('invalidArguments', `Arguments for client method '${method}' cannot be encoded as JSON: ${errorMessage(error)}`);
       }
@@ -115,10 +116,10 @@ export class SignalRConnection implements HubConnection {
   }
 
   /** The limit holds both ways: an invocation larger than it is refused before anything is sent. */
-  private checkOutgoing(method: string, record: string): void {
+  private checkOutgoing(method: string, record: JsonText): void {
     const limitBytes = this.settings.maxFrameBytes;
-    if (record.length <= charsSurelyWithin(limitBytes)) return;
-    const bytes = Buffer.byteLength(record) - 1;
+    if (textLength(record) <= charsSurelyWithin(limitBytes)) return;
+    const bytes = textByteLength(record) - 1;
     if (bytes <= limitBytes) return;
     throw new HubInvocationError('payloadTooLarge', `The invocation of client method '${method}' is ${bytes} bytes, over the hub's limit of ${limitBytes} bytes; nothing was sent.`, { bytes, limitBytes, direction: 'request' });
   }
@@ -152,8 +153,8 @@ export class SignalRConnection implements HubConnection {
     }
     for (const record of this.splitter.push(rawToBuffer(data))) {
       if (this.closed) return;
-      if (typeof record !== 'string') this.skipped(record);
-      else if (this.state === 'handshaking') this.handshake(record);
+      if (typeof record !== 'string' && !Buffer.isBuffer(record)) this.skipped(record);
+      else if (this.state === 'handshaking') this.handshake(recordText(record));
       else this.dispatch(record);
     }
   }
@@ -205,7 +206,7 @@ export class SignalRConnection implements HubConnection {
     this.hooks.handshakeCompleted(this);
   }
 
-  private dispatch(record: string): void {
+  private dispatch(record: string | Buffer): void {
     const parsed = parseClientMessage(record);
     if (!parsed.ok) {
       this.unparsed(record, parsed.error);
@@ -219,7 +220,7 @@ export class SignalRConnection implements HubConnection {
    * separator, so the stream is in step: a Completion or Invocation whose id shows fails alone, as an
    * oversized one does. Anything else closes the connection, naming the protocol error.
    */
-  private unparsed(record: string, error: string): void {
+  private unparsed(record: string | Buffer, error: string): void {
     const summary = oversizedSummary(edgesOf(record));
     const report = (outcome: Pick<MalformedMessage, 'failedInvocation' | 'closed'>) => this.hooks.malformed({ connection: this, error, ...summary, ...outcome });
     const { type, invocationId } = summary;
@@ -304,7 +305,7 @@ export class SignalRConnection implements HubConnection {
   }
 
   /** False when the socket can no longer take data (the peer may be closing before our state knows it). */
-  private write(record: string): boolean {
+  private write(record: JsonText): boolean {
     return this.outbound.write(record);
   }
 

@@ -3,6 +3,7 @@
  * for what the server sends. Pure: no I/O, no timers.
  */
 import { z } from 'zod';
+import { parseJsonBytes } from '../../shared/index.js';
 
 export const MessageType = {
   Invocation: 1,
@@ -77,9 +78,15 @@ const handshakeRequestSchema = z.object({ protocol: z.string(), version: z.numbe
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
-function parseJson(text: string): Parsed<unknown> {
+/** UTF-8's byte order mark, which the hub's text decoder drops from the start of a record. */
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** A record's JSON, from its text or (a large record) its bytes, read as if decoded to text first. */
+function parseJson(record: string | Buffer): Parsed<unknown> {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    if (typeof record === 'string') return { ok: true, value: JSON.parse(record) as unknown };
+    const bom = BOM.every((byte, i) => record[i] === byte);
+    return { ok: true, value: parseJsonBytes(record, bom ? BOM.length : 0) };
   } catch {
     return { ok: false, error: 'message is not valid JSON' };
   }
@@ -128,8 +135,8 @@ export function readPlainCompletion(raw: object): CompletionMessage | undefined 
 }
 
 /** Parses one record received after the handshake. Failures are protocol errors that end the connection. */
-export function parseClientMessage(text: string): Parsed<ClientMessage> {
-  const json = parseJson(text);
+export function parseClientMessage(record: string | Buffer): Parsed<ClientMessage> {
+  const json = parseJson(record);
   if (!json.ok) return json;
   const raw = json.value;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, error: 'message is not a JSON object' };

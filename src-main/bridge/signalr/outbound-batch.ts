@@ -8,6 +8,8 @@
  * record that is larger by itself (sent alone, as it would have been without batching).
  */
 import type { WebSocket } from 'ws';
+import type { JsonText } from '../../contracts/index.js';
+import { encodeText } from '../../shared/index.js';
 
 /** Told once the message carrying the record was handed to the socket, or why it never was. */
 export type SentCallback = (error?: Error) => void;
@@ -34,9 +36,20 @@ export class OutboundBatch {
     private readonly maxMessageBytes: number,
   ) {}
 
-  /** Queues `record` for the end of this turn; false (nothing queued) when the socket cannot take data. */
-  write(record: string, sent?: SentCallback): boolean {
+  /**
+   * Queues `record` for the end of this turn; false (nothing queued) when the socket cannot take data.
+   * A record in pieces (long strings) goes at once as a message of its own, after what is queued: its
+   * pieces are encoded straight into that message, which batching would first join into one string.
+   */
+  write(record: JsonText, sent?: SentCallback): boolean {
     if (this.socket.readyState !== this.socket.OPEN) return false;
+    if (typeof record !== 'string') {
+      this.flush();
+      const message = encodeText(record);
+      if (sent) this.socket.send(message, { binary: false }, (error) => sent(error ?? undefined));
+      else this.socket.send(message, { binary: false });
+      return true;
+    }
     if (this.records.length > 0 && (this.chars + record.length) * MAX_BYTES_PER_CHAR > this.maxMessageBytes) this.flush();
     this.records.push(record);
     this.chars += record.length;

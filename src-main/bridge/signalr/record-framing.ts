@@ -6,6 +6,9 @@
  * JSON text (a string must escape it), so after a record over the limit the stream is still in step:
  * that record is skipped, not the connection.
  */
+import type { JsonText } from '../../contracts/index.js';
+import { concatText, LEAF_CHARS, stringifyInPieces } from '../../shared/index.js';
+
 export const RECORD_SEPARATOR = '\u001e';
 const SEPARATOR_BYTE = 0x1e;
 /** Bytes kept from each end of a record over the limit, enough to find its type and invocation id. */
@@ -13,6 +16,16 @@ const EDGE_BYTES = 1024;
 
 export function encodeRecord(message: unknown): string {
   return JSON.stringify(message) + RECORD_SEPARATOR;
+}
+
+/**
+ * `encodeRecord` for a message that may carry long strings (a tool call's arguments): its JSON in
+ * pieces (shared/json-text.ts), so the strings are encoded once, straight into the WebSocket message,
+ * instead of being serialised into a string of the record, flattened and then encoded. Throws what
+ * JSON.stringify throws.
+ */
+export function encodeRecordText(message: unknown): JsonText {
+  return concatText(stringifyInPieces(message) ?? 'null', RECORD_SEPARATOR);
 }
 
 /** A record over the limit: its size, and its first and last bytes as text (see `oversizedSummary`). */
@@ -23,7 +36,11 @@ export interface OversizedRecord {
   readonly tail: string;
 }
 
-export type SplitRecord = string | OversizedRecord;
+/**
+ * A record: its text, or for one of LEAF_CHARS bytes or more its bytes, which the hub parses without
+ * decoding them whole first (shared/json-bytes.ts), or what is known of one over the limit.
+ */
+export type SplitRecord = string | Buffer | OversizedRecord;
 
 export class RecordSplitter {
   private pending: Uint8Array[] = [];
@@ -65,12 +82,14 @@ export class RecordSplitter {
     return this.skipping ? this.skipping.head.length + this.skipping.tail.length : this.pendingBytes;
   }
 
-  private complete(tail: Uint8Array): string {
-    if (this.pending.length === 0) return this.decoder.decode(tail);
-    const whole = Buffer.concat([...this.pending, tail]);
-    this.pending = [];
-    this.pendingBytes = 0;
-    return this.decoder.decode(whole);
+  private complete(tail: Uint8Array): string | Buffer {
+    let whole: Uint8Array = tail;
+    if (this.pending.length > 0) {
+      whole = Buffer.concat([...this.pending, tail]);
+      this.pending = [];
+      this.pendingBytes = 0;
+    }
+    return whole.length >= LEAF_CHARS ? Buffer.from(whole.buffer, whole.byteOffset, whole.length) : this.decoder.decode(whole);
   }
 
   /** Counts `piece` into the record being skipped (starting it from what was pending, if need be). */
@@ -96,9 +115,14 @@ export class RecordSplitter {
 }
 
 /** The edges `oversizedSummary` reads, of a record held whole (one that did not parse). */
-export function edgesOf(record: string): Pick<OversizedRecord, 'head' | 'tail'> {
-  return { head: record.slice(0, EDGE_BYTES), tail: record.slice(-EDGE_BYTES) };
+export function edgesOf(record: string | Buffer): Pick<OversizedRecord, 'head' | 'tail'> {
+  if (typeof record === 'string') return { head: record.slice(0, EDGE_BYTES), tail: record.slice(-EDGE_BYTES) };
+  const decoder = new TextDecoder('utf-8');
+  return { head: decoder.decode(record.subarray(0, EDGE_BYTES)), tail: decoder.decode(record.subarray(-EDGE_BYTES)) };
 }
+
+/** A record's text, decoded as the splitter decodes the records it gives as text. */
+export const recordText = (record: string | Buffer): string => (typeof record === 'string' ? record : new TextDecoder('utf-8').decode(record));
 
 /** What can be told of a record over the limit (or one that does not parse) without reading it whole. */
 export interface OversizedSummary {

@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { JunctionError, type AgentScope } from '../../contracts/index.js';
-import { hangUpSignal } from '../../shared/index.js';
+import { JunctionError, type AgentScope, type JsonText } from '../../contracts/index.js';
+import { concatText, hangUpSignal, textByteLength, writeText } from '../../shared/index.js';
 import { isRequest } from '../jsonrpc-http.js';
 import { sseEvent, SseStream } from '../sse-stream.js';
 import { readModernRequest, statelessAgentLabel } from './envelope.js';
@@ -49,18 +49,18 @@ class Exchange {
   }
 
   respond(id: RequestId, result: Record<string, unknown> | SerializedResult): void {
-    if (result instanceof SerializedResult) this.send(200, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result.json}}`);
+    if (result instanceof SerializedResult) this.send(200, concatText(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, result.json, '}'));
     else this.finish(200, { id, result });
   }
 
-  private send(status: number, json: string): void {
+  private send(status: number, json: JsonText): void {
     if (this.stream) {
       this.stream.end(sseEvent(json));
       return;
     }
     if (this.res.headersSent) return;
-    this.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
-    this.res.end(json);
+    this.res.writeHead(status, { 'content-type': 'application/json', 'content-length': textByteLength(json) });
+    writeText(this.res, json, true);
   }
 
   fail(id: RequestId | null, error: unknown): void {

@@ -6,7 +6,8 @@
  * unsubscribe) are unknown here, as the spec asks.
  */
 import { z } from 'zod';
-import { ANSWER_BY_KIND, isJunctionError, JunctionError, type AgentRequestContext, type AgentScope, type ToolOutcome } from '../../contracts/index.js';
+import { ANSWER_BY_KIND, isJunctionError, JunctionError, type AgentRequestContext, type AgentScope, type JsonText, type ToolOutcome } from '../../contracts/index.js';
+import { replaceEnd, textStartsWith } from '../../shared/index.js';
 import { SessionLogLevel } from '../agent-requests.js';
 import type { ContentSource } from '../content-source.js';
 import type { McpServedParts } from '../server.js';
@@ -47,7 +48,7 @@ export interface RequestChannel {
 
 /** A result already serialised (a tool result reuses the JSON the dispatcher made for the audit trail). */
 export class SerializedResult {
-  constructor(readonly json: string) {}
+  constructor(readonly json: JsonText) {}
 }
 
 type Method = (request: ModernRequest, scope: AgentScope, channel: RequestChannel) => Promise<Record<string, unknown> | SerializedResult>;
@@ -123,8 +124,8 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
   const toolAnswer = (outcome: ToolOutcome): Record<string, unknown> | SerializedResult => {
     const { result, resultJson } = outcome;
     // Spliced into the JSON the dispatcher already made, unless the result has keys of its own there.
-    if (resultJson?.startsWith('{') && !('_meta' in result) && !('resultType' in result)) {
-      return new SerializedResult(resultJson === '{}' ? `{${completeTail}` : `${resultJson.slice(0, -1)},${completeTail}`);
+    if (resultJson !== undefined && textStartsWith(resultJson, '{') && !('_meta' in result) && !('resultType' in result)) {
+      return new SerializedResult(resultJson === '{}' ? `{${completeTail}` : replaceEnd(resultJson, 1, `,${completeTail}`));
     }
     return complete(result as Record<string, unknown>);
   };

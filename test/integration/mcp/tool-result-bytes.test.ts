@@ -21,6 +21,9 @@ const RESULTS: Record<string, () => ToolOutcome> = {
   defaulted: () => ({ result: { structuredContent: { only: true } } as unknown as CallToolResult }),
   meta: () => ({ result: { content: [], _meta: { note: 'n' } } }),
   image: () => ({ result: { content: [{ type: 'image', data: 'aGk=', mimeType: 'image/png' }] } }),
+  audio: () => ({ result: { content: [{ type: 'text', text: 'clip' }, { type: 'audio', data: Buffer.alloc(4096, 7).toString('base64'), mimeType: 'audio/wav' }] } }),
+  notBase64: () => ({ result: { content: [{ type: 'image', data: 'a!b=', mimeType: 'image/png' }] } }),
+  unpadded: () => ({ result: { content: [{ type: 'image', data: 'aGk', mimeType: 'image/png' }] } }),
   invalid: () => ({ result: { content: 'not a list' } as unknown as CallToolResult }),
 };
 

@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileRedaction, redactCall, redactValue, type AuditCallInput, type RedactionRules } from '../../../src-main/audit/index.js';
 import { callParams } from '../../../src-main/audit/rows.js';
-import { cappedJson } from '../../../src-main/shared/index.js';
+import type { JsonText } from '../../../src-main/contracts/index.js';
+import { cappedJson, flatText } from '../../../src-main/shared/index.js';
 import { callJson } from '../../support/audit-store.js';
 
 const T0 = 1_700_000_000_000;
@@ -36,7 +37,7 @@ const CALLS: Array<[string, AuditCallInput]> = [
 
 /** The stored previews by definition: the redactor's output, capped. */
 function redactedThenCapped(input: AuditCallInput, rules: RedactionRules, previewBytes: number) {
-  const parsed = (text: string | undefined): unknown => (text === undefined ? undefined : JSON.parse(text));
+  const parsed = (text: JsonText | undefined): unknown => (text === undefined ? undefined : JSON.parse(flatText(text)));
   const { value, paths } = redactCall({ arguments: parsed(input.json.arguments), result: parsed(input.json.result) }, rules);
   const args = cappedJson(value.arguments, previewBytes);
   const result = input.json.result === undefined ? undefined : cappedJson(value.result, previewBytes);

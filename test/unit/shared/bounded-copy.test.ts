@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { boundedText, cappedJson, ownCopy } from '../../../src-main/shared/bounded-copy.js';
+import { boundedText, ownCopy } from '../../../src-main/shared/bounded-copy.js';
+import { cappedJson } from '../../../src-main/shared/json-text.js';
 import { collectGarbage } from '../../reliability/scenarios/rss.js';
 
 const BIG = 8 * 1024 * 1024;

@@ -90,3 +90,20 @@ describe('RecordSplitter', () => {
     assert.equal(encodeRecord({ type: 6 }), '{"type":6}\u001e');
   });
 });
+
+describe('large records', () => {
+  test('a record of 64 K bytes or more comes out as its bytes, parsed exactly as its text would be, byte order mark included', async () => {
+    const { parseClientMessage } = await import('../../../../src-main/bridge/signalr/hub-messages.js');
+    const { LEAF_CHARS } = await import('../../../../src-main/shared/index.js');
+    const data = 'QUJD'.repeat(LEAF_CHARS / 2);
+    const message = { type: 3, invocationId: '4', result: { content: [{ type: 'image', data, mimeType: 'image/png' }] } };
+    for (const prefix of ['', '\ufeff']) {
+      const text = `${prefix}${JSON.stringify(message)}`;
+      const [record] = new RecordSplitter(1 << 20).push(bytes(`${text}\u001e`));
+      assert.ok(Buffer.isBuffer(record));
+      assert.deepStrictEqual(parseClientMessage(record), { ok: true, value: message });
+    }
+    const [broken] = new RecordSplitter(1 << 20).push(bytes(`{"type":3,"invocationId":"5","result":"${data}"\u001e`));
+    assert.deepStrictEqual(parseClientMessage(broken as Buffer), { ok: false, error: 'message is not valid JSON' });
+  });
+});

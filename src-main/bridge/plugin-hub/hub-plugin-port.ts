@@ -40,6 +40,13 @@ function checkedContent<T extends { content: PluginReply['content'] }>(reply: T)
  */
 export const PROCESSING_WAIT_MS = 5 * 60_000;
 
+/**
+ * How often an agent that sent a progress token hears that a `Processing` call still runs. McpPlugin
+ * has no progress message, so without this a 2-minute bake is silence, and an SDK client that resets
+ * its request timeout on progress (60 s by default) gives up on a call that is fine.
+ */
+export const PROCESSING_PROGRESS_MS = 5_000;
+
 type CancelWhen = NonNullable<InvokeOptions['cancelWhen']>;
 
 /** What a `Processing` reply says about the work it started ("Running 412 tests…"), if anything. */
@@ -191,7 +198,16 @@ export class HubPluginPort implements PluginPort {
         timedOut = true;
         abort();
       });
-    if (options.onProgress) this.progress.set(requestId, options.onProgress);
+    const started = this.now();
+    let pluginTold = false;
+    const { onProgress } = options;
+    if (onProgress) {
+      this.progress.set(requestId, (update) => {
+        pluginTold = true;
+        onProgress(update);
+      });
+    }
+    let stopTelling: (() => void) | undefined;
     this.inFlight.set(requestId, undefined);
     this.calls.begin(requestId, connectionId, options.agentRequests, deadline);
     try {
@@ -199,7 +215,17 @@ export class HubPluginPort implements PluginPort {
       const reply = this.decodeCallReply(connectionId, method, raw);
       if (reply.status !== ResponseStatus.Processing) return reply;
       deadline.extend(PROCESSING_WAIT_MS - deadline.budgetMs);
-      options.onLongRunning?.(processingText(reply));
+      const message = processingText(reply);
+      options.onLongRunning?.(message);
+      if (onProgress) {
+        // Elapsed seconds, so the values rise as MCP requires; a plugin that reports its own progress owns it from then on.
+        const tell = () => {
+          if (!pluginTold) onProgress({ progress: Math.floor((this.now() - started) / 1000), total: PROCESSING_WAIT_MS / 1000, ...(message ? { message } : {}) });
+        };
+        tell();
+        const ticker = setInterval(tell, PROCESSING_PROGRESS_MS);
+        stopTelling = () => clearInterval(ticker);
+      }
       const completed = this.inFlight.get(requestId) ?? (await this.completion(connectionId, requestId, signal, untilExpiry));
       const result = this.decodeCompletion(connectionId, completed);
       return replyFromEnvelope({ requestId, status: result.status, errorKind: result.errorKind, message: undefined, httpStatusCode: undefined, value: result });
@@ -213,6 +239,7 @@ export class HubPluginPort implements PluginPort {
       }
       throw failure;
     } finally {
+      stopTelling?.();
       this.progress.delete(requestId);
       this.inFlight.delete(requestId);
       this.calls.end(requestId);

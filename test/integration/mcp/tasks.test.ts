@@ -114,6 +114,19 @@ describe('tasks for long plugin calls (2026-07-28)', () => {
     assert.deepEqual(answer.result?.['structuredContent'], { lightmaps: 12, scene: 'Plain' });
   });
 
+  test("a 2025-11-25 session that asked for progress hears the plugin's Processing message while the call runs", async () => {
+    release = undefined;
+    const session = await junction.connectAgent();
+    const heard: Array<{ progress: number; total?: number; message?: string }> = [];
+    const pending = session.callTool({ name: 'bake-lighting', arguments: { scene: 'Dock' } }, undefined, { onprogress: (update) => heard.push(update) });
+    await eventually(() => heard.length > 0, 5000, 'a progress notification');
+    assert.equal(heard[0]!.message, 'Baking Dock');
+    assert.equal(heard[0]!.total, 300, "the 5 minutes a Processing call may take, in seconds");
+    (await eventually(() => release, 5000, "the plugin's handler waiting"))();
+    const answer = await pending;
+    assert.deepEqual(answer.structuredContent, { lightmaps: 12, scene: 'Dock' });
+  });
+
   test('a required-task tool refuses an agent without the extension with -32021 naming it; tasks/* do too', async () => {
     const refused = await rpc('tools/call', { name: 'domain-reload', arguments: {} }, { tasks: false });
     assert.equal(refused.error?.code, -32021);

@@ -218,9 +218,11 @@ export class HubPluginPort implements PluginPort {
       const message = processingText(reply);
       options.onLongRunning?.(message);
       if (onProgress) {
-        // Elapsed seconds, so the values rise as MCP requires; a plugin that reports its own progress owns it from then on.
+        // Elapsed seconds, so the values rise as MCP requires, and no total: how long the work takes is the
+        // plugin's to know, and the 5-minute budget would read as a share done. A plugin that reports its
+        // own progress owns it from then on.
         const tell = () => {
-          if (!pluginTold) onProgress({ progress: Math.floor((this.now() - started) / 1000), total: PROCESSING_WAIT_MS / 1000, ...(message ? { message } : {}) });
+          if (!pluginTold) onProgress({ progress: Math.floor((this.now() - started) / 1000), ...(message ? { message } : {}) });
         };
         tell();
         const ticker = setInterval(tell, PROCESSING_PROGRESS_MS);

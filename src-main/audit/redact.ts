@@ -8,7 +8,7 @@
  * survive as an escaped copy.
  */
 import { JunctionError, type CallJson, type JsonText } from '../contracts/index.js';
-import { flatText } from '../shared/index.js';
+import { flatText, isJsonSpace, jsonStringEnd } from '../shared/index.js';
 
 export const REDACTED = '[redacted]';
 
@@ -60,19 +60,6 @@ function secretIn(rules: RedactionRules, text: string): boolean {
   return secretWhereRedactionLooks(rules, text);
 }
 
-/** The closing quote of the JSON string whose text starts at `from` (an even run of backslashes before it), or -1. */
-function closingQuote(text: string, from: number): number {
-  for (let quote = text.indexOf('"', from); quote !== -1; quote = text.indexOf('"', quote + 1)) {
-    let backslashes = 0;
-    while (quote - backslashes - 1 >= from && text.charCodeAt(quote - backslashes - 1) === 0x5c) backslashes++;
-    if (backslashes % 2 === 0) return quote;
-  }
-  return -1;
-}
-
-/** JSON's white space between tokens. */
-const isJsonSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
-
 /** A string value whose decoded text `trimStart` may find JSON in: white space, an escape that may decode to it, or `{` / `[`. */
 const MAY_HOLD_JSON = /^[\s\\[{]/;
 
@@ -106,7 +93,7 @@ function secretWhereRedactionLooks(rules: RedactionRules, text: string): boolean
   /** The key just read, while its value may come next, and where its colon is. */
   let key: { raw: string; colon: number } | undefined;
   for (let open = text.indexOf('"'); open !== -1; ) {
-    const close = closingQuote(text, open + 1);
+    const close = jsonStringEnd(text, open + 1);
     if (close === -1) return true;
     const raw = text.slice(open + 1, close);
     let after = close + 1;

@@ -13,15 +13,18 @@ const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 
 /**
- * Where the JSON string whose text starts at `from` ends (its closing quote), or -1 when it never does.
- * A quote closes it when an even number of backslashes precede it, each pair being one escaped
- * backslash. Found with Buffer's native search, so a megabyte string is crossed at memory speed.
+ * Where the JSON string whose text starts at `from` ends (its closing quote), or -1 when it never does;
+ * for text or its UTF-8 bytes alike (a quote and a backslash are single ASCII units in both). A quote
+ * closes it when an even number of backslashes precede it, each pair being one escaped backslash.
+ * Found with the native search, so a megabyte string is crossed at memory speed.
  */
-export function jsonStringEnd(bytes: Buffer, from: number): number {
-  for (let quote = bytes.indexOf(QUOTE, from); quote !== -1; quote = bytes.indexOf(QUOTE, quote + 1)) {
-    let backslashes = 0;
-    while (quote - backslashes - 1 >= from && bytes[quote - backslashes - 1] === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return quote;
+export function jsonStringEnd(json: string | Buffer, from: number): number {
+  // Branches rather than helper closures: this runs once per string literal of a scanned text.
+  const isText = typeof json === 'string';
+  for (let quote = isText ? json.indexOf('"', from) : json.indexOf(QUOTE, from); quote !== -1; quote = isText ? json.indexOf('"', quote + 1) : json.indexOf(QUOTE, quote + 1)) {
+    let before = quote - 1;
+    while (before >= from && (isText ? json.charCodeAt(before) : json[before]) === BACKSLASH) before--;
+    if ((quote - before - 1) % 2 === 0) return quote;
   }
   return -1;
 }
@@ -29,7 +32,8 @@ export function jsonStringEnd(bytes: Buffer, from: number): number {
 /** String literals looked at for a long one (and in all) before reading the body the plain way: a body of many small values gains nothing. */
 const LITERAL_BUDGET = 1024;
 
-const isJsonSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+/** JSON's white space between tokens, as a byte or a UTF-16 unit. */
+export const isJsonSpace = (unit: number | undefined) => unit === 0x20 || unit === 0x0a || unit === 0x0d || unit === 0x09;
 
 /** A long string value's text, as byte offsets between its quotes, and whether its bytes are ASCII (once decoded). */
 interface Hole {

@@ -38,11 +38,12 @@ function holdsLongString(value: unknown): boolean {
 }
 
 /**
- * Stands in for each long string while JSON.stringify writes the rest: one character JSON escapes
- * (so the marker's text, `\u0000` and a per-process random tag, is written escaped) and a number.
+ * Stands in for each long string, followed by its number, while JSON.stringify writes the rest
+ * (here) or JSON.parse reads it (shared/json-bytes.ts): one character JSON escapes and no raw byte can
+ * be (`\u0000`), then a per-process random tag no input can guess. `STAND_IN_TEXT` is how it is written in JSON.
  */
-const TAG = `\u0000${randomBytes(12).toString('hex')}:`;
-const TAG_TEXT = JSON.stringify(TAG).slice(1, -1);
+export const STAND_IN = `\u0000${randomBytes(12).toString('hex')}:`;
+export const STAND_IN_TEXT = JSON.stringify(STAND_IN).slice(1, -1);
 
 const isPieces = (text: JsonText): text is JsonPieces => typeof text !== 'string';
 
@@ -95,19 +96,19 @@ export function stringifyInPieces(value: unknown): JsonText | undefined {
     const leaf = leafOf(this, key, item);
     if (!leaf) return item;
     leaves.push(leaf);
-    return `${TAG}${strings.push(item) - 1}`;
+    return `${STAND_IN}${strings.push(item) - 1}`;
   }) as string | undefined;
   if (skeleton === undefined || strings.length === 0) return skeleton;
   const parts: string[] = [];
   let from = 0;
   for (let index = 0; index < strings.length; index++) {
-    const marker = `${TAG_TEXT}${index}"`;
+    const marker = `${STAND_IN_TEXT}${index}"`;
     const at = skeleton.indexOf(marker, from);
     if (at === -1) return JSON.stringify(value);
     parts.push(skeleton.slice(from, at), strings[index]!);
     from = at + marker.length - 1;
   }
-  if (skeleton.includes(TAG_TEXT, from)) return JSON.stringify(value);
+  if (skeleton.includes(STAND_IN_TEXT, from)) return JSON.stringify(value);
   parts.push(skeleton.slice(from));
   return { parts, leaves };
 }

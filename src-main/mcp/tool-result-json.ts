@@ -7,7 +7,7 @@
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonText } from '../contracts/index.js';
-import { concatText, isBase64, isBase64Checked } from '../shared/index.js';
+import { concatText, isBase64, isBase64Checked, keysAre } from '../shared/index.js';
 
 /** The dispatcher's JSON of each result handed to the SDK as it stands; weak, so an answered result's text goes with it. */
 const serialised = new WeakMap<object, JsonText>();
@@ -18,12 +18,11 @@ const RESULT_KEYS = ['content', 'structuredContent', 'isError'];
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 
+const TEXT_KEYS = ['type', 'text'];
+
 /** `{ type: 'text', text }`, keys in TextContentSchema's order and nothing else. */
 function isPlainTextBlock(block: unknown): boolean {
-  if (!isPlainObject(block) || block['type'] !== 'text' || typeof block['text'] !== 'string') return false;
-  let keys = 0;
-  for (const key in block) if (++keys > 2 || (keys === 1 && key !== 'type')) return false;
-  return true;
+  return isPlainObject(block) && block['type'] === 'text' && typeof block['text'] === 'string' && keysAre(block, TEXT_KEYS);
 }
 
 const MEDIA_KEYS = ['type', 'data', 'mimeType'];
@@ -35,9 +34,7 @@ const MEDIA_KEYS = ['type', 'data', 'mimeType'];
  */
 function isPlainMediaBlock(block: unknown): boolean {
   if (!isPlainObject(block) || (block['type'] !== 'image' && block['type'] !== 'audio') || typeof block['data'] !== 'string' || typeof block['mimeType'] !== 'string') return false;
-  let index = 0;
-  for (const key in block) if (key !== MEDIA_KEYS[index++]) return false;
-  return index === MEDIA_KEYS.length && (isBase64Checked(block) || isBase64(block['data']));
+  return keysAre(block, MEDIA_KEYS) && (isBase64Checked(block) || isBase64(block['data']));
 }
 
 const isPlainBlock = (block: unknown): boolean => isPlainTextBlock(block) || isPlainMediaBlock(block);

@@ -5,6 +5,16 @@ export type JsonObject = { [key: string]: JsonValue };
 /** A JSON Schema document as published in an MCP tool descriptor (root must be an object schema). */
 export type JsonSchemaObject = { type: 'object'; [key: string]: unknown };
 
+/**
+ * Whether `value`'s enumerable keys are exactly `keys`, in that order: an object a schema would copy
+ * key for key into the same JSON (checked without making an array of its keys).
+ */
+export function keysAre(value: object, keys: readonly string[]): boolean {
+  let index = 0;
+  for (const key in value) if (key !== keys[index++]) return false;
+  return index === keys.length;
+}
+
 /** Any surrogate code unit, paired or not (no `u` flag: the class matches single code units). */
 const SURROGATE = /[\ud800-\udfff]/;
 

@@ -1,7 +1,7 @@
 /** Plugin content blocks as MCP content blocks; a block MCP cannot carry becomes a text block, never lost. */
 import { ContentBlockSchema as McpContentBlockSchema, type ContentBlock as McpContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { ContentBlock } from '../../../plugins/sdk/wire/index.js';
-import { isBase64, isBase64Checked, markBase64Checked } from '../../shared/index.js';
+import { isBase64, isBase64Checked, keysAre, markBase64Checked } from '../../shared/index.js';
 
 /**
  * MCP gives image, audio and embedded resources a `mimeType` but text blocks none; McpPlugin marks a
@@ -42,7 +42,8 @@ export function plainTextBlock(block: ContentBlock): McpContentBlock | undefined
   return keepMimeType({ type: 'text', text }, block['mimeType']);
 }
 
-const MEDIA_FIELDS = new Set(['type', 'data', 'mimeType']);
+const MEDIA_KEYS = ['type', 'data', 'mimeType'];
+const MEDIA_FIELDS = new Set(MEDIA_KEYS);
 
 /**
  * An image or audio block with a string `data` and `mimeType` and other fields null or absent, as
@@ -61,7 +62,7 @@ export function plainMediaBlock(block: ContentBlock): McpContentBlock | undefine
   }
   if (!isBase64Checked(block) && !isBase64(data)) return undefined;
   // Exactly that block already (its keys in that order, nothing else): taken as it is, with what is known of its data.
-  if (Object.keys(block).join() === 'type,data,mimeType') return markBase64Checked(block) as McpContentBlock;
+  if (keysAre(block, MEDIA_KEYS)) return markBase64Checked(block) as McpContentBlock;
   const media: McpContentBlock = type === 'image' ? { type: 'image', data, mimeType } : { type: 'audio', data, mimeType };
   return markBase64Checked(media);
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findLoneSurrogate, hasLoneSurrogate } from '../../../src-main/shared/index.js';
+import { findLoneSurrogate, hasLoneSurrogate, keysAre } from '../../../src-main/shared/index.js';
 import { seededInts } from '../../support/seeded.js';
 
 /** The definition, code unit by code unit: a high surrogate not followed by a low one, or a low one not preceded by a high one. */
@@ -36,4 +36,14 @@ test('findLoneSurrogate names the path of the first string holding one, keys inc
   assert.equal(findLoneSurrogate({ a: ['ok', { b: 'x\udc00' }] }), '$.a[1].b');
   assert.equal(findLoneSurrogate({ ['k\ud800']: 1 }), '$.k\ud800');
   assert.equal(findLoneSurrogate({ a: '\ud83d\ude00', b: ['日本'] }), undefined);
+});
+
+test('keysAre holds for exactly those keys in that order, and for nothing more, less or reordered', () => {
+  const keys = ['type', 'data', 'mimeType'];
+  assert.equal(keysAre({ type: 'image', data: 'AA==', mimeType: 'image/png' }, keys), true);
+  assert.equal(keysAre({ data: 'AA==', type: 'image', mimeType: 'image/png' }, keys), false, 'reordered');
+  assert.equal(keysAre({ type: 'image', data: 'AA==' }, keys), false, 'one missing');
+  assert.equal(keysAre({ type: 'image', data: 'AA==', mimeType: 'image/png', extra: 1 }, keys), false, 'one more');
+  assert.equal(keysAre(Object.assign(Object.create({ inherited: 1 }) as object, { type: 'image', data: 'AA==', mimeType: 'image/png' }), keys), false, 'an inherited enumerable key counts');
+  assert.equal(keysAre({}, []), true);
 });

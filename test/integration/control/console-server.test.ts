@@ -267,7 +267,7 @@ describe('console server batching', () => {
   test('a burst reaches every client as few messages, in order, without gaps, and both clients end in the same state', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'junction-console-'));
     await writeFile(join(dir, 'index.html'), '<!doctype html>');
-    const h = await startConsole({ staticDir: dir, limits: { maxBatchChars: 4096 } });
+    const h = await startConsole({ staticDir: dir, limits: { maxBatchChars: 4096 }, metricsTicks: false });
     try {
       const a = await connect(h, { query: `?token=${h.token}` });
       const b = await connect(h, { query: `?token=${h.token}` });
@@ -305,7 +305,8 @@ describe('console server flow control', () => {
     const dir = await mkdtemp(join(tmpdir(), 'junction-console-'));
     await writeFile(join(dir, 'index.html'), '<!doctype html>');
     const maxQueuedFrames = 32;
-    const h = await startConsole({ staticDir: dir, limits: { maxInFlight: 8, maxQueuedFrames } });
+    // The metrics tick once a second would add an event after `last` is read whenever the resync takes that long.
+    const h = await startConsole({ staticDir: dir, limits: { maxInFlight: 8, maxQueuedFrames }, metricsTicks: false });
     try {
       const fast = await connect(h, { query: `?token=${h.token}` });
       const slow = await connect(h, { query: `?token=${h.token}` });

@@ -13,7 +13,19 @@ export interface ConsoleHarness {
   close(): Promise<void>;
 }
 
-export async function startConsole(options: { staticDir: string; token?: string; limits?: Partial<FrameSenderLimits>; world?: World }): Promise<ConsoleHarness> {
+export interface ConsoleHarnessOptions {
+  staticDir: string;
+  token?: string;
+  limits?: Partial<FrameSenderLimits>;
+  world?: World;
+  /**
+   * Publish the header's metrics once a second, as the composition root does (default). Off for a test
+   * that counts every event up to a sequence number it read: a tick can land after it read the number.
+   */
+  metricsTicks?: boolean;
+}
+
+export async function startConsole(options: ConsoleHarnessOptions): Promise<ConsoleHarness> {
   const world = options.world ?? createWorld();
   const token = options.token ?? 'test-token-0123456789abcdef';
   const consoleServer = createConsoleServer({ hub: world.hub, token, staticDir: options.staticDir, limits: options.limits });
@@ -26,8 +38,7 @@ export async function startConsole(options: { staticDir: string; token?: string;
     if (!consoleServer.handleUpgrade(req, socket, head)) socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  // As the composition root does: the header's metrics are published once a second.
-  const metricsTimer = setInterval(() => world.hub.publishMetrics(), 1000);
+  const metricsTimer = options.metricsTicks === false ? undefined : setInterval(() => world.hub.publishMetrics(), 1000);
   const { port } = server.address() as AddressInfo;
   return {
     world,

@@ -82,11 +82,16 @@ public sealed class HubAndAgentTests : IClassFixture<JunctionFixture>
     [MemberData(nameof(Agent.Revisions), MemberType = typeof(Agent))]
     public async Task Processing_then_NotifyToolRequestCompleted_answers_the_agent(string revision)
     {
+        // McpPlugin has no progress message: an agent that asked for progress hears the Processing message
+        // from Junction meanwhile. The plugin completes only once the agent heard it (or 5 s passed), as the
+        // C# SDK may deliver a notice after the response it preceded (see the progress test below).
+        var heard = new TaskCompletionSource<ProgressNotificationValue>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var progress = new SynchronousProgress(value => heard.TrySetResult(value));
         await using var plugin = new DotNetPlugin(_junction.BaseUrl).Tool(Agent.Named("tests-run", revision), "Runs the test suite.", (request, p) =>
         {
             _ = Task.Run(async () =>
             {
-                await Task.Delay(500);
+                await Task.WhenAny(heard.Task, Task.Delay(TimeSpan.FromSeconds(5)));
                 var done = new ResponseCallTool
                 {
                     RequestID = request.RequestID,
@@ -101,9 +106,13 @@ public sealed class HubAndAgentTests : IClassFixture<JunctionFixture>
         await plugin.ConnectAsync();
         await using var agent = await Agent.ConnectAsync(_junction.BaseUrl, revision);
         await Agent.WaitForToolAsync(agent, Agent.Named("tests-run", revision));
-        var result = await agent.CallToolAsync(Agent.Named("tests-run", revision));
+        var result = await agent.CallToolAsync(Agent.Named("tests-run", revision), new Dictionary<string, object?>(), progress);
         Assert.NotEqual(true, result.IsError);
         Assert.Equal("All 412 tests passed.", Assert.IsType<TextContentBlock>(Assert.Single(result.Content)).Text);
+        Assert.True(heard.Task.IsCompleted, "the agent heard no progress while the plugin was Processing");
+        var notice = await heard.Task;
+        Assert.Equal("Running 412 tests…", notice.Message);
+        Assert.Null(notice.Total);
     }
 
     [Theory]

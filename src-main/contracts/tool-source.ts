@@ -37,6 +37,12 @@ export interface ToolOutcome {
   resultJson?: JsonText;
   /** The name is not in the caller's catalogue (unknown, or hidden from it): MCP answers a protocol error. */
   unknownTool?: true;
+  /**
+   * The plugin was invoked and never gave the tool's own answer: it disconnected, ran past its deadline,
+   * or answered what the bridge cannot read. The failure is the bridge's to report, not the tool's, which
+   * the tasks extension tells apart (a failed task, not a completed one with an error result).
+   */
+  unanswered?: true;
 }
 
 /**

@@ -309,6 +309,17 @@ export function createConformancePlugin(options: ConformancePluginOptions): McpP
       },
     })
     .tool({
+      name: 'protocol_error_job',
+      description: 'Runs for a second as a task, then answers an image whose data is not base64: no tool answer the bridge can pass on',
+      input: noArgs,
+      taskSupport: 'required',
+      handler: async (_args, ctx) => {
+        ctx.processing('Rendering the preview');
+        await abortableSleep(1000, ctx.signal);
+        return { content: [{ type: 'image', data: 'the renderer crashed: not base64', mimeType: 'image/png' }] };
+      },
+    })
+    .tool({
       name: 'confirm_delete',
       description: 'Asks, as a task, whether to delete a file',
       input: z.object({ filename: z.string() }),

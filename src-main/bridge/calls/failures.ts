@@ -36,6 +36,12 @@ export function timeoutOutcome(tool: string, timeoutMs: number, phase: string): 
 }
 
 export function invokeFailureOutcome(tool: string, failure: InvokeFailure, timeoutMs: number): ToolOutcome {
+  const outcome = failureOutcome(tool, failure, timeoutMs);
+  // A call its caller gave up on is cancelled, not unanswered.
+  return failure.reason === 'aborted' ? outcome : { ...outcome, unanswered: true };
+}
+
+function failureOutcome(tool: string, failure: InvokeFailure, timeoutMs: number): ToolOutcome {
   switch (failure.reason) {
     case 'timeout':
       return timeoutOutcome(tool, timeoutMs, 'waiting for the plugin');

@@ -6,7 +6,7 @@
  * unsubscribe) are unknown here, as the spec asks.
  */
 import { z } from 'zod';
-import { ANSWER_BY_KIND, isJunctionError, JunctionError, type AgentRequestContext, type AgentScope, type JsonText, type ToolOutcome } from '../../contracts/index.js';
+import { ANSWER_BY_KIND, isJunctionError, JunctionError, type AgentRequestContext, type AgentScope, type JsonText, type OutcomeError, type ToolOutcome } from '../../contracts/index.js';
 import { replaceEnd, textStartsWith } from '../../shared/index.js';
 import { SessionLogLevel } from '../agent-requests.js';
 import type { ContentSource } from '../content-source.js';
@@ -28,6 +28,12 @@ const TASKS_REQUIRED = { extensions: { [TASKS_EXTENSION]: {} } };
 
 function missingCapability(message: string, requiredCapabilities: Record<string, unknown>): JunctionError {
   return new JunctionError('MissingRequiredClientCapability', message, { details: { requiredCapabilities } });
+}
+
+/** A tool outcome's error as the JSON-RPC error a request answers it with (the error table's code, the error as data). */
+function outcomeRpcError(outcomeError: OutcomeError): JsonRpcError {
+  const { kind, pluginStatus: _status, ...error } = outcomeError;
+  return new JsonRpcError(ANSWER_BY_KIND[kind].jsonRpc, error.message, error);
 }
 
 function declaresTasks(request: ModernRequest): boolean {
@@ -115,10 +121,7 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
     if (missing.size > 0 && outcome.result.isError) {
       throw missingCapability(`The tool '${tool}' needs the ${[...missing].join(', ')} capability, which this request's client capabilities do not declare.`, Object.fromEntries([...missing].map((c) => [c, {}])));
     }
-    if (unknownTool && outcome.error) {
-      const { kind, pluginStatus: _status, ...error } = outcome.error;
-      throw new JsonRpcError(ANSWER_BY_KIND[kind].jsonRpc, error.message, error);
-    }
+    if (unknownTool && outcome.error) throw outcomeRpcError(outcome.error);
     return outcome;
   };
   const toolAnswer = (outcome: ToolOutcome): Record<string, unknown> | SerializedResult => {
@@ -129,12 +132,19 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
     }
     return complete(result as Record<string, unknown>);
   };
-  /** A task ends as the call would have answered had the agent waited: its result, or that JSON-RPC error. */
+  /**
+   * A task ends as the call would have answered had the agent waited: its result, or that JSON-RPC error.
+   * But SEP-2663 keeps `failed` for protocol-level errors: a tool that reported its error completes with
+   * `isError`, while a call whose plugin never gave the tool's answer (it disconnected mid-bake, ran out
+   * of time, answered what cannot be read) fails the task with the error a plain call reports as a result.
+   */
   const taskEnding =
     (tool: string, unknownTool: boolean, call: ParkedCall<ToolOutcome>) =>
     (outcome: ToolOutcome): TaskEnding => {
       try {
-        return { kind: 'result', result: finishedOutcome(tool, unknownTool || outcome.unknownTool === true, call.missing, outcome).result as Record<string, unknown> };
+        const finished = finishedOutcome(tool, unknownTool || outcome.unknownTool === true, call.missing, outcome);
+        if (finished.unanswered && finished.error) throw outcomeRpcError(finished.error);
+        return { kind: 'result', result: finished.result as Record<string, unknown> };
       } catch (error) {
         return { kind: 'error', error: errorAnswer(error).error };
       }

@@ -59,6 +59,26 @@ describe('tasks for long plugin calls (2026-07-28)', () => {
           return answer.content?.['discard'] === true ? 'Reloaded, changes discarded' : 'Reloaded, changes kept';
         },
       })
+      .tool({
+        name: 'import-assets',
+        description: 'Imports assets; long, and reports a failure of its own.',
+        input: z.object({}),
+        taskSupport: 'optional',
+        handler: async (_args, ctx) => {
+          ctx.processing('Importing');
+          return { content: [{ type: 'text', text: 'Import failed: 3 textures are missing.' }], isError: true };
+        },
+      })
+      .tool({
+        name: 'render-preview',
+        description: 'Renders a preview; long, and its renderer answers data that is no image.',
+        input: z.object({}),
+        taskSupport: 'optional',
+        handler: async (_args, ctx) => {
+          ctx.processing('Rendering');
+          return { content: [{ type: 'image', data: 'renderer crashed: not base64', mimeType: 'image/png' }] };
+        },
+      })
       .tool({ name: 'quick', description: 'Answers at once.', input: z.object({}), handler: () => 'quick answer' });
     await plugin.connect();
     await eventually(async () => ((await rpc('tools/list', {})).result?.['tools'] as Array<{ name: string }> | undefined)?.some((t) => t.name === 'domain-reload'), 10_000, 'the plugin tools');
@@ -152,6 +172,57 @@ describe('tasks for long plugin calls (2026-07-28)', () => {
     assert.deepEqual(Object.keys(ack.result ?? {}).sort(), ['_meta', 'resultType']);
     const done = await untilStatus(taskId, ['completed', 'failed', 'cancelled']);
     assert.equal(textOf(done['result']), 'Reloaded, changes discarded');
+  });
+
+  test('a tool that reports its own error completes its task with an isError result', async () => {
+    const created = await rpc('tools/call', { name: 'import-assets', arguments: {} });
+    const done = await untilStatus(created.result?.['taskId'] as string, ['completed', 'failed', 'cancelled']);
+    assert.equal(done['status'], 'completed');
+    assert.equal((done['result'] as { isError?: boolean }).isError, true);
+    assert.match(textOf(done['result']), /Import failed: 3 textures are missing\./);
+    assert.equal('error' in done, false);
+  });
+
+  test('a plugin whose answer cannot be read fails the task with a JSON-RPC error; a plain call still gets an isError result', async () => {
+    const created = await rpc('tools/call', { name: 'render-preview', arguments: {} });
+    const failed = await untilStatus(created.result?.['taskId'] as string, ['completed', 'failed', 'cancelled']);
+    assert.equal(failed['status'], 'failed');
+    assert.equal('result' in failed, false, 'a failed task carries no result');
+    const error = failed['error'] as { code: number; message: string; data: { code: string } };
+    assert.equal(error.code, -32603);
+    assert.equal(error.data.code, 'InternalError');
+    assert.match(error.message, /render-preview.*malformed.*not base64/);
+    const plain = await rpc('tools/call', { name: 'render-preview', arguments: {} }, { tasks: false });
+    assert.equal(plain.result?.['isError'], true, 'without the extension the call is answered as McpPlugin.Server answers it');
+  });
+
+  test('an editor that disconnects while its task runs fails the task as PluginUnavailable', async () => {
+    const editor = createPlugin({ name: 'crashing-runtime', version: '1.0.0', role: 'runtime', endpoint: `${junction.baseUrl}/hub/mcp-server` });
+    let started: (() => void) | undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    editor.tool({
+      name: 'rebuild-navmesh',
+      description: 'Rebuilds the navmesh; long.',
+      input: z.object({}),
+      taskSupport: 'optional',
+      handler: async (_args, ctx) => {
+        ctx.processing('Rebuilding');
+        started!();
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+        return 'never read';
+      },
+    });
+    await editor.connect();
+    await eventually(async () => ((await rpc('tools/list', {})).result?.['tools'] as Array<{ name: string }>).some((t) => t.name === 'rebuild-navmesh'), 10_000, 'the runtime tool');
+    const created = await rpc('tools/call', { name: 'rebuild-navmesh', arguments: {} });
+    const taskId = created.result?.['taskId'] as string;
+    await running;
+    await editor.disconnect();
+    const failed = await untilStatus(taskId, ['completed', 'failed', 'cancelled']);
+    assert.equal(failed['status'], 'failed');
+    const error = failed['error'] as { code: number; data: { code: string } };
+    assert.equal(error.code, -32603);
+    assert.equal(error.data.code, 'PluginUnavailable');
   });
 
   test("tasks/cancel cancels the plugin's call; another agent and an unknown id read as not found", async () => {

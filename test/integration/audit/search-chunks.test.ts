@@ -73,6 +73,27 @@ describe('search indexes filled a chunk at a time', () => {
     });
   });
 
+  test('calls deleted a whole chunk and more at a time, as retention does, are found no more, and the calls left and those recorded after are', async () => {
+    await withAuditStore('junction-audit-chunks-', async (store, path) => {
+      for (let i = 1; i <= 2 * INDEX_CHUNK; i++) store.recordCall(call(i, 'same'));
+      await store.indexed();
+      const deleted = INDEX_CHUNK + 100;
+      const db = new Database(path);
+      try {
+        db.prepare('DELETE FROM calls WHERE seq <= ?').run(deleted);
+      } finally {
+        db.close();
+      }
+      // A chunk more, so FTS5 does its merge work, which drops the emptied segment.
+      for (let i = 2 * INDEX_CHUNK + 1; i <= 3 * INDEX_CHUNK; i++) store.recordCall(call(i, 'same'));
+      await store.indexed();
+      const found = (await store.queryCalls({ text: 'same', limit: 3 * INDEX_CHUNK })).items.map((item) => item.call.callId);
+      assert.equal(found.length, 3 * INDEX_CHUNK - deleted);
+      assert.equal(found.at(-1), `call-${deleted + 1}`, 'the oldest call left is the last found');
+      assert.equal(indexState(path).all, 3 * INDEX_CHUNK - deleted, 'the index holds the calls left, each once');
+    });
+  });
+
   test('a call changed or deleted before its chunk is indexed is indexed as it is then, once, or not at all', async () => {
     await withAuditStore('junction-audit-chunks-', async (store, path) => {
       for (let i = 1; i <= 5; i++) store.recordCall(call(i, `before${i}`));
@@ -113,7 +134,7 @@ describe('search indexes filled a chunk at a time', () => {
     });
   });
 
-  test('a version 5 trail is upgraded: its calls count as indexed, FTS5 merges 16 segments at a time and a segment half deleted, and new calls are found with old ones', async () => {
+  test('a version 5 trail is upgraded: its calls count as indexed, FTS5 merges 16 segments at a time and a segment only once wholly deleted (version 7), and new calls are found with old ones', async () => {
     const asVersion5Wrote = (v5: Database.Database) => {
       const insert = v5.prepare("INSERT INTO calls (call_id, started_at, agent, transport, tool, target, status, request_bytes, arguments) VALUES (?, ?, 'cursor', 'http-api', 'document-read', 'host', 'ok', 10, ?)");
       v5.transaction(() => {
@@ -128,7 +149,7 @@ describe('search indexes filled a chunk at a time', () => {
       readTrail(path, (db) => {
         for (const table of ['calls_fts', 'calls_fts_error']) {
           assert.equal(db.prepare(`SELECT v FROM ${table}_config WHERE k = 'automerge'`).pluck().get(), 16, table);
-          assert.equal(db.prepare(`SELECT v FROM ${table}_config WHERE k = 'deletemerge'`).pluck().get(), 50, table);
+          assert.equal(db.prepare(`SELECT v FROM ${table}_config WHERE k = 'deletemerge'`).pluck().get(), 100, table);
         }
       });
       store.recordCall({ ...call(4, 'legacy4'), call: { ...call(4).call, callId: 'new-4' } });

@@ -8,6 +8,7 @@ import { Writable, type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import Database from 'better-sqlite3';
 import { AuditStore, compileRedaction, exportAudit } from '../../../src-main/audit/index.js';
 import type { HistoryPage } from '../../../src-main/contracts/index.js';
 import { eventually, startTestJunction } from '../../support/junction-harness.js';
@@ -347,6 +348,40 @@ describe('audit store under bad conditions', () => {
       assert.equal(kept[0]!.call.callId, 'call-3000', 'the newest calls are kept');
       assert.ok(reopened.fileBytes() <= 2.5 * 1024 * 1024, `file is ${reopened.fileBytes()} bytes`);
       await reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('retention: a backlog of expired calls larger than one step goes over the following writes, and the file then gives the freed pages back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'junction-audit-backlog-'));
+    try {
+      const path = join(dir, 'audit.db');
+      let now = 1_700_000_000_000;
+      const store = new AuditStore({ path, rules: compileRedaction([]), logger: silentLogger, retentionDays: 1, maxBytes: 1024 ** 3, now: () => now });
+      store.open();
+      // More than two of retention's steps (10,000 rows each).
+      const old = 25_000;
+      for (let i = 0; i < old; i++) store.recordCall({ ...call(i), call: { ...call(i).call, startedAt: now } });
+      store.flush();
+      now += 2 * 86_400_000;
+      let i = old;
+      const db = new Database(path, { readonly: true });
+      try {
+        const oldLeft = db.prepare('SELECT COUNT(*) FROM calls WHERE started_at < ?').pluck();
+        for (let write = 0; write < 10 && (oldLeft.get(now - 86_400_000) as number) > 0; write++) {
+          store.recordCall({ ...call(i), call: { ...call(i++).call, startedAt: now } });
+          store.flush();
+        }
+        assert.equal(oldLeft.get(now - 86_400_000), 0, 'every expired call is gone after a few writes');
+        const pages = db.pragma('page_count', { simple: true }) as number;
+        const free = db.pragma('freelist_count', { simple: true }) as number;
+        assert.ok(free <= pages / 4, `${free} of ${pages} pages are free once the pass ended`);
+      } finally {
+        db.close();
+      }
+      assert.deepEqual((await store.queryCalls({ limit: 100 })).items.map((c) => c.call.callId), Array.from({ length: i - old }, (_, k) => `call-${i - 1 - k}`), 'the new calls are kept');
+      await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

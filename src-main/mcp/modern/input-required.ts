@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { JunctionError, type AgentRequests, type ElicitationAnswer, type RootsAnswer } from '../../contracts/index.js';
+import { JunctionError, type AgentLogLevel, type AgentRequests, type ElicitationAnswer, type RootsAnswer } from '../../contracts/index.js';
 import { onAbort } from '../../shared/index.js';
 import { formElicitation, samplingRequest } from '../agent-requests.js';
 import type { ClientCapabilities } from './envelope.js';
@@ -66,7 +66,12 @@ function inputResponsesOf(raw: unknown): Record<string, unknown> {
   return responses.data;
 }
 
-export class ParkedCall<T> {
+/** What a call that can never go long waits on for it: nothing. */
+const NEVER_LONG: Promise<{ message: string | undefined }> = new Promise(() => undefined);
+const ignoreLong = (): void => undefined;
+
+/** The agent requests a parked call's work asks through are the call itself (AgentRequests): one object per call rather than four closures. */
+export class ParkedCall<T> implements AgentRequests {
   /** Given when the call is first parked: most calls answer without ever being. */
   id: string | undefined;
   round = 0;
@@ -102,6 +107,8 @@ export class ParkedCall<T> {
     private readonly offered: Map<string, unknown>,
     /** The first request's hang-up, which ends a call that can never outlive that request. */
     hangUp: AbortSignal,
+    /** Where the work's log lines go (a stateless call's go only on its own response stream); dropped without one. */
+    private readonly logLine?: AgentRequests['log'],
   ) {
     // A call whose agent declared nothing a question could go through, nor tasks, can never be parked
     // or become a task: it ends with its request, so that request's hang-up is its cancellation and it
@@ -112,8 +119,13 @@ export class ParkedCall<T> {
     } else {
       this.signal = hangUp;
     }
+    if (!takesTasks) {
+      this.wentLong = NEVER_LONG;
+      this.longRunning = ignoreLong;
+      return;
+    }
     let wake: ((long: { message: string | undefined }) => void) | undefined;
-    this.wentLong = new Promise((resolve) => (wake = takesTasks ? resolve : undefined));
+    this.wentLong = new Promise((resolve) => (wake = resolve));
     this.longRunning = (message) => {
       wake?.({ message });
       wake = undefined;
@@ -156,13 +168,21 @@ export class ParkedCall<T> {
     this.offered.clear();
   }
 
-  readonly requests: AgentRequests = {
-    elicit: (params, signal, key) => this.ask({ method: 'elicitation/create', params }, signal, key) as Promise<ElicitationAnswer>,
-    sample: (params, signal, key) => this.ask({ method: 'sampling/createMessage', params }, signal, key) as Promise<Record<string, unknown>>,
-    listRoots: (signal, key) => this.ask({ method: 'roots/list', params: {} }, signal, key) as Promise<RootsAnswer>,
-    // Log lines of a stateless call travel only on its own response stream; the HTTP side adds that.
-    log: () => undefined,
-  };
+  elicit(params: Parameters<AgentRequests['elicit']>[0], signal: AbortSignal, key?: string): Promise<ElicitationAnswer> {
+    return this.ask({ method: 'elicitation/create', params }, signal, key) as Promise<ElicitationAnswer>;
+  }
+
+  sample(params: Record<string, unknown>, signal: AbortSignal, key?: string): Promise<Record<string, unknown>> {
+    return this.ask({ method: 'sampling/createMessage', params }, signal, key) as Promise<Record<string, unknown>>;
+  }
+
+  listRoots(signal: AbortSignal, key?: string): Promise<RootsAnswer> {
+    return this.ask({ method: 'roots/list', params: {} }, signal, key) as Promise<RootsAnswer>;
+  }
+
+  log(level: AgentLogLevel, data: unknown, logger?: string): void {
+    this.logLine?.(level, data, logger);
+  }
 
   private ask(asked: InputRequest, signal: AbortSignal, ownKey: string | undefined): Promise<unknown> {
     const capability = CAPABILITY_OF[asked.method];
@@ -231,6 +251,8 @@ export interface CallStart<T> {
   inputResponses: unknown;
   /** Whether an outcome is a failure (one that follows a question for an undeclared capability answers -32021). */
   failed: (outcome: T) => boolean;
+  /** Where the work's log lines go; dropped when absent. */
+  log?: AgentRequests['log'];
 }
 
 export interface InputRequiredOptions {
@@ -238,6 +260,14 @@ export interface InputRequiredOptions {
   /** How long a parked call waits for the agent's retry before it is aborted. */
   ttlMs: number;
   maxParked: number;
+}
+
+/** What a call that ended answers: its outcome, or -32021 when it failed after asking for something the agent did not declare. */
+function endStep<T>(call: ParkedCall<T>, settled: Finished<T>): CallStep<T> {
+  const failed = 'error' in settled || settled.failed;
+  if (call.missing.size > 0 && failed) return { kind: 'missingCapability', capabilities: Object.fromEntries([...call.missing].map((c) => [c, {}])) };
+  if ('error' in settled) throw settled.error;
+  return { kind: 'done', outcome: settled.outcome };
 }
 
 export class InputRequiredCalls {
@@ -254,13 +284,27 @@ export class InputRequiredCalls {
     hangUp: AbortSignal,
     run: (requests: AgentRequests, signal: AbortSignal, call: Pick<ParkedCall<T>, 'longRunning' | 'taskId'>) => Promise<T>,
   ): Promise<CallStep<T>> {
-    const call = new ParkedCall<T>(start.owner, start.capabilities, start.takesTasks, new Map(Object.entries(inputResponsesOf(start.inputResponses))), hangUp);
-    call.outcome = run(call.requests, call.signal, call);
+    const call = new ParkedCall<T>(start.owner, start.capabilities, start.takesTasks, new Map(Object.entries(inputResponsesOf(start.inputResponses))), hangUp, start.log);
+    call.outcome = run(call, call.signal, call);
+    // A call that can never ask or go long can only end, with its request: nothing to race, park or
+    // watch (its hang-up is already its signal), so it is awaited as it is.
+    if (!call.parkable) return this.ended(call, start.failed);
     call.finished = call.outcome.then(
       (outcome) => ({ outcome, failed: start.failed(outcome) }),
       (error: unknown) => ({ error }),
     );
     return this.next(call, hangUp);
+  }
+
+  private async ended<T>(call: ParkedCall<T>, failed: (outcome: T) => boolean): Promise<CallStep<T>> {
+    let settled: Finished<T>;
+    try {
+      const outcome = await call.outcome;
+      settled = { outcome, failed: failed(outcome) };
+    } catch (error) {
+      settled = { error };
+    }
+    return endStep(call, settled);
   }
 
   /**
@@ -291,8 +335,7 @@ export class InputRequiredCalls {
     // Closing the response stream cancels a stateless request (and with it the call it runs).
     const stopWatching = onAbort(hangUp, () => this.drop(call, true));
     try {
-      // A call that can never ask or go long can only end: nothing to race.
-      const settled = call.parkable ? await Promise.race([call.finished, call.asking().then(() => undefined), call.wentLong]) : await call.finished;
+      const settled = await Promise.race([call.finished, call.asking().then(() => undefined), call.wentLong]);
       call.forgetOffered();
       if (settled && 'message' in settled) {
         // A task owns the call from here: it is no longer parked, and no retry may resume it.
@@ -301,10 +344,7 @@ export class InputRequiredCalls {
       }
       if (settled) {
         this.drop(call, false);
-        const failed = 'error' in settled || settled.failed;
-        if (call.missing.size > 0 && failed) return { kind: 'missingCapability', capabilities: Object.fromEntries([...call.missing].map((c) => [c, {}])) };
-        if ('error' in settled) throw settled.error;
-        return { kind: 'done', outcome: settled.outcome };
+        return endStep(call, settled);
       }
       const run = this.park(call);
       return { kind: 'input', inputRequests: call.inputRequests(), requestState: this.options.seal.seal({ run, round: call.round, owner: call.owner.key }) };

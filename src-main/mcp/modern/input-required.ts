@@ -66,6 +66,14 @@ function inputResponsesOf(raw: unknown): Record<string, unknown> {
   return responses.data;
 }
 
+/** A first request's answers sent ahead, by key; undefined when it sent none, as nearly every call does. */
+function answersAhead(raw: unknown): Map<string, unknown> | undefined {
+  const entries = Object.entries(inputResponsesOf(raw));
+  return entries.length > 0 ? new Map(entries) : undefined;
+}
+
+const NO_CAPABILITIES: ReadonlySet<Capability> = new Set();
+
 /** What a call that can never go long waits on for it: nothing. */
 const NEVER_LONG: Promise<{ message: string | undefined }> = new Promise(() => undefined);
 const ignoreLong = (): void => undefined;
@@ -77,8 +85,10 @@ export class ParkedCall<T> implements AgentRequests {
   round = 0;
   /** Set while a retry is being served, so a second retry with the same state is refused. */
   busy = true;
-  readonly questions = new Map<string, Question>();
-  readonly missing = new Set<Capability>();
+  // Made when first needed: most calls never ask, and every object a call holds while its plugin
+  // works is copied by each scavenge that finds it in flight.
+  private open: Map<string, Question> | undefined;
+  private undeclared: Set<Capability> | undefined;
   /** What the call's work runs on (see the constructor). */
   readonly signal: AbortSignal;
   private readonly controller: AbortController | undefined;
@@ -104,7 +114,7 @@ export class ParkedCall<T> implements AgentRequests {
      * under one of these keys takes its answer from here instead of a round trip (SEP-2322 lets an
      * agent answer ahead). Forgotten once the first turn ends; each answers one question at most.
      */
-    private readonly offered: Map<string, unknown>,
+    private offered: Map<string, unknown> | undefined,
     /** The first request's hang-up, which ends a call that can never outlive that request. */
     hangUp: AbortSignal,
     /** Where the work's log lines go (a stateless call's go only on its own response stream); dropped without one. */
@@ -130,6 +140,16 @@ export class ParkedCall<T> implements AgentRequests {
       wake?.({ message });
       wake = undefined;
     };
+  }
+
+  /** The questions the call waits on, by key. */
+  get questions(): Map<string, Question> {
+    return (this.open ??= new Map());
+  }
+
+  /** The capabilities the call asked for that its agent did not declare. */
+  get missing(): ReadonlySet<Capability> {
+    return this.undeclared ?? NO_CAPABILITIES;
   }
 
   /** Whether the call may ask the agent something or go long, and so be parked or followed as a task. */
@@ -165,7 +185,7 @@ export class ParkedCall<T> implements AgentRequests {
 
   /** The first turn is over: answers sent ahead no longer answer anything. */
   forgetOffered(): void {
-    this.offered.clear();
+    this.offered = undefined;
   }
 
   elicit(params: Parameters<AgentRequests['elicit']>[0], signal: AbortSignal, key?: string): Promise<ElicitationAnswer> {
@@ -187,7 +207,7 @@ export class ParkedCall<T> implements AgentRequests {
   private ask(asked: InputRequest, signal: AbortSignal, ownKey: string | undefined): Promise<unknown> {
     const capability = CAPABILITY_OF[asked.method];
     if (!this.capabilities[capability]) {
-      this.missing.add(capability);
+      (this.undeclared ??= new Set()).add(capability);
       return Promise.reject(new JunctionError('CapabilityUnavailable', `The agent that made this call did not declare the ${capability} capability.`));
     }
     // The agent answers by key, so two open questions under one key could not both be answered.
@@ -201,10 +221,10 @@ export class ParkedCall<T> implements AgentRequests {
       return Promise.reject(error);
     }
     const key = ownKey ?? this.unusedKey(capability);
-    const ahead = this.offered.get(key);
+    const ahead = this.offered?.get(key);
     const answered = ahead === undefined ? undefined : ANSWER_SCHEMA[request.method].safeParse(ahead);
     if (answered?.success) {
-      this.offered.delete(key);
+      this.offered?.delete(key);
       return Promise.resolve(answered.data);
     }
     this.lastAskedAt = Date.now();
@@ -284,11 +304,16 @@ export class InputRequiredCalls {
     hangUp: AbortSignal,
     run: (requests: AgentRequests, signal: AbortSignal, call: Pick<ParkedCall<T>, 'longRunning' | 'taskId'>) => Promise<T>,
   ): Promise<CallStep<T>> {
-    const call = new ParkedCall<T>(start.owner, start.capabilities, start.takesTasks, new Map(Object.entries(inputResponsesOf(start.inputResponses))), hangUp, start.log);
+    const call = new ParkedCall<T>(start.owner, start.capabilities, start.takesTasks, answersAhead(start.inputResponses), hangUp, start.log);
     call.outcome = run(call, call.signal, call);
     // A call that can never ask or go long can only end, with its request: nothing to race, park or
-    // watch (its hang-up is already its signal), so it is awaited as it is.
-    if (!call.parkable) return this.ended(call, start.failed);
+    // watch (its hang-up is already its signal), so its outcome is taken as it comes.
+    if (!call.parkable) {
+      return call.outcome.then(
+        (outcome) => endStep(call, { outcome, failed: start.failed(outcome) }),
+        (error: unknown) => endStep(call, { error }),
+      );
+    }
     call.finished = call.outcome.then(
       (outcome) => ({ outcome, failed: start.failed(outcome) }),
       (error: unknown) => ({ error }),
@@ -296,16 +321,6 @@ export class InputRequiredCalls {
     return this.next(call, hangUp);
   }
 
-  private async ended<T>(call: ParkedCall<T>, failed: (outcome: T) => boolean): Promise<CallStep<T>> {
-    let settled: Finished<T>;
-    try {
-      const outcome = await call.outcome;
-      settled = { outcome, failed: failed(outcome) };
-    } catch (error) {
-      settled = { error };
-    }
-    return endStep(call, settled);
-  }
 
   /**
    * Serves a retry: checks its state, hands the answers to the waiting questions and waits for what

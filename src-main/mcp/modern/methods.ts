@@ -91,6 +91,9 @@ function toolCallParams(params: Record<string, unknown>): z.infer<typeof ToolCal
   return parse(ToolCallParams, params, 'tools/call');
 }
 
+/** What a call that ended without asking lacks: nothing. */
+const NONE_MISSING: ReadonlySet<string> = new Set();
+
 /** A tool call's outcome is a failure when its result is an error (after an undeclared capability was asked for, -32021). */
 const toolFailed = (outcome: ToolOutcome): boolean => outcome.result.isError === true;
 
@@ -185,10 +188,13 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
               signal,
               scope,
               traceparent: meta['traceparent'],
-              longRunning: parked.longRunning,
-              taskId: () => parked.taskId,
               agentRequests,
             };
+            // Only a call the agent may follow as a task goes long or gets a task id.
+            if (takesTasks) {
+              dispatched.longRunning = parked.longRunning;
+              dispatched.taskId = () => parked.taskId;
+            }
             if (typeof progressToken === 'string' || typeof progressToken === 'number') dispatched.progress = (update) => notify('notifications/progress', { progressToken, ...update });
             return dispatcher.call(dispatched);
           });
@@ -205,7 +211,7 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
       return toolAnswer(finishedOutcome(params.name, unknownTool || (await step.call.outcome).unknownTool === true, step.call.missing, await step.call.outcome));
     }
     if (step.kind === 'missingCapability') throw missingCapability(`The tool '${params.name}' needs the ${Object.keys(step.capabilities).join(', ')} capability, which this request's client capabilities do not declare.`, step.capabilities);
-    return toolAnswer(finishedOutcome(params.name, unknownTool || step.outcome.unknownTool === true, new Set(), step.outcome));
+    return toolAnswer(finishedOutcome(params.name, unknownTool || step.outcome.unknownTool === true, NONE_MISSING, step.outcome));
   };
 
   /**

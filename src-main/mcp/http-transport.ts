@@ -179,8 +179,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
           refuse(res, 400, -32600, 'Invalid Request: protocol version 2026-07-28 has no JSON-RPC batching; send one message per request.');
           return;
         }
-        await serveModern(options.modern, req, res, body.messages[0]!, pin);
-        return;
+        // Returned rather than awaited: this frame need not stay alive while the call runs.
+        return serveModern(options.modern, req, res, body.messages[0]!, pin);
       }
     }
     const sessionId = header(req, 'mcp-session-id');

@@ -97,18 +97,15 @@ export async function guardedCall(
 
     if (deadline.remaining() <= 0) return timeoutOutcome(tool, settings.timeoutMs, 'before the plugin was reached');
     let reply: PluginReply;
+    // Optional fields are assigned rather than spread from conditional literals: this runs on every call.
+    const request: RequestCallTool = { requestId: randomUUID(), name: tool, arguments: args };
+    if (ctx.traceparent) request.traceparent = ctx.traceparent;
+    const options: ToolCallOptions = { deadline, signal: ctx.signal };
+    if (ctx.progress) options.onProgress = ctx.progress;
+    if (ctx.agentRequests) options.agentRequests = ctx.agentRequests;
+    if (ctx.longRunning) options.onLongRunning = ctx.longRunning;
     try {
-      reply = await invoker.invokeTool(
-        record.connectionId,
-        { requestId: randomUUID(), name: tool, arguments: args, ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}) },
-        {
-          deadline,
-          signal: ctx.signal,
-          ...(ctx.progress ? { onProgress: ctx.progress } : {}),
-          ...(ctx.agentRequests ? { agentRequests: ctx.agentRequests } : {}),
-          ...(ctx.longRunning ? { onLongRunning: ctx.longRunning } : {}),
-        },
-      );
+      reply = await invoker.invokeTool(record.connectionId, request, options);
     } catch (error) {
       if (!(error instanceof InvokeFailure)) throw error;
       if (error.reason === 'notSent' && deadline.remaining() > 0) {

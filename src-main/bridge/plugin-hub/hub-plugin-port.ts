@@ -88,11 +88,8 @@ export class HubPluginPort implements PluginPort {
     this.calls = new ActiveCalls(limits.maxPendingAgentRequestsPerConnection, limits.agentRequestTimeoutMs);
   }
 
-  async invokeTool(
-    connectionId: string,
-    request: RequestCallTool,
-    options: ToolCallOptions,
-  ): Promise<PluginReply> {
+  // Not async: a pass-through would hold one more suspended frame per call in flight.
+  invokeTool(connectionId: string, request: RequestCallTool, options: ToolCallOptions): Promise<PluginReply> {
     return this.runTool(connectionId, ServerToPlugin.RunCallTool, request, options);
   }
 

@@ -83,8 +83,8 @@ function clientInfoOf(value: unknown): { name: string; version: string } | undef
 }
 
 /** The agent label a stateless request's calls carry (the console's and the audit trail's "agent"). */
-export function statelessAgentLabel(request: Pick<ModernRequest, 'clientInfo' | 'protocolVersion'>): string {
-  return request.clientInfo ? `${request.clientInfo.name}/${request.clientInfo.version} ${request.protocolVersion}` : `agent ${request.protocolVersion}`;
+function statelessAgentLabel(clientInfo: ModernRequest['clientInfo'], protocolVersion: string): string {
+  return clientInfo ? `${clientInfo.name}/${clientInfo.version} ${protocolVersion}` : `agent ${protocolVersion}`;
 }
 
 /** A stateless request that passed the envelope checks. */
@@ -95,6 +95,8 @@ export interface ModernRequest {
   protocolVersion: string;
   capabilities: ClientCapabilities;
   clientInfo: { name: string; version: string } | undefined;
+  /** The label its calls and its presence carry, made once per request. */
+  agentLabel: string;
   logLevel: LogLevel | undefined;
   /** `Mcp-Param-{Name}` headers by lower-cased name, for tools whose parameters declare `x-mcp-header`. */
   paramHeaders: ParamHeaders;
@@ -199,13 +201,15 @@ export function readModernRequest(req: IncomingMessage, message: { id: string | 
   }
   // Both optional, and ignored when malformed.
   const logLevel = meta[META.logLevel];
+  const clientInfo = clientInfoOf(meta[META.clientInfo]);
   return {
     id: message.id,
     method: message.method,
     params,
     protocolVersion,
     capabilities: capabilities.data,
-    clientInfo: clientInfoOf(meta[META.clientInfo]),
+    clientInfo,
+    agentLabel: statelessAgentLabel(clientInfo, protocolVersion),
     logLevel: typeof logLevel === 'string' && LOG_LEVELS.has(logLevel) ? (logLevel as LogLevel) : undefined,
     paramHeaders: new RequestParamHeaders(req.headers),
   };

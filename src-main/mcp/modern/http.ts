@@ -10,9 +10,9 @@ import { JunctionError, type AgentScope, type JsonText } from '../../contracts/i
 import { concatText, hangUpSignal, textByteLength, writeText } from '../../shared/index.js';
 import { isRequest } from '../jsonrpc-http.js';
 import { sseEvent, SseStream } from '../sse-stream.js';
-import { readModernRequest, statelessAgentLabel } from './envelope.js';
+import { readModernRequest } from './envelope.js';
 import type { ListenStreams } from './listen.js';
-import { SerializedResult, type ModernMethods } from './methods.js';
+import { SerializedResult, type ModernMethods, type RequestChannel } from './methods.js';
 import { errorAnswer } from './rpc-errors.js';
 
 /** What serves the stateless revision: its request/response methods and its listen streams. */
@@ -32,11 +32,18 @@ export interface StatelessAgent {
   callLabel: string;
 }
 
-/** The answer to one request: JSON until something must be streamed before the response. */
-class Exchange {
+/** The answer to one request: JSON until something must be streamed before the response. It is the channel its method notifies on. */
+class Exchange implements RequestChannel {
   private stream: SseStream | undefined;
 
-  constructor(private readonly res: ServerResponse) {}
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {}
+
+  get signal(): AbortSignal {
+    return hangUpSignal(this.req);
+  }
 
   notify(method: string, params: Record<string, unknown>): void {
     if (this.res.writableEnded) return;
@@ -71,7 +78,7 @@ class Exchange {
 
 /** Serves one stateless message. */
 export async function serveModern(endpoint: ModernEndpoint, req: IncomingMessage, res: ServerResponse, message: JSONRPCMessage, pin: string | undefined): Promise<void> {
-  const exchange = new Exchange(res);
+  const exchange = new Exchange(req, res);
   if (!isRequest(message)) {
     // This revision defines no client notifications over HTTP; one is accepted and has no effect.
     if ('method' in message) res.writeHead(202).end();
@@ -80,9 +87,16 @@ export async function serveModern(endpoint: ModernEndpoint, req: IncomingMessage
   }
   try {
     const request = readModernRequest(req, message);
-    endpoint.onAgent?.({ client: request.clientInfo, ...(pin !== undefined ? { pin } : {}), protocolVersion: request.protocolVersion, callLabel: statelessAgentLabel(request) });
+    // Optional fields are assigned rather than spread from conditional literals: this runs on every call.
+    if (endpoint.onAgent) {
+      const agent: StatelessAgent = { client: request.clientInfo, protocolVersion: request.protocolVersion, callLabel: request.agentLabel };
+      if (pin !== undefined) agent.pin = pin;
+      endpoint.onAgent(agent);
+    }
     // Visibility rules judge the agent by the name it gives itself, as on the session revisions.
-    const scope: AgentScope = { ...(pin !== undefined ? { pin } : {}), ...(request.clientInfo ? { agentName: request.clientInfo.name } : {}) };
+    const scope: AgentScope = {};
+    if (pin !== undefined) scope.pin = pin;
+    if (request.clientInfo) scope.agentName = request.clientInfo.name;
     if (request.method === 'subscriptions/listen') {
       await endpoint.listens.serve(request, scope, res);
       return;
@@ -90,7 +104,7 @@ export async function serveModern(endpoint: ModernEndpoint, req: IncomingMessage
     const method = endpoint.methods.get(request.method);
     // An unknown method answers 404 with -32601, which tells a modern client this endpoint speaks its revision.
     if (!method) throw new JunctionError('MethodNotFound', `Method not found: ${request.method}`);
-    const result = await method(request, scope, { notify: (m, p) => exchange.notify(m, p), signal: hangUpSignal(req) });
+    const result = await method(request, scope, exchange);
     exchange.respond(message.id, result);
   } catch (error) {
     exchange.fail(message.id, error);

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { JunctionError, type AgentRequests, type ElicitationAnswer, type RootsAnswer } from '../../contracts/index.js';
+import { JunctionError, type AgentLogLevel, type AgentRequests, type ElicitationAnswer, type RootsAnswer } from '../../contracts/index.js';
 import { onAbort } from '../../shared/index.js';
 import { formElicitation, samplingRequest } from '../agent-requests.js';
 import type { ClientCapabilities } from './envelope.js';
@@ -66,14 +66,29 @@ function inputResponsesOf(raw: unknown): Record<string, unknown> {
   return responses.data;
 }
 
-export class ParkedCall<T> {
+/** A first request's answers sent ahead, by key; undefined when it sent none, as nearly every call does. */
+function answersAhead(raw: unknown): Map<string, unknown> | undefined {
+  const entries = Object.entries(inputResponsesOf(raw));
+  return entries.length > 0 ? new Map(entries) : undefined;
+}
+
+const NO_CAPABILITIES: ReadonlySet<Capability> = new Set();
+
+/** What a call that can never go long waits on for it: nothing. */
+const NEVER_LONG: Promise<{ message: string | undefined }> = new Promise(() => undefined);
+const ignoreLong = (): void => undefined;
+
+/** The agent requests a parked call's work asks through are the call itself (AgentRequests): one object per call rather than four closures. */
+export class ParkedCall<T> implements AgentRequests {
   /** Given when the call is first parked: most calls answer without ever being. */
   id: string | undefined;
   round = 0;
   /** Set while a retry is being served, so a second retry with the same state is refused. */
   busy = true;
-  readonly questions = new Map<string, Question>();
-  readonly missing = new Set<Capability>();
+  // Made when first needed: most calls never ask, and every object a call holds while its plugin
+  // works is copied by each scavenge that finds it in flight.
+  private open: Map<string, Question> | undefined;
+  private undeclared: Set<Capability> | undefined;
   /** What the call's work runs on (see the constructor). */
   readonly signal: AbortSignal;
   private readonly controller: AbortController | undefined;
@@ -99,9 +114,11 @@ export class ParkedCall<T> {
      * under one of these keys takes its answer from here instead of a round trip (SEP-2322 lets an
      * agent answer ahead). Forgotten once the first turn ends; each answers one question at most.
      */
-    private readonly offered: Map<string, unknown>,
+    private offered: Map<string, unknown> | undefined,
     /** The first request's hang-up, which ends a call that can never outlive that request. */
     hangUp: AbortSignal,
+    /** Where the work's log lines go (a stateless call's go only on its own response stream); dropped without one. */
+    private readonly logLine?: AgentRequests['log'],
   ) {
     // A call whose agent declared nothing a question could go through, nor tasks, can never be parked
     // or become a task: it ends with its request, so that request's hang-up is its cancellation and it
@@ -112,12 +129,27 @@ export class ParkedCall<T> {
     } else {
       this.signal = hangUp;
     }
+    if (!takesTasks) {
+      this.wentLong = NEVER_LONG;
+      this.longRunning = ignoreLong;
+      return;
+    }
     let wake: ((long: { message: string | undefined }) => void) | undefined;
-    this.wentLong = new Promise((resolve) => (wake = takesTasks ? resolve : undefined));
+    this.wentLong = new Promise((resolve) => (wake = resolve));
     this.longRunning = (message) => {
       wake?.({ message });
       wake = undefined;
     };
+  }
+
+  /** The questions the call waits on, by key. */
+  get questions(): Map<string, Question> {
+    return (this.open ??= new Map());
+  }
+
+  /** The capabilities the call asked for that its agent did not declare. */
+  get missing(): ReadonlySet<Capability> {
+    return this.undeclared ?? NO_CAPABILITIES;
   }
 
   /** Whether the call may ask the agent something or go long, and so be parked or followed as a task. */
@@ -153,21 +185,29 @@ export class ParkedCall<T> {
 
   /** The first turn is over: answers sent ahead no longer answer anything. */
   forgetOffered(): void {
-    this.offered.clear();
+    this.offered = undefined;
   }
 
-  readonly requests: AgentRequests = {
-    elicit: (params, signal, key) => this.ask({ method: 'elicitation/create', params }, signal, key) as Promise<ElicitationAnswer>,
-    sample: (params, signal, key) => this.ask({ method: 'sampling/createMessage', params }, signal, key) as Promise<Record<string, unknown>>,
-    listRoots: (signal, key) => this.ask({ method: 'roots/list', params: {} }, signal, key) as Promise<RootsAnswer>,
-    // Log lines of a stateless call travel only on its own response stream; the HTTP side adds that.
-    log: () => undefined,
-  };
+  elicit(params: Parameters<AgentRequests['elicit']>[0], signal: AbortSignal, key?: string): Promise<ElicitationAnswer> {
+    return this.ask({ method: 'elicitation/create', params }, signal, key) as Promise<ElicitationAnswer>;
+  }
+
+  sample(params: Record<string, unknown>, signal: AbortSignal, key?: string): Promise<Record<string, unknown>> {
+    return this.ask({ method: 'sampling/createMessage', params }, signal, key) as Promise<Record<string, unknown>>;
+  }
+
+  listRoots(signal: AbortSignal, key?: string): Promise<RootsAnswer> {
+    return this.ask({ method: 'roots/list', params: {} }, signal, key) as Promise<RootsAnswer>;
+  }
+
+  log(level: AgentLogLevel, data: unknown, logger?: string): void {
+    this.logLine?.(level, data, logger);
+  }
 
   private ask(asked: InputRequest, signal: AbortSignal, ownKey: string | undefined): Promise<unknown> {
     const capability = CAPABILITY_OF[asked.method];
     if (!this.capabilities[capability]) {
-      this.missing.add(capability);
+      (this.undeclared ??= new Set()).add(capability);
       return Promise.reject(new JunctionError('CapabilityUnavailable', `The agent that made this call did not declare the ${capability} capability.`));
     }
     // The agent answers by key, so two open questions under one key could not both be answered.
@@ -181,10 +221,10 @@ export class ParkedCall<T> {
       return Promise.reject(error);
     }
     const key = ownKey ?? this.unusedKey(capability);
-    const ahead = this.offered.get(key);
+    const ahead = this.offered?.get(key);
     const answered = ahead === undefined ? undefined : ANSWER_SCHEMA[request.method].safeParse(ahead);
     if (answered?.success) {
-      this.offered.delete(key);
+      this.offered?.delete(key);
       return Promise.resolve(answered.data);
     }
     this.lastAskedAt = Date.now();
@@ -231,6 +271,8 @@ export interface CallStart<T> {
   inputResponses: unknown;
   /** Whether an outcome is a failure (one that follows a question for an undeclared capability answers -32021). */
   failed: (outcome: T) => boolean;
+  /** Where the work's log lines go; dropped when absent. */
+  log?: AgentRequests['log'];
 }
 
 export interface InputRequiredOptions {
@@ -238,6 +280,14 @@ export interface InputRequiredOptions {
   /** How long a parked call waits for the agent's retry before it is aborted. */
   ttlMs: number;
   maxParked: number;
+}
+
+/** What a call that ended answers: its outcome, or -32021 when it failed after asking for something the agent did not declare. */
+function endStep<T>(call: ParkedCall<T>, settled: Finished<T>): CallStep<T> {
+  const failed = 'error' in settled || settled.failed;
+  if (call.missing.size > 0 && failed) return { kind: 'missingCapability', capabilities: Object.fromEntries([...call.missing].map((c) => [c, {}])) };
+  if ('error' in settled) throw settled.error;
+  return { kind: 'done', outcome: settled.outcome };
 }
 
 export class InputRequiredCalls {
@@ -254,14 +304,23 @@ export class InputRequiredCalls {
     hangUp: AbortSignal,
     run: (requests: AgentRequests, signal: AbortSignal, call: Pick<ParkedCall<T>, 'longRunning' | 'taskId'>) => Promise<T>,
   ): Promise<CallStep<T>> {
-    const call = new ParkedCall<T>(start.owner, start.capabilities, start.takesTasks, new Map(Object.entries(inputResponsesOf(start.inputResponses))), hangUp);
-    call.outcome = run(call.requests, call.signal, call);
+    const call = new ParkedCall<T>(start.owner, start.capabilities, start.takesTasks, answersAhead(start.inputResponses), hangUp, start.log);
+    call.outcome = run(call, call.signal, call);
+    // A call that can never ask or go long can only end, with its request: nothing to race, park or
+    // watch (its hang-up is already its signal), so its outcome is taken as it comes.
+    if (!call.parkable) {
+      return call.outcome.then(
+        (outcome) => endStep(call, { outcome, failed: start.failed(outcome) }),
+        (error: unknown) => endStep(call, { error }),
+      );
+    }
     call.finished = call.outcome.then(
       (outcome) => ({ outcome, failed: start.failed(outcome) }),
       (error: unknown) => ({ error }),
     );
     return this.next(call, hangUp);
   }
+
 
   /**
    * Serves a retry: checks its state, hands the answers to the waiting questions and waits for what
@@ -291,8 +350,7 @@ export class InputRequiredCalls {
     // Closing the response stream cancels a stateless request (and with it the call it runs).
     const stopWatching = onAbort(hangUp, () => this.drop(call, true));
     try {
-      // A call that can never ask or go long can only end: nothing to race.
-      const settled = call.parkable ? await Promise.race([call.finished, call.asking().then(() => undefined), call.wentLong]) : await call.finished;
+      const settled = await Promise.race([call.finished, call.asking().then(() => undefined), call.wentLong]);
       call.forgetOffered();
       if (settled && 'message' in settled) {
         // A task owns the call from here: it is no longer parked, and no retry may resume it.
@@ -301,10 +359,7 @@ export class InputRequiredCalls {
       }
       if (settled) {
         this.drop(call, false);
-        const failed = 'error' in settled || settled.failed;
-        if (call.missing.size > 0 && failed) return { kind: 'missingCapability', capabilities: Object.fromEntries([...call.missing].map((c) => [c, {}])) };
-        if ('error' in settled) throw settled.error;
-        return { kind: 'done', outcome: settled.outcome };
+        return endStep(call, settled);
       }
       const run = this.park(call);
       return { kind: 'input', inputRequests: call.inputRequests(), requestState: this.options.seal.seal({ run, round: call.round, owner: call.owner.key }) };

@@ -10,10 +10,11 @@ import { ANSWER_BY_KIND, isJunctionError, JunctionError, type AgentRequestContex
 import { replaceEnd, textStartsWith } from '../../shared/index.js';
 import { SessionLogLevel } from '../agent-requests.js';
 import type { ContentSource } from '../content-source.js';
+import type { DispatchRequest } from '../dispatcher.js';
 import type { McpServedParts } from '../server.js';
 import type { CacheHints } from './cache-hints.js';
-import { ALL_VERSIONS, META, statelessAgentLabel, type ModernRequest } from './envelope.js';
-import type { CallOwner, CallStep, InputRequiredCalls, ParkedCall } from './input-required.js';
+import { ALL_VERSIONS, META, type ModernRequest } from './envelope.js';
+import type { CallOwner, CallStart, CallStep, InputRequiredCalls, ParkedCall } from './input-required.js';
 import { checkParamHeaders } from './param-headers.js';
 import { errorAnswer, JsonRpcError } from './rpc-errors.js';
 import { TASKS_EXTENSION, type TaskEnding, type TaskStore } from './tasks.js';
@@ -96,6 +97,12 @@ function toolCallParams(params: Record<string, unknown>): z.infer<typeof ToolCal
   return parse(ToolCallParams, params, 'tools/call');
 }
 
+/** What a call that ended without asking lacks: nothing. */
+const NONE_MISSING: ReadonlySet<string> = new Set();
+
+/** A tool call's outcome is a failure when its result is an error (after an undeclared capability was asked for, -32021). */
+const toolFailed = (outcome: ToolOutcome): boolean => outcome.result.isError === true;
+
 /** The capabilities server/discover advertises, which are the methods this table serves. */
 function capabilities(content: ContentSource | undefined): Record<string, unknown> {
   return {
@@ -162,22 +169,28 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
     }
     const meta = request.params['_meta'] as Record<string, unknown>;
     const progressToken = meta['progressToken'];
-    const logLevel = new SessionLogLevel();
-    if (request.logLevel) logLevel.set(request.logLevel);
     // Progress and log lines travel on this request's response only; a task has none once it is answered.
     let answered = false;
     const notify = (method: string, params: Record<string, unknown>) => {
       if (!answered) channel.notify(method, params);
     };
-    const started = { owner, capabilities: request.capabilities, takesTasks, inputResponses: params.inputResponses, failed: (outcome: ToolOutcome) => outcome.result.isError === true };
+    const started: CallStart<ToolOutcome> = { owner, capabilities: request.capabilities, takesTasks, inputResponses: params.inputResponses, failed: toolFailed };
+    // The spec sends no log line for a request that did not set a level.
+    if (request.logLevel) {
+      const logLevel = new SessionLogLevel();
+      logLevel.set(request.logLevel);
+      started.log = (level, data, logger) => {
+        if (logLevel.allows(level)) notify('notifications/message', { level, data, ...(logger ? { logger } : {}) });
+      };
+    }
     const step =
       params.requestState !== undefined
         ? await calls.resume<ToolOutcome>(owner, params.requestState, params.inputResponses, channel.signal)
-        : await calls.start(started, channel.signal, (requests, signal, parked) =>
-            dispatcher.call({
+        : await calls.start(started, channel.signal, (agentRequests, signal, parked) => {
+            const dispatched: DispatchRequest = {
               name: params.name,
               args: params.arguments ?? {},
-              agent: statelessAgentLabel(request),
+              agent: request.agentLabel,
               agentName: client?.name ?? 'unknown',
               // A stateless agent has no session; "allow for this session" covers its later requests on this route.
               session: `mcp-stateless:${owner.key}`,
@@ -185,20 +198,16 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
               signal,
               scope,
               traceparent: meta['traceparent'],
-              longRunning: parked.longRunning,
-              taskId: () => parked.taskId,
-              agentRequests: {
-                ...requests,
-                // The spec sends no log line for a request that did not set a level.
-                log: (level, data, logger) => {
-                  if (request.logLevel && logLevel.allows(level)) notify('notifications/message', { level, data, ...(logger ? { logger } : {}) });
-                },
-              },
-              ...(typeof progressToken === 'string' || typeof progressToken === 'number'
-                ? { progress: (update: { progress: number; total?: number; message?: string }) => notify('notifications/progress', { progressToken, ...update }) }
-                : {}),
-            }),
-          );
+              agentRequests,
+            };
+            // Only a call the agent may follow as a task goes long or gets a task id.
+            if (takesTasks) {
+              dispatched.longRunning = parked.longRunning;
+              dispatched.taskId = () => parked.taskId;
+            }
+            if (typeof progressToken === 'string' || typeof progressToken === 'number') dispatched.progress = (update) => notify('notifications/progress', { progressToken, ...update });
+            return dispatcher.call(dispatched);
+          });
     if (step.kind === 'input') return inputRequired(step);
     // The dispatcher says unknown too when the tool was hidden while the call was held.
     const unknownTool = entry === undefined;
@@ -212,7 +221,7 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
       return toolAnswer(finishedOutcome(params.name, unknownTool || (await step.call.outcome).unknownTool === true, step.call.missing, await step.call.outcome));
     }
     if (step.kind === 'missingCapability') throw missingCapability(`The tool '${params.name}' needs the ${Object.keys(step.capabilities).join(', ')} capability, which this request's client capabilities do not declare.`, step.capabilities);
-    return toolAnswer(finishedOutcome(params.name, unknownTool || step.outcome.unknownTool === true, new Set(), step.outcome));
+    return toolAnswer(finishedOutcome(params.name, unknownTool || step.outcome.unknownTool === true, NONE_MISSING, step.outcome));
   };
 
   /**

@@ -321,7 +321,6 @@ export class InputRequiredCalls {
     return this.next(call, hangUp);
   }
 
-
   /**
    * Serves a retry: checks its state, hands the answers to the waiting questions and waits for what
    * comes next. The state names a call of `owner.subject`, which is what fixes its outcome's type `T`.

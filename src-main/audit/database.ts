@@ -145,16 +145,6 @@ export const PAGE_CACHE_KIB = 2_000;
 /** The write-ahead log's size limit: many batches' worth, so ordinary writes never truncate it. */
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
-/**
- * Pages the write-ahead log grows to before a commit copies them into the file (SQLite's default is
- * 1,000). Each batch appends to the same last pages of its tables and of the search index's newest
- * segment, and the log holds every batch's copy of them: a checkpoint copies only the newest copy of
- * each, so checkpointing an eighth as often copies far fewer pages (2.5 to 3 µs less per call, inserting
- * and indexing 200,000 calls in batches as the writer does). Under half the log's size limit, so the log
- * is not cut back after every checkpoint.
- */
-const WAL_CHECKPOINT_PAGES = 8_000;
-
 /** Listeners to a database's opening: how an upgrade goes, and the migration that ran. */
 export interface OpenListeners {
   upgrade?: UpgradeListener;
@@ -213,7 +203,6 @@ export function openAuditDatabase(path: string, listeners: OpenListeners = {}): 
     // The write-ahead log keeps the size its largest transaction gave it; past this it is cut back after a
     // checkpoint. An upgrade's backfill is one transaction as large as the search index it builds.
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-    db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     db.pragma('synchronous = NORMAL');
     db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     const report = migrate(db, SCHEMA_VERSION, listeners.upgrade);

@@ -4,14 +4,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex, Writable } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { CallStatus, ControlReplyMessage } from '../contracts/index.js';
 import { loopbackHost, originAllowed, presentedToken, tokenCookie, tokensEqual } from './console-auth.js';
 import { DEFAULT_FRAME_SENDER_LIMITS, FrameSender, type FrameSenderLimits, type FrameSenderStats } from './frame-sender.js';
 import type { ControlHub } from './hub.js';
 import { resolveStaticFile, securityHeaders, sendFile, sendPage } from './static-files.js';
-import { refuseUpgrade } from '../shared/index.js';
+import { refuseUpgrade, WebSocketUpgrades } from '../shared/index.js';
 
 export const CONTROL_SOCKET_PATH = '/control';
 /** The console's Export button downloads from here (cookie-authenticated like the bundle). */
@@ -86,7 +86,7 @@ function isConsolePath(staticDir: string, pathname: string): boolean {
 export function createConsoleServer(options: ConsoleServerOptions): ConsoleServer {
   const { hub, token, staticDir } = options;
   const limits = { ...DEFAULT_FRAME_SENDER_LIMITS, ...options.limits };
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const upgrades = new WebSocketUpgrades({ maxPayload: MAX_MESSAGE_BYTES });
   const senders = new Map<WebSocket, FrameSender>();
 
   function authorised(req: IncomingMessage, url: URL): boolean {
@@ -219,7 +219,9 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
         refuseUpgrade(socket, { code: 'Unauthorized', message: 'A valid console token is required.' });
         return true;
       }
-      wss.handleUpgrade(req, socket, head, attachClient);
+      // The socket may fail while the WebSocket module loads; without a listener that would be an uncaught error.
+      socket.on('error', () => socket.destroy());
+      void upgrades.accept(req, socket, head, attachClient);
       return true;
     },
     clientStats() {
@@ -227,7 +229,7 @@ export function createConsoleServer(options: ConsoleServerOptions): ConsoleServe
     },
     async close() {
       for (const ws of senders.keys()) ws.terminate();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await upgrades.close();
     },
   };
 }

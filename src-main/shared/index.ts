@@ -15,3 +15,4 @@ export * from './time-ordered-id.js';
 export * from './error-message.js';
 export * from './http-route.js';
 export * from './trace-context.js';
+export * from './websocket-upgrades.js';

@@ -5,11 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { JunctionError } from '../../contracts/index.js';
 import { refuse, type Refusal } from '../../security/index.js';
-import { TypedEmitter } from '../../shared/index.js';
+import { TypedEmitter, WebSocketUpgrades } from '../../shared/index.js';
 import { SignalRConnection, type ConnectionSettings } from './hub-connection.js';
 import { refuseUpgrade, replyJson, replyRefusal, type HttpRefusal } from './http-replies.js';
 import { buildNegotiation, ConnectionTokenStore, newOpaqueId, selectNegotiateVersion } from './negotiation.js';
@@ -103,7 +103,7 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
   const tokens = new ConnectionTokenStore(settings.negotiateTokenTtlMs, MAX_WAITING_TOKENS);
   const all = new Set<SignalRConnection>();
   const open = new Set<SignalRConnection>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: hardPayloadBytes(settings.maxFrameBytes), perMessageDeflate: false });
+  const upgrades = new WebSocketUpgrades({ maxPayload: hardPayloadBytes(settings.maxFrameBytes), perMessageDeflate: false });
   let closing = false;
 
   /** A throwing listener must not unwind into the socket's event handler and take the process down. */
@@ -171,7 +171,7 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
     if (connectionId === undefined) {
       return refuseUpgrade(socket, refuse('ConnectionNotFound', 'The connection token is unknown, expired or already used; negotiate again.'));
     }
-    wss.handleUpgrade(req, socket, head, (ws) => accept(ws, req, connectionId));
+    await upgrades.accept(req, socket, head, (ws) => accept(ws, req, connectionId));
   }
 
   function accept(ws: WebSocket, req: IncomingMessage, connectionId: string): void {
@@ -240,7 +240,7 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
       const waits = [...all].map((c) => c.whenClosed);
       for (const connection of [...all]) connection.close(undefined, true);
       await Promise.all(waits);
-      wss.close();
+      await upgrades.close();
     },
   };
 }

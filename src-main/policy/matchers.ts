@@ -10,8 +10,9 @@
  * applies when any candidate holds or cannot be judged; an allow rule applies only when every candidate
  * holds. Pure: no I/O.
  */
+import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { RE2JS, RE2JSException } from 're2js';
+import type * as Re2 from 're2js';
 import type { PolicyArgumentMatcher, PolicyMatcherKind, PolicyMatcherOperands } from '../contracts/index.js';
 import { boundedJsonEquals, jsonDepthExceeds, jsonPreview } from './json-values.js';
 
@@ -62,8 +63,16 @@ function byValue(at: string, test: string, judge: (value: unknown) => Judgement)
   };
 }
 
-function compileRegex(source: string): RE2JS {
-  return RE2JS.compile(source);
+/**
+ * RE2 is loaded by the first regex rule (about 2 MB resident once loaded; most policies have none), and
+ * synchronously, because a policy is validated and compiled synchronously. Its CommonJS build, which
+ * nothing else in Junction loads, so its classes are the only ones `instanceof` meets.
+ */
+let re2: typeof Re2 | undefined;
+const loadRe2 = (): typeof Re2 => (re2 ??= createRequire(import.meta.url)('re2js') as typeof Re2);
+
+function compileRegex(source: string): Re2.RE2JS {
+  return loadRe2().RE2JS.compile(source);
 }
 
 /** `why` completes "argument /p …" and says why the value is not judged. */
@@ -105,7 +114,7 @@ const MATCHER_KINDS: { readonly [K in PolicyMatcherKind]: MatcherKindSpec<K> } =
         try {
           compileRegex(source);
         } catch (error) {
-          if (!(error instanceof RE2JSException)) throw error;
+          if (!(error instanceof loadRe2().RE2JSException)) throw error;
           ctx.addIssue({ code: 'custom', message: `is not a valid RE2 regular expression: ${error.message}` });
         }
       }),

@@ -10,9 +10,16 @@ import { splitPinnedPath, createLogger } from '../../shared/index.js';
 import { userStateDir, type Config } from '../config/index.js';
 import { startJunction, type Junction } from '../junction.js';
 
+/**
+ * How long the probe waits for a Junction to answer. Where nothing listens the answer is an immediate
+ * refusal, so this only bounds a Junction that is there but slow (a loaded machine): at 1.5 s a relay
+ * beside a busy test suite gave up on one and tried to start its own on the port it held.
+ */
+const PROBE_TIMEOUT_MS = 10_000;
+
 async function runningJunction(baseUrl: string): Promise<boolean> {
   try {
-    const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(1500) });
+    const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     const body = (await response.json()) as { name?: unknown };
     return response.ok && body.name === 'junction';
   } catch {

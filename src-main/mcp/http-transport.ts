@@ -164,25 +164,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     refuse(res, 405, -32000, 'Method not allowed.', undefined, { allow: 'GET, POST, DELETE' });
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, pin: string | undefined) => {
-    if (options.allowedHosts && !options.allowedHosts.includes(req.headers.host ?? '')) {
-      refuse(res, 403, -32000, `Invalid Host header: ${req.headers.host}`);
-      return;
-    }
-    let body: Body | undefined;
-    if (req.method === 'POST') {
-      body = await readMessages(options.readBody, req, res);
-      if (!body) return;
-      if (options.modern && body.messages.some((m) => speaksModern(req, m))) {
-        if (refusedPostHeaders(req, res)) return;
-        if (body.batch) {
-          refuse(res, 400, -32600, 'Invalid Request: protocol version 2026-07-28 has no JSON-RPC batching; send one message per request.');
-          return;
-        }
-        // Returned rather than awaited: this frame need not stay alive while the call runs.
-        return serveModern(options.modern, req, res, body.messages[0]!, pin);
-      }
-    }
+  /** A request that is not a stateless one: a session's, or the initialize that opens one. */
+  const serveSessionRequest = (req: IncomingMessage, res: ServerResponse, body: Body | undefined, pin: string | undefined): Promise<void> | undefined => {
     const sessionId = header(req, 'mcp-session-id');
     if (sessionId) {
       const session = sessions.get(sessionId);
@@ -224,7 +207,32 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       refuse(res, 400, -32000, 'Bad request: send initialize first, then the mcp-session-id header it returns.');
       return;
     }
-    await startSession(req, res, body, pin);
+    return startSession(req, res, body, pin);
+  };
+
+  /**
+   * Reads the request and serves it by the revision it speaks. The session revisions' handling is a
+   * function of its own: an async function's suspended frame holds a slot for every local of its body,
+   * and each stateless call keeps this one while its body is read.
+   */
+  const handle = async (req: IncomingMessage, res: ServerResponse, pin: string | undefined) => {
+    if (options.allowedHosts && !options.allowedHosts.includes(req.headers.host ?? '')) {
+      refuse(res, 403, -32000, `Invalid Host header: ${req.headers.host}`);
+      return;
+    }
+    if (req.method !== 'POST') return serveSessionRequest(req, res, undefined, pin);
+    const body = await readMessages(options.readBody, req, res);
+    if (!body) return;
+    if (options.modern && body.messages.some((m) => speaksModern(req, m))) {
+      if (refusedPostHeaders(req, res)) return;
+      if (body.batch) {
+        refuse(res, 400, -32600, 'Invalid Request: protocol version 2026-07-28 has no JSON-RPC batching; send one message per request.');
+        return;
+      }
+      // Returned rather than awaited: this frame need not stay alive while the call runs.
+      return serveModern(options.modern, req, res, body.messages[0]!, pin);
+    }
+    return serveSessionRequest(req, res, body, pin);
   };
 
   return {

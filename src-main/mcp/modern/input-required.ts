@@ -78,20 +78,69 @@ const NO_CAPABILITIES: ReadonlySet<Capability> = new Set();
 const NEVER_LONG: Promise<{ message: string | undefined }> = new Promise(() => undefined);
 const ignoreLong = (): void => undefined;
 
-/** The agent requests a parked call's work asks through are the call itself (AgentRequests): one object per call rather than four closures. */
-export class ParkedCall<T> implements AgentRequests {
+/** What a call that is never parked offers its source: no way to go long, and no task. */
+const NEVER_PARKED: Pick<ParkedCall<unknown>, 'longRunning' | 'taskId'> = { longRunning: ignoreLong, taskId: undefined };
+
+/** Whether an agent declared a capability a question could go through. */
+const declaresQuestions = (capabilities: ClientCapabilities): boolean => capabilities.elicitation !== undefined || capabilities.sampling !== undefined || capabilities.roots !== undefined;
+
+/**
+ * The agent requests of a call: log lines go to the request's own stream, and a question for a
+ * capability the agent did not declare is refused and remembered (a failure after one answers -32021).
+ * Used as it is for a call whose agent declared nothing a question could go through, nor tasks, which
+ * can never be parked or become a task: such a call (nearly every one) needs none of ParkedCall's state,
+ * whose dozen fields each in-flight call would otherwise hold through every scavenge.
+ */
+export class CallRequests implements AgentRequests {
+  private undeclared: Set<Capability> | undefined;
+
+  constructor(
+    protected readonly capabilities: ClientCapabilities,
+    /** Where the work's log lines go (a stateless call's go only on its own response stream); dropped without one. */
+    private readonly logLine: AgentRequests['log'] | undefined,
+  ) {}
+
+  /** The capabilities the call asked for that its agent did not declare. */
+  get missing(): ReadonlySet<Capability> {
+    return this.undeclared ?? NO_CAPABILITIES;
+  }
+
+  elicit(params: Parameters<AgentRequests['elicit']>[0], signal: AbortSignal, key?: string): Promise<ElicitationAnswer> {
+    return this.ask({ method: 'elicitation/create', params }, signal, key) as Promise<ElicitationAnswer>;
+  }
+
+  sample(params: Record<string, unknown>, signal: AbortSignal, key?: string): Promise<Record<string, unknown>> {
+    return this.ask({ method: 'sampling/createMessage', params }, signal, key) as Promise<Record<string, unknown>>;
+  }
+
+  listRoots(signal: AbortSignal, key?: string): Promise<RootsAnswer> {
+    return this.ask({ method: 'roots/list', params: {} }, signal, key) as Promise<RootsAnswer>;
+  }
+
+  log(level: AgentLogLevel, data: unknown, logger?: string): void {
+    this.logLine?.(level, data, logger);
+  }
+
+  /** Refuses the question: this agent declared no capability it could go through (ParkedCall asks the declared ones). */
+  protected ask(asked: InputRequest, _signal: AbortSignal, _key: string | undefined): Promise<unknown> {
+    const capability = CAPABILITY_OF[asked.method];
+    (this.undeclared ??= new Set()).add(capability);
+    return Promise.reject(new JunctionError('CapabilityUnavailable', `The agent that made this call did not declare the ${capability} capability.`));
+  }
+}
+
+/** A call that may ask its agent something or go long, and so be parked or followed as a task. */
+export class ParkedCall<T> extends CallRequests {
   /** Given when the call is first parked: most calls answer without ever being. */
   id: string | undefined;
   round = 0;
   /** Set while a retry is being served, so a second retry with the same state is refused. */
   busy = true;
-  // Made when first needed: most calls never ask, and every object a call holds while its plugin
-  // works is copied by each scavenge that finds it in flight.
+  // Made when first needed: most parked calls never ask.
   private open: Map<string, Question> | undefined;
-  private undeclared: Set<Capability> | undefined;
-  /** What the call's work runs on (see the constructor). */
+  /** What the call's work runs on: its own, since a parked call outlives the request that started it. */
   readonly signal: AbortSignal;
-  private readonly controller: AbortController | undefined;
+  private readonly controller = new AbortController();
   outcome!: Promise<T>;
   finished!: Promise<Finished<T>>;
   expires: NodeJS.Timeout | undefined;
@@ -107,7 +156,7 @@ export class ParkedCall<T> implements AgentRequests {
 
   constructor(
     readonly owner: CallOwner,
-    private readonly capabilities: ClientCapabilities,
+    capabilities: ClientCapabilities,
     takesTasks: boolean,
     /**
      * Answers the first request already carried, by key: a question the call asks in its first turn
@@ -115,20 +164,10 @@ export class ParkedCall<T> implements AgentRequests {
      * agent answer ahead). Forgotten once the first turn ends; each answers one question at most.
      */
     private offered: Map<string, unknown> | undefined,
-    /** The first request's hang-up, which ends a call that can never outlive that request. */
-    hangUp: AbortSignal,
-    /** Where the work's log lines go (a stateless call's go only on its own response stream); dropped without one. */
-    private readonly logLine?: AgentRequests['log'],
+    logLine?: AgentRequests['log'],
   ) {
-    // A call whose agent declared nothing a question could go through, nor tasks, can never be parked
-    // or become a task: it ends with its request, so that request's hang-up is its cancellation and it
-    // needs no controller of its own (one per call, and a listener on it, were a tenth of its cost).
-    if (takesTasks || capabilities.elicitation !== undefined || capabilities.sampling !== undefined || capabilities.roots !== undefined) {
-      this.controller = new AbortController();
-      this.signal = this.controller.signal;
-    } else {
-      this.signal = hangUp;
-    }
+    super(capabilities, logLine);
+    this.signal = this.controller.signal;
     if (!takesTasks) {
       this.wentLong = NEVER_LONG;
       this.longRunning = ignoreLong;
@@ -147,19 +186,9 @@ export class ParkedCall<T> implements AgentRequests {
     return (this.open ??= new Map());
   }
 
-  /** The capabilities the call asked for that its agent did not declare. */
-  get missing(): ReadonlySet<Capability> {
-    return this.undeclared ?? NO_CAPABILITIES;
-  }
-
-  /** Whether the call may ask the agent something or go long, and so be parked or followed as a task. */
-  get parkable(): boolean {
-    return this.controller !== undefined;
-  }
-
-  /** Stops the call's work (its plugin's call is cancelled); a call without a controller of its own has ended with its request. */
+  /** Stops the call's work (its plugin's call is cancelled). */
   cancel(): void {
-    this.controller?.abort();
+    this.controller.abort();
   }
 
   /** Hands each answer in `responses` to the question it is keyed to; answers to nothing asked are ignored. */
@@ -188,28 +217,9 @@ export class ParkedCall<T> implements AgentRequests {
     this.offered = undefined;
   }
 
-  elicit(params: Parameters<AgentRequests['elicit']>[0], signal: AbortSignal, key?: string): Promise<ElicitationAnswer> {
-    return this.ask({ method: 'elicitation/create', params }, signal, key) as Promise<ElicitationAnswer>;
-  }
-
-  sample(params: Record<string, unknown>, signal: AbortSignal, key?: string): Promise<Record<string, unknown>> {
-    return this.ask({ method: 'sampling/createMessage', params }, signal, key) as Promise<Record<string, unknown>>;
-  }
-
-  listRoots(signal: AbortSignal, key?: string): Promise<RootsAnswer> {
-    return this.ask({ method: 'roots/list', params: {} }, signal, key) as Promise<RootsAnswer>;
-  }
-
-  log(level: AgentLogLevel, data: unknown, logger?: string): void {
-    this.logLine?.(level, data, logger);
-  }
-
-  private ask(asked: InputRequest, signal: AbortSignal, ownKey: string | undefined): Promise<unknown> {
+  protected override ask(asked: InputRequest, signal: AbortSignal, ownKey: string | undefined): Promise<unknown> {
     const capability = CAPABILITY_OF[asked.method];
-    if (!this.capabilities[capability]) {
-      (this.undeclared ??= new Set()).add(capability);
-      return Promise.reject(new JunctionError('CapabilityUnavailable', `The agent that made this call did not declare the ${capability} capability.`));
-    }
+    if (!this.capabilities[capability]) return super.ask(asked, signal, ownKey);
     // The agent answers by key, so two open questions under one key could not both be answered.
     if (ownKey !== undefined && this.questions.has(ownKey)) {
       return Promise.reject(new JunctionError('InvalidRequest', `The key '${ownKey}' already names an open question of this call; each open question needs a key of its own.`));
@@ -283,7 +293,7 @@ export interface InputRequiredOptions {
 }
 
 /** What a call that ended answers: its outcome, or -32021 when it failed after asking for something the agent did not declare. */
-function endStep<T>(call: ParkedCall<T>, settled: Finished<T>): CallStep<T> {
+function endStep<T>(call: CallRequests, settled: Finished<T>): CallStep<T> {
   const failed = 'error' in settled || settled.failed;
   if (call.missing.size > 0 && failed) return { kind: 'missingCapability', capabilities: Object.fromEntries([...call.missing].map((c) => [c, {}])) };
   if ('error' in settled) throw settled.error;
@@ -304,16 +314,18 @@ export class InputRequiredCalls {
     hangUp: AbortSignal,
     run: (requests: AgentRequests, signal: AbortSignal, call: Pick<ParkedCall<T>, 'longRunning' | 'taskId'>) => Promise<T>,
   ): Promise<CallStep<T>> {
-    const call = new ParkedCall<T>(start.owner, start.capabilities, start.takesTasks, answersAhead(start.inputResponses), hangUp, start.log);
-    call.outcome = run(call, call.signal, call);
+    const offered = answersAhead(start.inputResponses);
     // A call that can never ask or go long can only end, with its request: nothing to race, park or
-    // watch (its hang-up is already its signal), so its outcome is taken as it comes.
-    if (!call.parkable) {
-      return call.outcome.then(
-        (outcome) => endStep(call, { outcome, failed: start.failed(outcome) }),
-        (error: unknown) => endStep(call, { error }),
+    // watch, and its request's hang-up is its cancellation, so its outcome is taken as it comes.
+    if (!start.takesTasks && !declaresQuestions(start.capabilities)) {
+      const requests = new CallRequests(start.capabilities, start.log);
+      return run(requests, hangUp, NEVER_PARKED).then(
+        (outcome) => endStep(requests, { outcome, failed: start.failed(outcome) }),
+        (error: unknown) => endStep(requests, { error }),
       );
     }
+    const call = new ParkedCall<T>(start.owner, start.capabilities, start.takesTasks, offered, start.log);
+    call.outcome = run(call, call.signal, call);
     call.finished = call.outcome.then(
       (outcome) => ({ outcome, failed: start.failed(outcome) }),
       (error: unknown) => ({ error }),

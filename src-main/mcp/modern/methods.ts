@@ -119,6 +119,9 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
   const inputRequired = (step: Extract<CallStep<unknown>, { kind: 'input' }>) => ({ resultType: 'input_required', inputRequests: step.inputRequests, requestState: step.requestState, _meta: serverMeta });
 
   const completeTail = `"resultType":"complete","_meta":${JSON.stringify(serverMeta)}}`;
+  // Made once: what a result's JSON is spliced with, after its other keys and alone.
+  const afterKeys = `,${completeTail}`;
+  const alone = `{${completeTail}`;
   /**
    * What a finished call answers: its outcome, or the JSON-RPC error the spec asks for. An unknown tool
    * is a protocol error, not a tool result (as on the session revisions), and so is a call that failed
@@ -135,7 +138,7 @@ export function createModernMethods(deps: ModernMethodDeps): ModernMethods {
     const { result, resultJson } = outcome;
     // Spliced into the JSON the dispatcher already made, unless the result has keys of its own there.
     if (resultJson !== undefined && textStartsWith(resultJson, '{') && !('_meta' in result) && !('resultType' in result)) {
-      return new SerializedResult(resultJson === '{}' ? `{${completeTail}` : replaceEnd(resultJson, 1, `,${completeTail}`));
+      return new SerializedResult(resultJson === '{}' ? alone : replaceEnd(resultJson, 1, afterKeys));
     }
     return complete(result as Record<string, unknown>);
   };

@@ -10,7 +10,7 @@ const asResult = (outcome: ToolOutcome): TaskEnding => ({ kind: 'result', result
 
 /** A call the way InputRequiredCalls hands one over, with an outcome the test settles. */
 function longCall(): { call: ParkedCall<ToolOutcome>; finish: (outcome: ToolOutcome) => void } {
-  const call = new ParkedCall<ToolOutcome>(owner, { elicitation: {} }, true, new Map(), new AbortController().signal);
+  const call = new ParkedCall<ToolOutcome>(owner, { elicitation: {} }, true, new Map());
   let finish!: (outcome: ToolOutcome) => void;
   call.outcome = new Promise((resolve) => (finish = resolve));
   return { call, finish };

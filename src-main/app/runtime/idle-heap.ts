@@ -128,9 +128,11 @@ export class IdleHeap {
     },
   };
 
+  /** Leaves the quiet period's baseline alone: a scavenge keeps the young generation's size, which that collection gives back. */
   private readonly collectAfterLarge = (): void => {
     this.afterLarge = undefined;
-    this.collect(this.largeCollector);
+    this.largeCollector();
+    this.collections++;
   };
 
   /** Collects `settleMs` after start and once Junction has been quiet for a period after it: start-up's garbage goes. */
@@ -174,8 +176,8 @@ export class IdleHeap {
     this.collect();
   }
 
-  private collect(collector = this.collector): void {
-    collector();
+  private collect(): void {
+    this.collector();
     this.collections++;
     this.baseline = this.heapBytes();
   }

@@ -101,6 +101,22 @@ test('a large call is followed by one collection the next turn, shared by the la
   }
 });
 
+test("a large call's scavenge leaves the quiet period's growth measured from the last full collection", async () => {
+  let heapBytes = 1000;
+  let full = 0;
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heapBytes: () => heapBytes, collect: () => full++, collectAfterLarge: () => {} });
+  try {
+    heapBytes = 1080;
+    heap.observer.finished({ ...call, requestBytes: LARGE }, undefined, { arguments: '{}' });
+    await new Promise(setImmediate);
+    heapBytes = 1120;
+    await sleep(QUIET_MS * 4);
+    assert.equal(full, 1, 'grown 120 since the last full collection, though only 40 since the scavenge');
+  } finally {
+    heap.close();
+  }
+});
+
 test("after a large call, V8's scavenge frees the external memory the call left", async () => {
   const heap = new IdleHeap({ quietMs: 60_000, minGrowthBytes: 0, settleMs: 60_000, largeCallBytes: LARGE });
   try {

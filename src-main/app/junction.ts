@@ -41,8 +41,10 @@ import { RuntimeSettings } from './settings-view.js';
  * 16 MB (runtime/idle-heap.ts): a quiet period long enough that a burst is over, and a pause of tens of
  * milliseconds no agent is waiting on. After start it is collected 1 s in, when start-up's work is done
  * (what it left fills the young generation, 32 MB), and again once the first quiet period has passed.
+ * A call that moved 8 MiB or more is followed by a scavenge at once: its payload lives outside the heap
+ * V8 paces itself by, and a scavenge is a negligible share of such a call, not of a 1 MB one.
  */
-const IDLE_HEAP = { quietMs: 10_000, minGrowthBytes: 16 * 1024 * 1024, settleMs: 1000 };
+const IDLE_HEAP = { quietMs: 10_000, minGrowthBytes: 16 * 1024 * 1024, settleMs: 1000, largeCallBytes: 8 * 1024 * 1024 };
 
 export const JUNCTION_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 

@@ -122,19 +122,6 @@ export function jsonTextOf(value: unknown): JsonText {
   }
 }
 
-/** The text's UTF-8 bytes in one buffer, each piece encoded into it directly (one copy, no joined string). */
-export function encodeText(text: JsonText): Buffer {
-  if (!isPieces(text)) return Buffer.from(text, 'utf8');
-  const bytes = Buffer.allocUnsafe(textByteLength(text));
-  let offset = 0;
-  text.parts.forEach((part, index) => {
-    const known = knownBytes(text, index);
-    if (known) bytes.set(known, offset);
-    offset += known ? known.length : bytes.write(part, offset, 'utf8');
-  });
-  return bytes;
-}
-
 /** The ASCII bytes known for part `index` of a text in pieces (a long string's), if any. */
 const knownBytes = (text: JsonPieces, index: number): Uint8Array | undefined => (index % 2 === 1 ? text.leaves[(index - 1) / 2]!.bytes : undefined);
 

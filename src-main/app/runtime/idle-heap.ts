@@ -17,8 +17,20 @@
  * and 79 in others. `afterStart` collects `settleMs` after start, once start-up's work is done (81 to
  * 84 MB at 2 s and at 15 s, measured), and again once the first quiet period has passed, whatever the
  * heap's growth.
+ *
+ * A large call (arguments and result of `largeCallBytes` or more) is different: its payload is held
+ * as ArrayBuffers (the socket's reads, the message or body they make) and as an external string (its
+ * text decoded from those bytes), all outside the heap V8 paces its collections by; V8 looks at them
+ * only after 64 MB of such memory has grown. Under 16 MB calls dead payloads piled up: 3 to 12 MB of
+ * RSS per MB in flight, V8's heap at 25 MB throughout (the bridge benchmark's large payloads). What
+ * holds each of them on the heap is a small object in the young generation, so the turn after such a
+ * call a scavenge (a millisecond or two) frees it and the memory behind it. A full collection frees a
+ * little more (what an earlier scavenge promoted) but took a quarter of a 16 MB call's CPU time under
+ * load; the threshold keeps small calls, whose cost even a scavenge would be a share of, out. Several
+ * calls finishing in the same turn share one.
  */
-import { getHeapStatistics, queryObjects } from 'node:v8';
+import { getHeapStatistics, queryObjects, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { CallObserver } from '../../mcp/index.js';
 
 export interface IdleHeapOptions {
@@ -28,6 +40,10 @@ export interface IdleHeapOptions {
   settleMs: number;
   /** A full collection; V8's memory-reducing one unless a test supplies one. */
   collect?: () => void;
+  /** A call whose arguments and result together are this many bytes or more is followed by a collection. */
+  largeCallBytes: number;
+  /** The collection after a large call; V8's scavenge unless a test supplies one. */
+  collectAfterLarge?: () => void;
   heapBytes?: () => number;
 }
 
@@ -53,6 +69,26 @@ function reduceMemory(): void {
   }
 }
 
+let scavenge: (() => void) | undefined;
+
+/**
+ * V8's young-generation collection, through `gc({ type: 'minor' })`. `--expose-gc` set at run time
+ * installs `gc` only in contexts created afterwards, so one context is made to take it from, and the
+ * flag is cleared again so that no later context (a vm sandbox) sees a `gc` of its own.
+ */
+function collectYoung(): void {
+  if (!scavenge) {
+    setFlagsFromString('--expose-gc');
+    try {
+      const gc = runInNewContext('gc') as (options: { type: 'minor' }) => void;
+      scavenge = () => gc({ type: 'minor' });
+    } finally {
+      setFlagsFromString('--no-expose-gc');
+    }
+  }
+  scavenge();
+}
+
 const totalHeapBytes = (): number => getHeapStatistics().total_heap_size;
 
 export class IdleHeap {
@@ -61,6 +97,9 @@ export class IdleHeap {
   private timer: NodeJS.Timeout | undefined;
   private settling: NodeJS.Timeout | undefined;
   private readonly collector: () => void;
+  private readonly largeCollector: () => void;
+  /** Set while a collection after a large call waits for the next turn. */
+  private afterLarge: NodeJS.Immediate | undefined;
   private readonly heapBytes: () => number;
   private baseline: number;
   private collections = 0;
@@ -69,18 +108,31 @@ export class IdleHeap {
 
   constructor(private readonly options: IdleHeapOptions) {
     this.collector = options.collect ?? reduceMemory;
+    this.largeCollector = options.collectAfterLarge ?? collectYoung;
     this.heapBytes = options.heapBytes ?? totalHeapBytes;
     this.baseline = this.heapBytes();
   }
 
-  /** Counts finished calls: one increment on the call path, and a timer only while calls come. */
+  /**
+   * Counts finished calls: one increment and one comparison on the call path, and a timer only while
+   * calls come. A large call's collection waits for the next turn, once its answer has been handed to
+   * the socket (observers hear of a call before it is answered) and its payload is garbage.
+   */
   readonly observer: CallObserver = {
     started() {},
     progress() {},
-    finished: () => {
+    finished: (call) => {
       this.calls++;
+      if (call.requestBytes + (call.responseBytes ?? 0) >= this.options.largeCallBytes) this.afterLarge ??= setImmediate(this.collectAfterLarge);
       this.watch();
     },
+  };
+
+  /** Leaves the quiet period's baseline alone: a scavenge keeps the young generation's size, which that collection gives back. */
+  private readonly collectAfterLarge = (): void => {
+    this.afterLarge = undefined;
+    this.largeCollector();
+    this.collections++;
   };
 
   /** Collects `settleMs` after start and once Junction has been quiet for a period after it: start-up's garbage goes. */
@@ -98,6 +150,7 @@ export class IdleHeap {
 
   close(): void {
     clearTimeout(this.settling);
+    clearImmediate(this.afterLarge);
     this.stopWatching();
   }
 

@@ -9,7 +9,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { JsonText } from '../../contracts/index.js';
-import { encodeText } from '../../shared/index.js';
+import { writeText } from '../../shared/index.js';
 
 /** Told once the message carrying the record was handed to the socket, or why it never was. */
 export type SentCallback = (error?: Error) => void;
@@ -38,16 +38,25 @@ export class OutboundBatch {
 
   /**
    * Queues `record` for the end of this turn; false (nothing queued) when the socket cannot take data.
-   * A record in pieces (long strings) goes at once as a message of its own, after what is queued: its
-   * pieces are encoded straight into that message, which batching would first join into one string.
+   * A record in pieces (long strings) goes at once as a message of its own, after what is queued, one
+   * WebSocket fragment per piece (`writeText`): a long string whose ASCII bytes are known goes as those
+   * very bytes and any other piece is encoded by the socket write alone, where joining the pieces into
+   * one message buffer first held a second copy of a 16 MB argument for as long as the send took.
+   * The fragments are sent in one synchronous run, so no other message can come between them.
    */
   write(record: JsonText, sent?: SentCallback): boolean {
     if (this.socket.readyState !== this.socket.OPEN) return false;
     if (typeof record !== 'string') {
       this.flush();
-      const message = encodeText(record);
-      if (sent) this.socket.send(message, { binary: false }, (error) => sent(error ?? undefined));
-      else this.socket.send(message, { binary: false });
+      const fragment = { binary: false, fin: false };
+      writeText(
+        {
+          write: (piece) => this.socket.send(piece, fragment),
+          end: (last = '') => (sent ? this.socket.send(last, { binary: false }, (error) => sent(error ?? undefined)) : this.socket.send(last, { binary: false })),
+        },
+        record,
+        true,
+      );
       return true;
     }
     if (this.records.length > 0 && (this.chars + record.length) * MAX_BYTES_PER_CHAR > this.maxMessageBytes) this.flush();

@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getHeapSpaceStatistics } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { IdleHeap } from '../../../../src-main/app/runtime/idle-heap.js';
 import type { CallView } from '../../../../src-main/contracts/index.js';
 
 const QUIET_MS = 20;
+const LARGE = 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const call = { callId: 'c' } as CallView;
 /** Every warning the process printed while this file ran: V8's collection must not add one. */
@@ -17,7 +19,7 @@ function finishCalls(heap: IdleHeap, count: number): void {
 
 test('one collection once calls have stopped, none while they keep coming', async () => {
   let heapBytes = 0;
-  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, heapBytes: () => heapBytes, collect: () => (heapBytes = 10) });
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heapBytes: () => heapBytes, collect: () => (heapBytes = 10) });
   try {
     heapBytes = 1000;
     for (let i = 0; i < 8; i++) {
@@ -36,7 +38,7 @@ test('one collection once calls have stopped, none while they keep coming', asyn
 
 test('no collection when the heap grew less than the threshold (a trickle of calls)', async () => {
   let heapBytes = 1000;
-  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, heapBytes: () => heapBytes, collect: () => assert.fail('collected') });
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heapBytes: () => heapBytes, collect: () => assert.fail('collected') });
   try {
     heapBytes = 1050;
     finishCalls(heap, 1);
@@ -48,7 +50,7 @@ test('no collection when the heap grew less than the threshold (a trickle of cal
 });
 
 test('after start: one collection once the first quiet period has passed, whatever the growth; calls during it postpone it', async () => {
-  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, heapBytes: () => 1000, collect: () => {} });
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heapBytes: () => 1000, collect: () => {} });
   try {
     heap.afterStart();
     finishCalls(heap, 1);
@@ -65,7 +67,7 @@ test('after start: one collection once the first quiet period has passed, whatev
 });
 
 test("V8's own collection runs and frees garbage when none is supplied", async () => {
-  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 0, settleMs: 60_000 });
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 0, settleMs: 60_000, largeCallBytes: LARGE });
   try {
     let garbage: unknown[] | undefined = Array.from({ length: 200_000 }, (_, i) => ({ i, text: `item ${i}` }));
     const withGarbage = process.memoryUsage().heapUsed;
@@ -76,6 +78,59 @@ test("V8's own collection runs and frees garbage when none is supplied", async (
     assert.equal(garbage, undefined);
     const after = process.memoryUsage().heapUsed;
     assert.ok(after < withGarbage - 5 * 1024 * 1024, `heap used ${(withGarbage / 1048576).toFixed(1)} MB → ${(after / 1048576).toFixed(1)} MB`);
+  } finally {
+    heap.close();
+  }
+});
+
+test('a large call is followed by one collection the next turn, shared by the large calls of that turn; smaller calls wait for the quiet period', async () => {
+  let afterLarge = 0;
+  const heap = new IdleHeap({ quietMs: 60_000, minGrowthBytes: 0, settleMs: 60_000, largeCallBytes: LARGE, collect: () => assert.fail('no quiet period passed'), collectAfterLarge: () => afterLarge++ });
+  try {
+    heap.observer.finished({ ...call, requestBytes: LARGE - 11, responseBytes: 10 }, undefined, { arguments: '{}' });
+    await new Promise(setImmediate);
+    assert.equal(afterLarge, 0, 'one byte short');
+    heap.observer.finished({ ...call, requestBytes: LARGE }, undefined, { arguments: '{}' });
+    heap.observer.finished({ ...call, requestBytes: 10, responseBytes: LARGE }, undefined, { arguments: '{}' });
+    assert.equal(afterLarge, 0, 'not while the calls are being answered');
+    await new Promise(setImmediate);
+    assert.equal(afterLarge, 1);
+    assert.equal(heap.collected, 1);
+  } finally {
+    heap.close();
+  }
+});
+
+test("a large call's scavenge leaves the quiet period's growth measured from the last full collection", async () => {
+  let heapBytes = 1000;
+  let full = 0;
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heapBytes: () => heapBytes, collect: () => full++, collectAfterLarge: () => {} });
+  try {
+    heapBytes = 1080;
+    heap.observer.finished({ ...call, requestBytes: LARGE }, undefined, { arguments: '{}' });
+    await new Promise(setImmediate);
+    heapBytes = 1120;
+    await sleep(QUIET_MS * 4);
+    assert.equal(full, 1, 'grown 120 since the last full collection, though only 40 since the scavenge');
+  } finally {
+    heap.close();
+  }
+});
+
+test("after a large call, V8's scavenge frees the external memory the call left", async () => {
+  const heap = new IdleHeap({ quietMs: 60_000, minGrowthBytes: 0, settleMs: 60_000, largeCallBytes: LARGE });
+  try {
+    // A decoded payload as the bridge holds one: an external string of 16 MB (Node decodes latin1 that large outside the heap).
+    let payload: string | undefined = Buffer.alloc(16 * 1024 * 1024, 0x41).toString('latin1');
+    const withPayload = process.memoryUsage().external;
+    assert.equal(payload.length, 16 * 1024 * 1024);
+    payload = undefined;
+    heap.observer.finished({ ...call, requestBytes: LARGE }, undefined, { arguments: '{}' });
+    await new Promise(setImmediate);
+    assert.equal(heap.collected, 1);
+    const after = process.memoryUsage().external;
+    assert.ok(after < withPayload - 8 * 1024 * 1024, `external ${(withPayload / 1048576).toFixed(1)} MB → ${(after / 1048576).toFixed(1)} MB`);
+    assert.equal(runInNewContext('typeof gc'), 'undefined', 'no later context sees gc');
   } finally {
     heap.close();
   }
@@ -93,7 +148,7 @@ test('after start: the young generation start-up grew is given back settleMs in,
   garbage = [];
   const grown = youngGenerationBytes();
   assert.ok(grown >= 16 * 1024 * 1024, `young generation ${(grown / 1048576).toFixed(1)} MB before`);
-  const heap = new IdleHeap({ quietMs: 60_000, minGrowthBytes: 0, settleMs: QUIET_MS });
+  const heap = new IdleHeap({ quietMs: 60_000, minGrowthBytes: 0, settleMs: QUIET_MS, largeCallBytes: LARGE });
   try {
     heap.afterStart();
     await sleep(QUIET_MS * 4);

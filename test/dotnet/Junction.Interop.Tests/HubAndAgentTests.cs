@@ -78,6 +78,32 @@ public sealed class HubAndAgentTests : IClassFixture<JunctionFixture>
         Assert.Equal(HubConnectionState.Connected, plugin.Connection.State);
     }
 
+    /// <summary>
+    /// Junction sends a long argument to the plugin as WebSocket fragments of one message, each long
+    /// string as its own bytes; the .NET SignalR client must read them as the one invocation they are.
+    /// </summary>
+    [Theory]
+    [InlineData(1, "2026-07-28")]
+    [InlineData(16, "2026-07-28")]
+    [InlineData(16, "2025-11-25")]
+    public async Task A_large_argument_reaches_the_plugin_whole(int megabytes, string revision)
+    {
+        var bytes = new byte[megabytes * 1024 * 1024 / 4 * 3];
+        new Random(megabytes).NextBytes(bytes);
+        var base64 = Convert.ToBase64String(bytes);
+        var tool = Agent.Named($"texture-import-{megabytes}mb", revision);
+        await using var plugin = new DotNetPlugin(_junction.BaseUrl).Tool(tool, "Imports a texture.", (request, _) =>
+            Task.FromResult(Replies.Text(request, $"{Arg(request, "name")} {Convert.ToHexString(SHA256.HashData(Convert.FromBase64String(Arg(request, "data"))))}")));
+        await plugin.ConnectAsync();
+        await using var agent = await Agent.ConnectAsync(_junction.BaseUrl, revision);
+        await Agent.WaitForToolAsync(agent, tool);
+
+        var result = await agent.CallToolAsync(tool, new Dictionary<string, object?> { ["name"] = "Grass.png", ["data"] = base64 }, cancellationToken: new CancellationTokenSource(TimeSpan.FromSeconds(120)).Token);
+        Assert.NotEqual(true, result.IsError);
+        Assert.Equal($"Grass.png {Convert.ToHexString(SHA256.HashData(bytes))}", Assert.IsType<TextContentBlock>(Assert.Single(result.Content)).Text);
+        Assert.Equal(HubConnectionState.Connected, plugin.Connection.State);
+    }
+
     [Theory]
     [MemberData(nameof(Agent.Revisions), MemberType = typeof(Agent))]
     public async Task Processing_then_NotifyToolRequestCompleted_answers_the_agent(string revision)

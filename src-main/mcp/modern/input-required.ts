@@ -314,6 +314,7 @@ export class InputRequiredCalls {
     hangUp: AbortSignal,
     run: (requests: AgentRequests, signal: AbortSignal, call: Pick<ParkedCall<T>, 'longRunning' | 'taskId'>) => Promise<T>,
   ): Promise<CallStep<T>> {
+    // Read before the call is told apart: malformed inputResponses are refused whether or not it can park.
     const offered = answersAhead(start.inputResponses);
     // A call that can never ask or go long can only end, with its request: nothing to race, park or
     // watch, and its request's hang-up is its cancellation, so its outcome is taken as it comes.

@@ -165,3 +165,19 @@ test('either way the agent hanging up cancels the running call, and a question f
   assert.deepEqual(await asking, { kind: 'missingCapability', capabilities: { sampling: {} } });
   store.close();
 });
+
+test('malformed inputResponses are refused InvalidArguments before the call runs, whether or not it can park', async () => {
+  for (const capabilities of [{ elicitation: {} }, {}]) {
+    let ran = false;
+    await assert.rejects(
+      async () =>
+        calls().start(start({ capabilities, inputResponses: ['not', 'keyed'] }), new AbortController().signal, async () => {
+          ran = true;
+          return 'ran';
+        }),
+      code('InvalidArguments'),
+      JSON.stringify(capabilities),
+    );
+    assert.equal(ran, false);
+  }
+});

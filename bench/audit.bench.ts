@@ -186,13 +186,26 @@ const HISTORY_QUERIES = [
   { name: 'tool-3 agent-3 status=ok', q: { tool: 'tool-3', agent: 'agent-3', status: 'ok' as const } },
 ];
 
-/** p50 and p99 of one page of every shape in HISTORY_QUERIES, read through `store` at random cursor depths. */
+/** Searches for call ids (found through their own index, not the search index): ids of calls recorded a tenth and nine tenths of the way in. */
+async function idQueries(store: AuditStore): Promise<typeof HISTORY_QUERIES> {
+  const idAt = async (share: number) => (await store.queryCalls({ limit: 1, before: Math.round(ROWS * share) })).items[0]!.call.callId;
+  const [old, recent] = [await idAt(0.1), await idAt(0.9)];
+  return [
+    { name: 'a call id, old', q: { text: old } },
+    { name: 'a call id, recent', q: { text: recent } },
+    { name: "a call id's first 13 characters", q: { text: old.slice(0, 13) } },
+    { name: 'a call id + text "find"', q: { text: `${recent} find` } },
+    { name: 'an id no call has', q: { text: 'ffffffff-ffff' } },
+  ];
+}
+
+/** p50 and p99 of one page of every shape in HISTORY_QUERIES and of the id searches, read through `store` at random cursor depths. */
 async function pageLatencies(store: AuditStore, label: string): Promise<void> {
   // A store that cannot read answers every page at once with nothing: that would be no measure.
   if (store.status().state !== 'open' || (await store.queryCalls({ limit: 1 })).items.length === 0) throw new Error(`the trail cannot be read: ${JSON.stringify(store.status())}`);
   process.stdout.write(`history page ${label} (100 rows, newest first, random cursor depth), p50 / p99 ms:\n`);
   let cursor = 0;
-  for (const { name, q } of HISTORY_QUERIES) {
+  for (const { name, q } of [...HISTORY_QUERIES, ...(await idQueries(store))]) {
     const stats = await measureLatency(async () => {
       cursor = (cursor + 7919) % ROWS;
       await store.queryCalls({ ...q, limit: 100, ...(cursor % 2 === 0 ? {} : { before: cursor }) });

@@ -3,7 +3,8 @@ import type Database from 'better-sqlite3';
 import { CALL_COLUMNS, rowToCall, rowToEvent, type CallRow, type EventRow } from './database.js';
 import type { CallPage, CallQuery, StoredCall, StoredEvent } from './records.js';
 import { FACET_COLUMNS, SEARCH_INDEXES } from './schema.js';
-import { facetToken, filteredExpression, searchExpression } from './search.js';
+import { facetToken, filteredExpression, joinedExpression, searchTerms, type SearchTerm } from './search.js';
+import { callIdTerm } from '../contracts/index.js';
 import { seqRanges, type SeqRange } from './time-map.js';
 
 /** The most words a prefix is expanded into (search.ts): a seek each; past them the prefix stands for many words (numbers, ids), rarely many rows, and FTS5 takes it. */
@@ -28,13 +29,24 @@ export const readsSearchIndex = (query: Omit<CallQuery, 'limit'>): boolean => Bo
  */
 export function queryCalls(db: Database.Database, query: CallQuery): CallPage {
   const text = query.text?.trim();
-  const terms = text ? searchExpression(text, (prefix) => indexWords(db, prefix)) : undefined;
-  // Text without a single word, or with a prefix of no word, can match nothing (see search.ts).
-  if (text && !terms) return { items: [] };
+  const terms = text ? searchTerms(text, (prefix) => indexWords(db, prefix)) : undefined;
+  // A term that some call's id answers may match that call whatever the index holds (see withIds).
+  const idTerms = terms?.filter((term) => idsExist(db, term)) ?? [];
+  const indexed = terms?.filter((term) => !idTerms.includes(term)) ?? [];
+  const expression = joinedExpression(indexed);
+  // Text without a single word, or with a prefix of no word and no id that matches, can match nothing (see search.ts).
+  if (terms && ((indexed.length > 0 && expression === undefined) || terms.length === 0)) return { items: [] };
   // Filters: their facet tokens in the search index, whose posting lists intersect there (schema.ts keeps no
   // b-tree index per filter since version 4); but within a small range a walk over its rows is a few rows,
   // cheaper than the 3 ms a match takes to start.
-  const inRange = terms !== undefined ? searched(db, query, terms) : setFilters(query).length > 0 ? bySize(filtered(db, query), searched(db, query, undefined)) : filtered(db, query);
+  const inRange =
+    idTerms.length > 0
+      ? withIds(db, query, expression, idTerms)
+      : expression !== undefined
+        ? searched(db, query, expression)
+        : setFilters(query).length > 0
+          ? bySize(filtered(db, query), searched(db, query, undefined))
+          : filtered(db, query);
   const rows: CallRow[] = [];
   for (const range of seqRanges(db, query)) {
     rows.push(...inRange(range, query.limit + 1 - rows.length));
@@ -110,6 +122,17 @@ function filtered(db: Database.Database, query: CallQuery): RangePage {
  * nothing at a page's size.
  */
 function searched(db: Database.Database, query: CallQuery, terms: string | undefined): RangePage {
+  const { table, match, checks, params } = searchParts(query, terms);
+  // The range on the index's rowid, so the full-text walk itself keeps to it.
+  const matches = match(table, 'match');
+  const newestFirst = `SELECT ${COLUMNS} FROM ${table} JOIN calls c ON c.seq = ${table}.rowid WHERE ${matches}${checks} ORDER BY ${table}.rowid DESC LIMIT @limit`;
+  // A small range's matches oldest first, the page then ordered on calls (see SMALL_RANGE).
+  const oldestFirst = `SELECT ${COLUMNS} FROM calls c WHERE c.seq BETWEEN @from AND @to AND c.seq IN (SELECT rowid FROM ${table} WHERE ${matches})${checks} ORDER BY c.seq DESC LIMIT @limit`;
+  return bySize(inRanges(db, oldestFirst, params), inRanges(db, newestFirst, params));
+}
+
+/** What a search's statement is made of: the index it matches in, the MATCH of its terms and filters, the checks on the rows, and their parameters. */
+function searchParts(query: CallQuery, terms: string | undefined) {
   const { table } = query.status === 'error' ? SEARCH_INDEXES.error : SEARCH_INDEXES.all;
   const filters = setFilters(query);
   // The failed-calls index holds failed calls only: its status needs no token, unless the token is all there is to match.
@@ -119,13 +142,50 @@ function searched(db: Database.Database, query: CallQuery, terms: string | undef
   filterClauses(query, onRows, '+');
   timeClauses(query, onRows);
   const checks = onRows.where.map((clause) => ` AND ${clause}`).join('');
-  // The range on the index's rowid, so the full-text walk itself keeps to it.
-  const matches = `${table} MATCH @match AND ${table}.rowid BETWEEN @from AND @to`;
-  const params = { ...onRows.params, match: filteredExpression(terms, facets) };
-  const newestFirst = `SELECT ${COLUMNS} FROM ${table} JOIN calls c ON c.seq = ${table}.rowid WHERE ${matches}${checks} ORDER BY ${table}.rowid DESC LIMIT @limit`;
-  // A small range's matches oldest first, the page then ordered on calls (see SMALL_RANGE).
-  const oldestFirst = `SELECT ${COLUMNS} FROM calls c WHERE c.seq BETWEEN @from AND @to AND c.seq IN (SELECT rowid FROM ${table} WHERE ${matches})${checks} ORDER BY c.seq DESC LIMIT @limit`;
-  return bySize(inRanges(db, oldestFirst, params), inRanges(db, newestFirst, params));
+  const params: Clauses['params'] = { ...onRows.params, match: filteredExpression(terms, facets) };
+  /** A MATCH on `index` bound to parameter `name`, kept to the range on the index's rowid. */
+  const match = (index: string, name: string) => `${index} MATCH @${name} AND ${index}.rowid BETWEEN @from AND @to`;
+  return { table, match, checks, params };
+}
+
+/** Whether the id of some recorded call is one `term` stands for: one seek in `calls_call_id`. */
+function idsExist(db: Database.Database, term: SearchTerm): boolean {
+  const { id, prefix } = callIdTerm(term.text);
+  const sql = prefix ? 'SELECT 1 FROM calls WHERE call_id >= ? AND call_id < ? LIMIT 1' : 'SELECT 1 FROM calls WHERE call_id = ? LIMIT 1';
+  return db.prepare(sql).get(...idBounds(id, prefix)) !== undefined;
+}
+
+/** An id term's bounds: the id itself, or the ids from it to the last that begins with it (ids are ASCII, below U+10FFFF). */
+const idBounds = (id: string, prefix: boolean): string[] => (prefix ? [id, `${id}\u{10FFFF}`] : [id]);
+
+/**
+ * A search with terms that call ids answer (contracts/call-id-search.ts): such a term matches a call when
+ * the call's id is one it stands for, or when the index matches it in the call's text (an id an argument
+ * or result carries), so each is a condition of its own; the other terms and the filters are one MATCH
+ * as in `searched`. What an id term names is a few calls (an id's first eight characters are 65 s of its
+ * time), so they lead: the range's bound is kept off the rowid (`+`), where SQLite would walk the whole
+ * range checking each row (a second at a million calls), and the MATCH of the other terms is checked on
+ * each candidate (`EXISTS`, a seek by rowid) rather than listed first (two seconds for a word in every
+ * call).
+ */
+function withIds(db: Database.Database, query: CallQuery, terms: string | undefined, idTerms: readonly SearchTerm[]): RangePage {
+  const { table, match, checks, params } = searchParts(query, terms);
+  const where = ['+c.seq BETWEEN @from AND @to'];
+  if (params.match !== '') where.push(`EXISTS (SELECT 1 FROM ${table} WHERE ${table} MATCH @match AND ${table}.rowid = c.seq)`);
+  idTerms.forEach((term, i) => {
+    const { id, prefix } = callIdTerm(term.text);
+    const [low, high] = idBounds(id, prefix);
+    params[`id${i}`] = low!;
+    const byId = high === undefined ? `c.call_id = @id${i}` : `(c.call_id >= @id${i} AND c.call_id < @idEnd${i})`;
+    if (high !== undefined) params[`idEnd${i}`] = high;
+    if (term.expression === undefined) {
+      where.push(byId);
+    } else {
+      params[`text${i}`] = filteredExpression(term.expression, []);
+      where.push(`(${byId} OR c.seq IN (SELECT rowid FROM ${table} WHERE ${match(table, `text${i}`)}))`);
+    }
+  });
+  return inRanges(db, `SELECT ${COLUMNS} FROM calls c WHERE ${where.join(' AND ')}${checks} ORDER BY c.seq DESC LIMIT @limit`, params);
 }
 
 /** The index's words that begin with `prefix`, one seek each in the index's own word order; undefined past MAX_PREFIX_WORDS. */

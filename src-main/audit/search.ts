@@ -1,8 +1,10 @@
 /**
  * The history search box's text as a full-text query. Semantics, for the operator: the text is split on
  * white space into terms and a call matches when it matches every term. A term matches a run of adjacent
- * words in the call's tool, agent, target, call id, error code, arguments or result (case and accents
- * ignored); its last word, when at least three characters long, as a prefix: `LOGI` finds `login`,
+ * words in the call's tool, agent, target, error code, arguments or result (case and accents ignored), or
+ * the call's id as contracts/call-id-search.ts says (the id itself, or its beginning from eight
+ * characters on; queries.ts looks ids up in their own index); its last word, when at least three
+ * characters long, as a prefix: `LOGI` finds `login`,
  * `no-such` finds `no-such-tool`, `src/mod` finds `src/module-3.ts`, while `tool-1` finds `tool-1` but not
  * `tool-12` (a one- or two-character prefix would expand to thousands of numbers and ids and cost a scan).
  * Punctuation separates words and is otherwise ignored, so FTS5 operators typed by the operator (quotes,
@@ -31,8 +33,17 @@ export type ExpandPrefix = (prefix: string) => readonly string[] | undefined;
 const FOLDS_TO_LOWER_CASE = /^[A-Za-z0-9]+$/;
 
 /**
- * The FTS5 MATCH expression for a search text; undefined when the text holds no word at all, or when a
- * prefix stands for no word of the index, so that nothing can match.
+ * One white-space separated term of a search: its text, and the FTS5 MATCH expression for it, undefined
+ * when a prefix in it stands for no word of the index (the term can then match a call id only).
+ */
+export interface SearchTerm {
+  text: string;
+  expression: string | undefined;
+}
+
+/**
+ * The terms of a search text, each with its FTS5 MATCH expression; empty when the text holds no word at
+ * all, and so matches nothing.
  *
  * With `expand`, a prefix becomes the words it stands for, OR-ed: FTS5 answers a prefix by merging the
  * full lists of every word that has it before returning the first row, a cost in proportion to how often
@@ -41,16 +52,22 @@ const FOLDS_TO_LOWER_CASE = /^[A-Za-z0-9]+$/;
  * lists (typically digits of numbers and ids), or not in plain ASCII letters and digits (whose folding
  * only the tokenizer knows), stays an FTS5 prefix: same rows, FTS5's cost.
  */
+export function searchTerms(text: string, expand?: ExpandPrefix): SearchTerm[] {
+  return text
+    .split(/\s+/u)
+    .filter((term) => WORD.test(term))
+    .map((term) => ({ text: term, expression: termExpression(term, expand) }));
+}
+
+/** The terms' expressions as one, all required; undefined when there is none, or one that can match no word. */
+export function joinedExpression(terms: readonly SearchTerm[]): string | undefined {
+  if (terms.length === 0 || terms.some((term) => term.expression === undefined)) return undefined;
+  return terms.map((term) => term.expression).join(' ');
+}
+
+/** The FTS5 MATCH expression for a whole search text (every term in the indexed text); undefined as `joinedExpression` says. */
 export function searchExpression(text: string, expand?: ExpandPrefix): string | undefined {
-  const terms = text.split(/\s+/u).filter((term) => WORD.test(term));
-  if (terms.length === 0) return undefined;
-  const expressions: string[] = [];
-  for (const term of terms) {
-    const expression = termExpression(term, expand);
-    if (expression === undefined) return undefined;
-    expressions.push(expression);
-  }
-  return expressions.join(' ');
+  return joinedExpression(searchTerms(text, expand));
 }
 
 const quoted = (phrase: string) => `"${phrase.replaceAll('"', '""')}"`;

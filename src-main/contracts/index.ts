@@ -10,3 +10,4 @@ export * from './error-table.js';
 export type * from './console.js';
 export * from './console-commands.js';
 export type * from './resources.js';
+export * from './call-id-search.js';

@@ -5,16 +5,24 @@
 import assert from 'node:assert/strict';
 import type Database from 'better-sqlite3';
 import type { AuditStore, CallQuery } from '../../src-main/audit/index.js';
-import { searchExpression } from '../../src-main/audit/search.js';
+import { searchTerms } from '../../src-main/audit/search.js';
+import { callIdTerm } from '../../src-main/contracts/call-id-search.js';
 
 export function expectedSeqs(db: Database.Database, query: Omit<CallQuery, 'limit'>): number[] {
   const where: string[] = [];
   const params: Record<string, string | number> = {};
   if (query.text) {
-    const terms = searchExpression(query.text);
-    if (terms === undefined) return [];
-    where.push("seq IN (SELECT rowid FROM calls_fts WHERE calls_fts MATCH '{tool agent target call_id error_code arguments result} : (' || @terms || ')')");
-    params.terms = terms;
+    const terms = searchTerms(query.text);
+    if (terms.length === 0) return [];
+    // Each term: its words in the index, or the call's id (the id itself, or from eight characters on its beginning), checked row by row.
+    terms.forEach((term, i) => {
+      const { id, prefix } = callIdTerm(term.text);
+      const byId = prefix ? `substr(call_id, 1, length(@id${i})) = @id${i}` : `call_id = @id${i}`;
+      params[`id${i}`] = id;
+      if (term.expression === undefined) return where.push(byId);
+      params[`term${i}`] = term.expression;
+      return where.push(`(${byId} OR seq IN (SELECT rowid FROM calls_fts WHERE calls_fts MATCH '{tool agent target call_id error_code arguments result} : (' || @term${i} || ')'))`);
+    });
   }
   for (const column of ['status', 'tool', 'agent'] as const) {
     if (query[column] === undefined) continue;

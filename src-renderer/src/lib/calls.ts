@@ -47,7 +47,7 @@ const searchFields = new WeakMap<CallView, string[][]>();
 function fieldsOf(call: CallView): string[][] {
   let fields = searchFields.get(call);
   if (!fields) {
-    fields = [call.tool, call.agent, call.target, call.callId, call.errorCode ?? ''].map(words);
+    fields = [call.tool, call.agent, call.target, call.errorCode ?? ''].map(words);
     searchFields.set(call, fields);
   }
   return fields;
@@ -61,7 +61,7 @@ export function filterCalls(calls: CallLookup, ids: readonly string[], filter: C
     const call = calls.get(ids[i] ?? '');
     if (!call) continue;
     if (filter.status !== 'all' && callState(call, held) !== filter.status) continue;
-    if (query.terms.length > 0 && !matchesSearch(query, fieldsOf(call))) continue;
+    if (query.terms.length > 0 && !matchesSearch(query, fieldsOf(call), call.callId)) continue;
     out.push(call);
   }
   return out;

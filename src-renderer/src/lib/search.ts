@@ -4,9 +4,12 @@
  * is split on white space into terms; a call matches when every term does. A term matches a run of
  * adjacent words of one field (case and accents ignored); its last word, from three characters on, as a
  * prefix: `LOGI` finds `login`, `no-such` finds `no-such-tool`, `tool-1` finds `tool-1` but not `tool-12`.
- * Punctuation only separates words. (The audit trail's index, src-main/audit/search.ts, says the same.)
- * Pure.
+ * Punctuation only separates words. Or it matches the call's id as contracts/call-id-search.ts says (the
+ * id, or its beginning from eight characters on). (The audit trail's index, src-main/audit/search.ts,
+ * says the same.) Pure.
  */
+import { callIdTerm, matchesCallId, type CallIdTerm } from '../../../src-main/contracts/call-id-search.js';
+
 const WORDS = /[\p{L}\p{N}\p{Co}]+/gu;
 const MIN_PREFIX = 3;
 
@@ -15,13 +18,19 @@ export function words(text: string): string[] {
   return (text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(WORDS) ?? []);
 }
 
+export interface SearchTerm {
+  words: string[];
+  /** The call ids the term stands for. */
+  ids: CallIdTerm;
+}
+
 export interface SearchQuery {
-  /** Each term's words; empty when the text holds none (matches everything). */
-  terms: string[][];
+  /** The terms that hold a word; empty when the text holds none (matches everything). */
+  terms: SearchTerm[];
 }
 
 export function parseSearch(text: string): SearchQuery {
-  return { terms: text.split(/\s+/u).map(words).filter((w) => w.length > 0) };
+  return { terms: text.split(/\s+/u).flatMap((term) => (words(term).length > 0 ? [{ words: words(term), ids: callIdTerm(term) }] : [])) };
 }
 
 function termMatches(term: readonly string[], field: readonly string[]): boolean {
@@ -38,7 +47,7 @@ function termMatches(term: readonly string[], field: readonly string[]): boolean
   return false;
 }
 
-/** Whether every term of `query` matches one of `fields` (already split with `words`). */
-export function matchesSearch(query: SearchQuery, fields: ReadonlyArray<readonly string[]>): boolean {
-  return query.terms.every((term) => fields.some((field) => termMatches(term, field)));
+/** Whether every term of `query` matches one of `fields` (already split with `words`) or the call's id. */
+export function matchesSearch(query: SearchQuery, fields: ReadonlyArray<readonly string[]>, callId: string): boolean {
+  return query.terms.every((term) => matchesCallId(callId, term.ids) || fields.some((field) => termMatches(term.words, field)));
 }

@@ -157,4 +157,24 @@ describe('search indexes filled a chunk at a time', () => {
       assert.deepEqual(indexState(path), { below: 5, all: 4, failed: 0 });
     });
   });
+
+  test("a version 7 trail is upgraded: its calls keep their ids' words in the index, calls after it are found by id through the ids' own index", async () => {
+    const oldId = '0195f3a2-7c41-7a0b-9d2e-5b6c7d8e9f01';
+    const newId = '0195f3a2-7c42-7a0c-8e1f-0a1b2c3d4e5f';
+    const asVersion7Wrote = (v7: Database.Database) => {
+      v7.prepare("INSERT INTO calls (call_id, started_at, agent, transport, tool, target, status, request_bytes, arguments) VALUES (?, ?, 'cursor', 'http-api', 'document-read', 'host', 'ok', 10, '{}')").run(oldId, T0);
+      // As a version 7 writer indexed a chunk: the call id among the words.
+      v7.exec("INSERT INTO calls_fts(rowid, tool, agent, target, call_id, error_code, arguments, result, facets) SELECT seq, tool, agent, target, call_id, error_code, arguments, result, 's' || hex(status) || ' t' || hex(tool) || ' a' || hex(agent) FROM calls; UPDATE calls_fts_progress SET below = 2");
+    };
+    await withUpgradedTrail('junction-audit-v7-', 7, asVersion7Wrote, async (store, path, infos) => {
+      assert.match(infos.join('\n'), new RegExp(`upgraded .* from schema 7 to ${SCHEMA_VERSION}`));
+      store.recordCall({ ...call(2), call: { ...call(2).call, callId: newId } });
+      await store.indexed();
+      const inIndex = (word: string) => readTrail(path, (db) => db.prepare('SELECT rowid FROM calls_fts WHERE calls_fts MATCH ?').pluck().all(`"${word}"`));
+      assert.deepEqual([inIndex('9d2e'), inIndex('8e1f')], [[1], []], "the old call's id words stay; the new call's never went in");
+      assert.deepEqual(await ids(store, { text: '0195f3a2' }), [newId, oldId], 'both found by the beginning of their ids');
+      assert.deepEqual(await ids(store, { text: newId }), [newId]);
+      assert.deepEqual(await ids(store, { text: '9d2e-5b6c7d8e9f01' }), [oldId], "the old call also by its id's later words, as version 7 found it");
+    });
+  });
 });

@@ -89,6 +89,39 @@ describe('history search (full-text index)', () => {
     });
   });
 
+  test("a call is found by its id or the id's beginning, through the ids' own index; the search index holds no id's words", async () => {
+    await withStore(async (store, path) => {
+      const withId = (i: number, id: string, args: Record<string, unknown>, errorCode?: string): AuditCallInput => {
+        const base = call(i, 'document-read', args, undefined, errorCode);
+        return { ...base, call: { ...base.call, callId: id } };
+      };
+      const first = '0195f3a2-7c41-7a0b-9d2e-5b6c7d8e9f01';
+      const second = '0195f3a2-7c41-7a0c-8e1f-0a1b2c3d4e5f';
+      const third = '0195f3a3-0000-7000-8000-000000000001';
+      store.recordCall(withId(1, first, { path: 'src/a.ts' }));
+      store.recordCall(withId(2, second, { path: 'src/b.ts' }, 'ToolFailed'));
+      store.recordCall(withId(3, third, { replayOf: first }));
+      assert.deepEqual(await ids(store, first), [third, first], 'the whole id: its call, and a call whose arguments carry it');
+      assert.deepEqual(await ids(store, second.toUpperCase()), [second], 'case is ignored');
+      assert.deepEqual(await ids(store, '0195f3a2-7c41'), [third, second, first], 'the beginning of ids (and of the words of an argument), newest first');
+      assert.deepEqual(await ids(store, '0195f3a2-7c41-7a0c'), [second], 'the beginning of one id');
+      assert.deepEqual(await ids(store, '0195f3a3'), [third], 'eight characters');
+      assert.deepEqual(await ids(store, '0195f3a'), [third], 'seven are too few for the beginning of an id: only the word of the argument matches');
+      assert.deepEqual(await ids(store, '0195f3a2 src/b'), [second], 'beside a term the text matches');
+      assert.deepEqual(await ids(store, '0195f3a2 nowhere'), [], '…every term must match');
+      assert.deepEqual(await ids(store, '0195f3a2', { status: 'error' }), [second], 'with a filter');
+      assert.deepEqual(await ids(store, `${first} ${second}`), [], 'two ids: no call has both');
+      assert.deepEqual(await ids(store, '0195f3a2', { before: 2 }), [first], 'paged');
+      assert.deepEqual(await ids(store, '8e1f-0a1b2c3d4e5f'), [], "an id's later groups are not words of the call");
+      await store.indexed();
+      const db = new Database(path, { readonly: true });
+      const inIndex = (word: string) => db.prepare('SELECT COUNT(*) FROM calls_fts WHERE calls_fts MATCH ?').pluck().get(`"${word}"`);
+      const counts = ['7a0c', '8e1f', 'src', '7a0b'].map(inIndex);
+      db.close();
+      assert.deepEqual(counts, [0, 0, 2, 1], "the index holds the calls' words, and no id's words but those of the id an argument carries");
+    });
+  });
+
   test('retention removes calls from the index as well as from the table', async () => {
     await withStore(async (store, path) => {
       for (let i = 1; i <= 3; i++) store.recordCall(call(i, 'document-read', { path: `file-${i}.ts` }));

@@ -75,12 +75,25 @@ describe('call states and decisions', () => {
 describe('search semantics', () => {
   test('every term must match adjacent words; the last word is a prefix from three characters on; accents and case do not count', () => {
     const fields = [words('tool-12 Crème brûlée')];
-    assert.equal(matchesSearch(parseSearch('tool-12'), fields), true);
-    assert.equal(matchesSearch(parseSearch('tool-1'), fields), false, 'a two-character last word is exact');
-    assert.equal(matchesSearch(parseSearch('creme BRU'), fields), true);
-    assert.equal(matchesSearch(parseSearch('creme missing'), fields), false);
-    assert.equal(matchesSearch(parseSearch('  '), fields), true, 'no words: everything matches');
-    assert.equal(matchesSearch(parseSearch('"OR" (tool)'), [words('tool or')]), true, 'punctuation and operators are plain words');
+    const id = '0195f3a2-7c41-7a0b-9d2e-5b6c7d8e9f01';
+    assert.equal(matchesSearch(parseSearch('tool-12'), fields, id), true);
+    assert.equal(matchesSearch(parseSearch('tool-1'), fields, id), false, 'a two-character last word is exact');
+    assert.equal(matchesSearch(parseSearch('creme BRU'), fields, id), true);
+    assert.equal(matchesSearch(parseSearch('creme missing'), fields, id), false);
+    assert.equal(matchesSearch(parseSearch('  '), fields, id), true, 'no words: everything matches');
+    assert.equal(matchesSearch(parseSearch('"OR" (tool)'), [words('tool or')], id), true, 'punctuation and operators are plain words');
+  });
+
+  test('a term matches the call id when it is the id or, from eight characters on, its beginning (case ignored)', () => {
+    const fields = [words('document-read')];
+    const id = '0195f3a2-7c41-7a0b-9d2e-5b6c7d8e9f01';
+    assert.equal(matchesSearch(parseSearch(id), fields, id), true, 'the whole id');
+    assert.equal(matchesSearch(parseSearch('0195F3A2-7C41'), fields, id), true, 'its beginning, any case');
+    assert.equal(matchesSearch(parseSearch('0195f3a2 document'), fields, id), true, 'beside a term the fields match');
+    assert.equal(matchesSearch(parseSearch('0195f3a'), fields, id), false, 'seven characters are too few for a prefix');
+    assert.equal(matchesSearch(parseSearch('9d2e-5b6c7d8e9f01'), fields, id), false, "the id's later groups are not words of the call");
+    assert.equal(matchesSearch(parseSearch('call-7'), fields, 'call-7'), true, 'a short id, exactly');
+    assert.equal(matchesSearch(parseSearch('call-7'), fields, 'call-77'), false, '…and not as a prefix');
   });
 });
 

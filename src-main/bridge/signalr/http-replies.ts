@@ -1,41 +1,31 @@
 /**
- * The JSON error bodies the hub answers on plain HTTP and on refused upgrades. Every refusal carries
- * a stable code: `{ error: { code, message } }`.
+ * The hub's answers on plain HTTP: negotiation's JSON, and refusals as the one structured error body
+ * (`{ error: { code, message } }`, its status the error table's for the code) that every route sends.
  */
 import type { ServerResponse } from 'node:http';
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ErrorCode } from '../../contracts/index.js';
+import type { StructuredError } from '../../contracts/index.js';
+import { refuseUpgrade, sendError } from '../../shared/index.js';
 
-export interface HttpRefusal {
-  status: number;
-  code: ErrorCode;
-  message: string;
-}
+/** What a refusal says; its HTTP status follows from its code. */
+export type HttpRefusal = Pick<StructuredError, 'code' | 'message'>;
 
-export function refusalBody(refusal: HttpRefusal): string {
-  return JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
-}
+/** Negotiation's answers must never be served from a cache: each carries a one-use token. */
+const NO_STORE = { 'cache-control': 'no-store' };
 
 export function replyJson(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...NO_STORE });
   res.end(body);
 }
 
+/** The refusal's code and message only: a check's verdict carries more (its status, `ok`) than the body says. */
+const errorOf = ({ code, message }: HttpRefusal): StructuredError => ({ code, message });
+
 export function replyRefusal(res: ServerResponse, refusal: HttpRefusal): void {
-  replyJson(res, refusal.status, refusalBody(refusal));
+  sendError(res, errorOf(refusal), NO_STORE);
 }
 
-/** Answers an upgrade request with a plain HTTP error instead of switching protocols, then ends the socket. */
-export function refuseUpgrade(socket: Duplex, refusal: HttpRefusal): void {
-  if (socket.destroyed) return;
-  const body = refusalBody(refusal);
-  socket.end(
-    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}\r\n` +
-      'Connection: close\r\n' +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      '\r\n' +
-      body,
-  );
+/** Answers an upgrade request with the refusal instead of switching protocols, then ends the socket. */
+export function refuseHubUpgrade(socket: Duplex, refusal: HttpRefusal): void {
+  refuseUpgrade(socket, errorOf(refusal));
 }

@@ -11,7 +11,7 @@ import { JunctionError } from '../../contracts/index.js';
 import { refuse, type Refusal } from '../../security/index.js';
 import { TypedEmitter, WebSocketUpgrades } from '../../shared/index.js';
 import { SignalRConnection, type ConnectionSettings } from './hub-connection.js';
-import { refuseUpgrade, replyJson, replyRefusal, type HttpRefusal } from './http-replies.js';
+import { refuseHubUpgrade, replyJson, replyRefusal, type HttpRefusal } from './http-replies.js';
 import { buildNegotiation, ConnectionTokenStore, newOpaqueId, selectNegotiateVersion } from './negotiation.js';
 import type { HubConnection, HubMethodHandler, HubServerEvents } from './types.js';
 
@@ -164,12 +164,12 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const refusal = await checkAuthorization(req);
     if (socket.destroyed) return;
-    if (refusal) return refuseUpgrade(socket, refusal);
-    if (closing) return refuseUpgrade(socket, closingRefusal);
+    if (refusal) return refuseHubUpgrade(socket, refusal);
+    if (closing) return refuseHubUpgrade(socket, closingRefusal);
     const token = new URL(req.url ?? '/', 'http://localhost').searchParams.get('id');
     const connectionId = token === null ? newOpaqueId() : tokens.consume(token);
     if (connectionId === undefined) {
-      return refuseUpgrade(socket, refuse('ConnectionNotFound', 'The connection token is unknown, expired or already used; negotiate again.'));
+      return refuseHubUpgrade(socket, refuse('ConnectionNotFound', 'The connection token is unknown, expired or already used; negotiate again.'));
     }
     await upgrades.accept(req, socket, head, (ws) => accept(ws, req, connectionId));
   }
@@ -209,11 +209,10 @@ export function createHubServer(options: HubServerOptions = {}): HubServer {
         return true;
       }
       if (pathname === settings.path) {
-        replyRefusal(res, {
-          status: 400,
-          code: 'TransportUnsupported',
-          message: 'This hub accepts WebSocket connections only (send an Upgrade: websocket request); Server-Sent Events and long polling are not offered.',
-        });
+        replyRefusal(
+          res,
+          refuse('TransportUnsupported', 'This hub accepts WebSocket connections only (send an Upgrade: websocket request); Server-Sent Events and long polling are not offered.'),
+        );
         return true;
       }
       return false;

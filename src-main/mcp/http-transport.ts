@@ -61,17 +61,14 @@ export interface McpHttpHandler {
   close(): Promise<void>;
 }
 
-/** Reads a POST body as JSON-RPC, or answers the refusal and returns undefined. */
-async function readMessages(readBody: BodyReader, req: IncomingMessage, res: ServerResponse): Promise<Body | undefined> {
-  let raw: Buffer;
-  try {
-    raw = await readBody(req, res);
-  } catch (error) {
-    // A body that could not be read is the request's fault unless the reader said otherwise.
-    const structured: StructuredError = isJunctionError(error) ? error.toStructured() : { code: 'InvalidArguments', message: (error as Error).message };
-    refuse(res, httpStatusOf(structured), -32600, structured.message, isJunctionError(error) ? structured : undefined);
-    return undefined;
-  }
+/** Answers a body that could not be read: the request's fault unless the reader said otherwise. */
+function refuseUnread(res: ServerResponse, error: unknown): void {
+  const structured: StructuredError = isJunctionError(error) ? error.toStructured() : { code: 'InvalidArguments', message: (error as Error).message };
+  refuse(res, httpStatusOf(structured), -32600, structured.message, isJunctionError(error) ? structured : undefined);
+}
+
+/** A POST body as JSON-RPC, or undefined once its refusal is answered. */
+function messagesOf(raw: Buffer, res: ServerResponse): Body | undefined {
   const parsed = parseJsonRpcBody(raw);
   if (parsed.ok) return parsed;
   refuse(res, 400, parsed.code, parsed.message);
@@ -221,7 +218,15 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       return;
     }
     if (req.method !== 'POST') return serveSessionRequest(req, res, undefined, pin);
-    const body = await readMessages(options.readBody, req, res);
+    // Read here rather than in an async helper of its own: that would be one more promise and turn per request.
+    let raw: Buffer;
+    try {
+      raw = await options.readBody(req, res);
+    } catch (error) {
+      refuseUnread(res, error);
+      return;
+    }
+    const body = messagesOf(raw, res);
     if (!body) return;
     if (options.modern && body.messages.some((m) => speaksModern(req, m))) {
       if (refusedPostHeaders(req, res)) return;

@@ -7,10 +7,10 @@
  * and a Junction whose agents speak only 2026-07-28 (modern/, no SDK Server) never needs it.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { JunctionError, type AgentTransport } from '../contracts/index.js';
+import type { AgentTransport } from '../contracts/index.js';
 import type { SessionToolCall } from './direct-tool-calls.js';
-import type { BuildSessionServer, McpServerDeps, SessionBinding, SessionServerModule, SessionState } from './sessions.js';
-import { errorMessage } from '../shared/index.js';
+import type { McpServerDeps, SessionBinding, SessionServerModule, SessionState } from './sessions.js';
+import { onFirstNeed } from '../shared/index.js';
 
 /** Resource subscriptions one agent session (or one 2026-07-28 listen stream) may hold. */
 export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
@@ -53,15 +53,9 @@ export function createMcpServerFactory(deps: McpServerDeps, loadSessionServer: (
     for (const subscription of state.subscriptions.values()) subscription.release();
     state.subscriptions.clear();
   };
-  let builder: Promise<BuildSessionServer> | undefined;
-  const loadBuilder = () =>
-    (builder ??= loadSessionServer().then(
-      (module) => module.sessionServerBuilder(deps, maxSubscriptions, { add: (state) => live.set(state.server, state), has: (server) => live.has(server), end: endSession }),
-      (error: unknown) => {
-        builder = undefined;
-        throw new JunctionError('InternalError', `No MCP session can be opened: the MCP SDK's server did not load (${errorMessage(error)}).`, { cause: error });
-      },
-    ));
+  const loadBuilder = onFirstNeed("The MCP SDK's server, which serves every MCP session,", () =>
+    loadSessionServer().then((module) => module.sessionServerBuilder(deps, maxSubscriptions, { add: (state) => live.set(state.server, state), has: (server) => live.has(server), end: endSession })),
+  );
 
   return {
     async create(transport, agentLabel, session) {

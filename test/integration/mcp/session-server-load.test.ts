@@ -54,7 +54,7 @@ describe("loading the SDK's Server with the first session", () => {
       const error = failed.json['error'] as { code: number; message: string; data: { code: string; message: string } };
       assert.equal(error.code, -32603);
       assert.equal(error.data.code, 'InternalError');
-      assert.match(error.message, /MCP SDK's server did not load \(Cannot find module session-server\.js\)/);
+      assert.equal(error.message, "The MCP SDK's server, which serves every MCP session, did not load: Cannot find module session-server.js");
       assert.equal(stack.factory.liveCount(), 0);
       assert.equal(stack.mcp.sessionCount(), 0);
 

@@ -7,8 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { CreateMessageRequestParamsSchema, ElicitRequestFormParamsSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationAnswerer, ElicitationAnswerInput, ElicitationsView, PendingElicitationView, PendingSamplingView, SamplingAnswerInput, AgentRequests, ElicitationAnswer } from '../contracts/index.js';
 import { JunctionError } from '../contracts/index.js';
-import { TypedEmitter } from '../shared/index.js';
-import { createSchemaValidator } from './schema-validator.js';
+import { onFirstNeed, TypedEmitter } from '../shared/index.js';
 
 export const DEFAULT_MAX_PENDING_ELICITATIONS = 64;
 
@@ -38,7 +37,8 @@ export class ConsoleElicitations {
   readonly events = new TypedEmitter<ConsoleElicitationEvents>();
   private readonly pending = new Map<string, Waiter<PendingElicitationView, ElicitationAnswer>>();
   private readonly sampling = new Map<string, Waiter<PendingSamplingView, Record<string, unknown>>>();
-  private readonly validator = createSchemaValidator();
+  /** The SDK's validator (ajv) is loaded with the first accepted answer, the one thing that needs it. */
+  private readonly validator = onFirstNeed('The validator of elicitation answers', () => import('./schema-validator.js').then((module) => module.createSchemaValidator()));
 
   constructor(
     private current: ElicitationAnswerer,
@@ -89,12 +89,14 @@ export class ConsoleElicitations {
     return this.wait(this.sampling, view.samplingId, view, signal, 'sampling requests', () => this.events.emit('samplingPending', view), () => this.events.emit('samplingResolved', view.samplingId));
   }
 
-  /** Throws ResourceNotFound for an unknown or finished elicitation, ValidationFailed for content outside its schema. */
-  answer(elicitationId: string, answer: ElicitationAnswerInput): ElicitationsView {
+  /** Rejects with ResourceNotFound for an unknown or finished elicitation, ValidationFailed for content outside its schema. */
+  async answer(elicitationId: string, answer: ElicitationAnswerInput): Promise<ElicitationsView> {
+    // Loaded before the entry is looked up, so the call cannot end between the lookup and the answer.
+    const validator = answer.action === 'accept' ? await this.validator() : undefined;
     const entry = this.pending.get(elicitationId);
     if (!entry) throw new JunctionError('ResourceNotFound', `No pending elicitation ${elicitationId}; it was answered or its call ended.`);
-    if (answer.action === 'accept') {
-      const checked = this.validator.getValidator(entry.view.requestedSchema)(answer.content ?? {});
+    if (validator) {
+      const checked = validator.getValidator(entry.view.requestedSchema)(answer.content ?? {});
       if (!checked.valid) throw new JunctionError('ValidationFailed', `The answer does not satisfy the requested schema: ${checked.errorMessage ?? 'invalid'}`);
     }
     this.pending.delete(elicitationId);

@@ -7,8 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { httpStatusOf, isJunctionError, type StructuredError } from '../contracts/index.js';
+import { httpStatusOf, isJunctionError, jsonRpcCodeOf, toStructuredError, type StructuredError } from '../contracts/index.js';
 import { requestRoute } from '../shared/index.js';
 import type { BodyReader } from './direct-http.js';
 import { HttpSessionTransport } from './http-session-transport.js';
@@ -123,14 +124,22 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       refuse(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
       return;
     }
-    evictForRoom();
     const label = `#${++sessionCounter}`;
     const sessionId = randomUUID();
+    let server: Server;
+    try {
+      server = await options.factory.create('mcp-http', () => label, { id: () => sessionId, protocolVersion, ...(pin !== undefined ? { pin } : {}) });
+    } catch (error) {
+      const structured = toStructuredError(error);
+      refuse(res, httpStatusOf(structured), jsonRpcCodeOf(structured), structured.message, structured);
+      return;
+    }
+    // Room is made once the server exists, so initializes that waited for its first load cannot overrun the bound together.
+    evictForRoom();
     const transport = new HttpSessionTransport(sessionId);
     transport.onclose = () => {
       if (sessions.get(sessionId)?.transport === transport) sessions.delete(sessionId);
     };
-    const server = options.factory.create('mcp-http', () => label, { id: () => sessionId, protocolVersion, ...(pin !== undefined ? { pin } : {}) });
     sessions.set(sessionId, { transport, lastSeen: Date.now(), pin, protocolVersion });
     await server.connect(transport);
     const toolCall = options.factory.toolCalls(server);

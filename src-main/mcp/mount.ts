@@ -20,7 +20,8 @@ import { ListenStreams } from './modern/listen.js';
 import type { StatelessAgent } from './modern/http.js';
 import { createModernMethods } from './modern/methods.js';
 import { RequestStateSeal } from './modern/request-state.js';
-import { createMcpServerFactory, DEFAULT_MAX_SUBSCRIPTIONS, type McpServerFactory, type SessionObserver } from './server.js';
+import { createMcpServerFactory, DEFAULT_MAX_SUBSCRIPTIONS, type McpServerFactory } from './server.js';
+import type { SessionObserver } from './sessions.js';
 import { createSystemToolApi, type SystemToolProvider } from './system-tools-http.js';
 
 export interface McpMountContext {

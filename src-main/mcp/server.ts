@@ -1,116 +1,26 @@
 /**
  * Builds MCP servers (one per agent session, as the SDK's Server serves one transport) over the shared
  * catalogue, dispatcher and content source, and keeps every live one told about catalogue changes.
+ * Each session's server is built by session-server.ts, which this factory loads with its first session:
+ * what only that module needs (the SDK's Server and Protocol, and the zod v3, zod mini and
+ * zod-to-json-schema of the SDK's schema compatibility layer) held 1.2 MB of an idle Junction's RSS,
+ * and a Junction whose agents speak only 2026-07-28 (modern/, no SDK Server) never needs it.
  */
-import { randomUUID } from 'node:crypto';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { safeParse } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  CallToolRequestSchema,
-  CallToolResultSchema,
-  CompleteRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  SetLevelRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  type CallToolRequest,
-  type CallToolResult,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import { ANSWER_BY_KIND, isJunctionError, JunctionError, jsonRpcCodeOf } from '../contracts/index.js';
-import type { AgentRequestContext, AgentScope, AgentTransport, JsonText, ResourceSubscription, ToolDescriptor, ToolVisibility } from '../contracts/index.js';
-import { agentRequestsFor, SessionLogLevel } from './agent-requests.js';
-import type { Catalogue } from './catalogue.js';
-import type { ContentSource } from './content-source.js';
-import type { Dispatcher } from './dispatcher.js';
-import type { SessionToolCall, ToolCallExtra } from './direct-tool-calls.js';
-import { createSchemaValidator } from './schema-validator.js';
-import { passesAsItStands, withJson } from './tool-result-json.js';
-import { errorMessage, textStartsWith } from '../shared/index.js';
-
-/** What every MCP revision is served over: Junction's identity, the catalogue, the dispatcher and the content. */
-
-/**
- * Tasks are served on 2026-07-28 only (the tasks extension); a session revision's `execution.taskSupport`
- * would tell its client to send 2025-11-25 task requests, which Junction does not serve, so it is left out.
- */
-function withoutTaskSupport(tool: ToolDescriptor): ToolDescriptor {
-  if (tool.execution === undefined) return tool;
-  const { execution: _execution, ...rest } = tool;
-  return rest;
-}
-
-export interface McpServedParts {
-  name: string;
-  version: string;
-  instructions?: string;
-  catalogue: Catalogue;
-  dispatcher: Dispatcher;
-  content?: ContentSource;
-}
-
-export interface McpServerDeps extends McpServedParts {
-  /** Told when an agent session's server closes, so session-scoped approvals end with it. */
-  sessionClosed?: (session: string) => void;
-  /** Told when an agent session completes its initialize handshake and when it closes. */
-  sessions?: SessionObserver;
-  /** Resource subscriptions one agent session may hold; more are refused with SubscriptionLimit. */
-  maxSubscriptionsPerSession?: number;
-  /** Visibility rules also decide which plugins' prompts and resources a session sees. */
-  visibility?: Pick<ToolVisibility, 'onChanged'>;
-}
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { AgentTransport } from '../contracts/index.js';
+import type { SessionToolCall } from './direct-tool-calls.js';
+import type { McpServerDeps, SessionBinding, SessionServerModule, SessionState } from './sessions.js';
+import { onFirstNeed } from '../shared/index.js';
 
 /** Resource subscriptions one agent session (or one 2026-07-28 listen stream) may hold. */
 export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
 
-/** What one live agent session holds of the MCP extension: its logging level and resource subscriptions. */
-interface SessionState {
-  server: Server;
-  /** Who the session is, for the catalogue: its id, the route's pin and the client's name. */
-  scope: () => AgentScope;
-  logLevel: SessionLogLevel;
-  /** By URI; each knows its topic, so an update from another project's same URI is not this one's. */
-  subscriptions: Map<string, ResourceSubscription>;
-  /** The session's tools/call handler past the request check, for its transport's direct calls. */
-  toolCall: SessionToolCall;
-}
-
-/** An agent session as the rest of Junction sees it: who it is and which project pin its route carries. */
-export interface AgentSessionInfo {
-  sessionId: string;
-  transport: AgentTransport;
-  pin?: string;
-  client: { name?: string; version?: string; title?: string; description?: string; websiteUrl?: string };
-  /** The MCP revision the session negotiated, where its transport knows it. */
-  protocolVersion?: string;
-}
-
-export interface SessionObserver {
-  opened(session: AgentSessionInfo): void;
-  closed(session: AgentSessionInfo): void;
-}
-
-/** How a server knows its session: the id (known once the transport assigned it) and the route's pin. */
-export interface SessionBinding {
-  id: () => string | undefined;
-  pin?: string;
-  /** The revision negotiated at initialize, where the transport saw it. */
-  protocolVersion?: string;
-}
-
 export interface McpServerFactory {
-  /** A new, unconnected server; `agentLabel` names the session in the console. */
-  create(transport: AgentTransport, agentLabel: () => string, session?: SessionBinding): Server;
+  /**
+   * A new, unconnected server; `agentLabel` names the session in the console. The first waits while
+   * the SDK's Server loads; a failed load rejects with InternalError, and the next create loads again.
+   */
+  create(transport: AgentTransport, agentLabel: () => string, session?: SessionBinding): Promise<Server>;
   liveCount(): number;
   /** The tools/call handler a live server registered, for a transport that serves plain calls itself (direct-tool-calls.ts). */
   toolCalls(server: Server): SessionToolCall | undefined;
@@ -119,86 +29,9 @@ export interface McpServerFactory {
   close(): void;
 }
 
-/**
- * What a request handler throws to answer with a JSON-RPC error. The SDK sends `code`, `message` and
- * `data` of whatever is thrown; its own McpError puts "MCP error <code>: " into `message`, and the
- * client adds that prefix again when it reads the answer, so agents would see it twice.
- */
-class JsonRpcFailure extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
-
-/** JSON-RPC errors for prompts/resources keep the structured code in `data`. */
-function toJsonRpcFailure(error: unknown): JsonRpcFailure {
-  if (error instanceof JsonRpcFailure) return error;
-  if (error instanceof McpError) return new JsonRpcFailure(error.code, error.message.replace(`MCP error ${error.code}: `, ''), error.data);
-  if (isJunctionError(error)) return new JsonRpcFailure(jsonRpcCodeOf(error), error.message, error.toStructured());
-  return new JsonRpcFailure(ErrorCode.InternalError, errorMessage(error));
-}
-
-/**
- * tools/call is registered with this loose shape: the SDK checks a request against the registered
- * schema first and reports a mismatch as -32603 InternalError, while the tools/call check, which runs
- * next, answers -32602 InvalidParams, which is what a non-string tool name is.
- */
-const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() });
-
-/** What the SDK hands every request handler: the request's id, its cancellation and its related sends. */
-type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-/** The SDK's answer to a tools/call request or result its schema refuses, word for word. */
-function invalidToolCall(what: 'request' | 'result', error: unknown): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Invalid tools/call ${what}: ${error instanceof Error ? error.message : String(error)}`);
-}
-
-/**
- * What the SDK Server's own tools/call wrapper checks of a result, for a handler registered past it:
- * the result against CallToolResultSchema, whose parsed copy the transport would serialise again. A
- * result that schema passes as it stands goes out as the dispatcher's JSON of it (tool-result-json.ts);
- * any other is parsed as before.
- */
-function answeredToolCall(handler: (request: CallToolRequest, extra: ToolCallExtra) => Promise<{ result: CallToolResult; resultJson?: JsonText }>): SessionToolCall {
-  return async (request, extra) => {
-    const { result, resultJson } = await handler(request, extra);
-    if (resultJson !== undefined && textStartsWith(resultJson, '{') && passesAsItStands(result)) return withJson(result, resultJson);
-    const parsed = safeParse(CallToolResultSchema, result);
-    if (!parsed.success) throw invalidToolCall('result', parsed.error);
-    return parsed.data;
-  };
-}
-
-/**
- * The wrapper's request check, for the same handler registered on Protocol: the request against
- * CallToolRequestSchema. (The wrapper's task branch is never reached: the Server refuses a
- * task-augmented tools/call first, Junction declaring no task capability.) A session's transport
- * serves the requests that schema surely accepts without it (direct-tool-calls.ts).
- */
-function checkedToolCall(answer: SessionToolCall) {
-  return async (request: unknown, extra: HandlerExtra): Promise<CallToolResult> => {
-    const validated = safeParse(CallToolRequestSchema, request);
-    if (!validated.success) throw invalidToolCall('request', validated.error);
-    // The handler gets the request as it came, as the SDK's wrapper gives it.
-    return answer(request as CallToolRequest, extra);
-  };
-}
-
-async function guarded<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw toJsonRpcFailure(error);
-  }
-}
-
-export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
+/** `loadSessionServer` is for tests, to hold or fail the load; Node loads the module once per process. */
+export function createMcpServerFactory(deps: McpServerDeps, loadSessionServer: () => Promise<SessionServerModule> = () => import('./session-server.js')): McpServerFactory {
   const live = new Map<Server, SessionState>();
-  const jsonSchemaValidator = createSchemaValidator();
   const maxSubscriptions = deps.maxSubscriptionsPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS;
   const broadcast = (send: (state: SessionState) => Promise<void> | undefined) => {
     for (const state of live.values()) send(state)?.catch(() => undefined);
@@ -220,133 +53,14 @@ export function createMcpServerFactory(deps: McpServerDeps): McpServerFactory {
     for (const subscription of state.subscriptions.values()) subscription.release();
     state.subscriptions.clear();
   };
+  const loadBuilder = onFirstNeed("The MCP SDK's server, which serves every MCP session,", () =>
+    loadSessionServer().then((module) => module.sessionServerBuilder(deps, maxSubscriptions, { add: (state) => live.set(state.server, state), has: (server) => live.has(server), end: endSession })),
+  );
 
   return {
-    create(transport, agentLabel, session) {
-      const content = deps.content;
-      const server = new Server(
-        { name: deps.name, version: deps.version },
-        {
-          capabilities: {
-            tools: { listChanged: true },
-            logging: {},
-            ...(content ? { prompts: { listChanged: true }, resources: { listChanged: true, subscribe: true }, completions: {} } : {}),
-          },
-          ...(deps.instructions ? { instructions: deps.instructions } : {}),
-          jsonSchemaValidator,
-        },
-      );
-      const agent = () => {
-        const client = server.getClientVersion();
-        return client ? `${client.name}/${client.version} ${agentLabel()}` : agentLabel();
-      };
-      // The key an "allow for this session" decision is stored under; one per server, so per agent session.
-      const approvalSession = `${transport}:${randomUUID()}`;
-
-      const scope = (): AgentScope => {
-        const id = session?.id();
-        return { ...(id !== undefined ? { sessionId: id } : {}), ...(session?.pin !== undefined ? { pin: session.pin } : {}), agentName: server.getClientVersion()?.name ?? 'unknown' };
-      };
-      let opened: AgentSessionInfo | undefined;
-      server.oninitialized = () => {
-        const sessionId = session?.id();
-        if (sessionId === undefined || opened) return;
-        const client = server.getClientVersion();
-        opened = {
-          sessionId,
-          transport,
-          ...(session?.pin !== undefined ? { pin: session.pin } : {}),
-          ...(session?.protocolVersion !== undefined ? { protocolVersion: session.protocolVersion } : {}),
-          client: client ? { name: client.name, version: client.version, title: client.title, description: client.description, websiteUrl: client.websiteUrl } : {},
-        };
-        deps.sessions?.opened(opened);
-      };
-
-      const logLevel = new SessionLogLevel();
-      const answerToolCall = answeredToolCall(async (request, extra) => {
-        const progressToken = request.params._meta?.progressToken;
-        const outcome = await deps.dispatcher.call({
-          name: request.params.name,
-          args: request.params.arguments ?? {},
-          agent: agent(),
-          agentName: server.getClientVersion()?.name ?? 'unknown',
-          session: approvalSession,
-          transport,
-          signal: extra.signal,
-          scope: scope(),
-          traceparent: request.params._meta?.['traceparent'],
-          agentRequests: agentRequestsFor({ server, relatedRequestId: extra.requestId, sendNotification: extra.sendNotification, logLevel }),
-          ...(progressToken !== undefined
-            ? {
-                progress: (update) => {
-                  extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } }).catch(() => undefined);
-                },
-              }
-            : {}),
-        });
-        // The spec makes an unknown tool a protocol error, not a tool result; /api keeps its 404. Only a
-        // name the session's catalogue lacks is one; a tool may itself answer "not found" about its target.
-        if (outcome.unknownTool && outcome.error) {
-          const { kind, pluginStatus: _status, ...error } = outcome.error;
-          throw new JsonRpcFailure(ANSWER_BY_KIND[kind].jsonRpc, error.message, error);
-        }
-        return outcome;
-      });
-      const state: SessionState = { server, scope, logLevel, subscriptions: new Map(), toolCall: answerToolCall };
-      server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-        state.logLevel.set(request.params.level);
-        return {};
-      });
-      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.catalogue.listTools(scope()).map(withoutTaskSupport) }));
-      Protocol.prototype.setRequestHandler.call(server, LooseCallToolRequest, checkedToolCall(answerToolCall));
-      if (content) {
-        server.setRequestHandler(ListPromptsRequestSchema, () => guarded(async () => content.listPrompts(scope())));
-        // A plugin serving a prompt or a resource read may ask this session meanwhile, as a tool may.
-        const asking = (extra: HandlerExtra): AgentRequestContext => ({
-          agentRequests: agentRequestsFor({ server, relatedRequestId: extra.requestId, sendNotification: extra.sendNotification, logLevel: state.logLevel }),
-          signal: extra.signal,
-        });
-        server.setRequestHandler(GetPromptRequestSchema, (request, extra) => guarded(() => content.getPrompt(request.params.name, request.params.arguments ?? {}, scope(), asking(extra))));
-        server.setRequestHandler(ListResourcesRequestSchema, () => guarded(async () => content.listResources(scope())));
-        server.setRequestHandler(ListResourceTemplatesRequestSchema, () => guarded(async () => content.listResourceTemplates(scope())));
-        server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => guarded(() => content.readResource(request.params.uri, scope(), asking(extra))));
-        server.setRequestHandler(CompleteRequestSchema, (request) => guarded(async () => ({ completion: await content.complete(request.params, scope()) })));
-        server.setRequestHandler(SubscribeRequestSchema, (request) =>
-          guarded(async () => {
-            const { uri } = request.params;
-            if (state.subscriptions.has(uri)) return {};
-            if (state.subscriptions.size >= maxSubscriptions) {
-              throw new JunctionError('SubscriptionLimit', `This session already holds ${maxSubscriptions} resource subscriptions; unsubscribe from one first.`, { details: { limit: maxSubscriptions } });
-            }
-            // Reserved before the owner answers, so concurrent subscribes cannot overrun the bound.
-            const pending: ResourceSubscription = { topic: '', release: () => undefined };
-            state.subscriptions.set(uri, pending);
-            try {
-              const subscription = await content.subscribe(uri, scope());
-              // The session may have unsubscribed or ended while the owner was asked.
-              if (state.subscriptions.get(uri) === pending && live.has(server)) state.subscriptions.set(uri, subscription);
-              else subscription.release();
-            } catch (error) {
-              if (state.subscriptions.get(uri) === pending) state.subscriptions.delete(uri);
-              throw error;
-            }
-            return {};
-          }),
-        );
-        server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-          state.subscriptions.get(request.params.uri)?.release();
-          state.subscriptions.delete(request.params.uri);
-          return {};
-        });
-      }
-      live.set(server, state);
-      server.onclose = () => {
-        endSession(state);
-        deps.sessionClosed?.(approvalSession);
-        if (opened) deps.sessions?.closed(opened);
-        opened = undefined;
-      };
-      return server;
+    async create(transport, agentLabel, session) {
+      const build = await loadBuilder();
+      return build(transport, agentLabel, session);
     },
     liveCount: () => live.size,
     toolCalls: (server) => live.get(server)?.toolCall,

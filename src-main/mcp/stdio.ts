@@ -31,8 +31,8 @@ export type StdioStreams = Pick<StdioLineOptions, 'stdin' | 'stdout'>;
 
 /** Serves the in-process catalogue over stdio until stdin ends; `pin` holds the session to one project. */
 export async function serveStdio(factory: McpServerFactory, streams: StdioStreams = {}, pin?: string): Promise<Transport> {
+  const server = await factory.create('mcp-stdio', () => 'stdio', { id: () => 'stdio', ...(pin ? { pin } : {}) });
   const transport = new StdioLineTransport(streams);
-  const server = factory.create('mcp-stdio', () => 'stdio', { id: () => 'stdio', ...(pin ? { pin } : {}) });
   await server.connect(transport);
   return transport;
 }

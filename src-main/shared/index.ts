@@ -11,6 +11,7 @@ export * from './json-text.js';
 export * from './json-bytes.js';
 export * from './http-request.js';
 export * from './schema-text-cache.js';
+export * from './on-first-need.js';
 export * from './time-ordered-id.js';
 export * from './error-message.js';
 export * from './http-route.js';

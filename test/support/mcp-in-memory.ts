@@ -15,7 +15,7 @@ export interface InMemoryMcp {
 export async function connectInMemory(sources: readonly ToolSource[]): Promise<InMemoryMcp> {
   const catalogue = createCatalogue(sources);
   const factory = createMcpServerFactory({ name: 'junction-test', version: '0.0.0', catalogue, dispatcher: createDispatcher(catalogue) });
-  const server = factory.create('mcp-http', () => 'in-memory');
+  const server = await factory.create('mcp-http', () => 'in-memory');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'junction-test-client', version: '0.0.0' });
   await server.connect(serverSide);

@@ -5,11 +5,22 @@ import { bodyReader } from '../../src-main/app/http/read-body.js';
 import { closeServer, createHttpServer, listen } from '../../src-main/app/http/server.js';
 import { createCatalogue, createDirectToolApi, createDispatcher, createMcpHttpHandler, createMcpServerFactory, type Admission, type CallObserver } from '../../src-main/mcp/index.js';
 import type { ToolSource } from '../../src-main/contracts/tool-source.js';
+import type { SessionServerModule } from '../../src-main/mcp/sessions.js';
 
-export async function startMcpStack(sources: ToolSource[], options: { maxBodyBytes?: number; observers?: CallObserver[]; admission?: Admission; maxSessions?: number; idleTimeoutMs?: number } = {}) {
+export interface McpStackOptions {
+  maxBodyBytes?: number;
+  observers?: CallObserver[];
+  admission?: Admission;
+  maxSessions?: number;
+  idleTimeoutMs?: number;
+  /** Replaces the factory's load of the SDK's Server, to hold or fail it. */
+  loadSessionServer?: () => Promise<SessionServerModule>;
+}
+
+export async function startMcpStack(sources: ToolSource[], options: McpStackOptions = {}) {
   const catalogue = createCatalogue(sources);
   const dispatcher = createDispatcher(catalogue, options.observers ?? [], options.admission);
-  const factory = createMcpServerFactory({ name: 'junction-test', version: '0.0.0', catalogue, dispatcher });
+  const factory = createMcpServerFactory({ name: 'junction-test', version: '0.0.0', catalogue, dispatcher }, options.loadSessionServer);
   const readBody = bodyReader({ maxBytes: options.maxBodyBytes ?? 1_048_576, timeoutMs: 30_000 });
   const mcp = createMcpHttpHandler({ factory, idleTimeoutMs: options.idleTimeoutMs ?? 60_000, maxSessions: options.maxSessions ?? 10, readBody });
   const api = createDirectToolApi({ catalogue, dispatcher, readBody });

@@ -2,6 +2,7 @@
  * stdio for agents: relay to a running Junction's /mcp when one answers on the configured port,
  * otherwise start one in-process and serve its catalogue on stdio. Only protocol goes to stdout.
  */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { redirectConsoleToStderr } from '../../host/plugins/index.js';
 import { proxyStdioToHttp, refuseStdio, serveStdio } from '../../mcp/index.js';
 import { loadOrCreateToken } from '../../security/index.js';
@@ -31,7 +32,19 @@ async function runningJunction(baseUrl: string): Promise<boolean> {
 const stdinEnded = () => new Promise<void>((resolve) => process.stdin.once('end', resolve).once('close', resolve));
 
 export async function serveStdioFor(junction: Junction, pin?: string): Promise<void> {
-  const transport = await serveStdio(junction.mcpFactory, {}, pin);
+  let transport: Transport;
+  try {
+    transport = await serveStdio(junction.mcpFactory, {}, pin);
+  } catch (error) {
+    // The session's server could not be built (the SDK's Server did not load): as when the instance
+    // cannot start, the agent's requests are answered with the cause.
+    const structured = toStructuredError(error);
+    process.stderr.write(`junction: no MCP session can be served on stdio: ${structured.message}\n`);
+    process.exitCode = 1;
+    await refuseStdio(structured);
+    await junction.close();
+    return;
+  }
   await stdinEnded();
   await transport.close();
   await junction.close();

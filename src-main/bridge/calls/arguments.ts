@@ -3,34 +3,38 @@
  * Validators are compiled once per schema text; a schema ajv cannot compile is not enforced,
  * because refusing every call over a plugin's schema bug would be worse than forwarding it.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { ResponseListTool } from '../../../plugins/sdk/wire/index.js';
-import { SchemaTextCache } from '../../shared/index.js';
+import { onFirstNeed, SchemaTextCache } from '../../shared/index.js';
 
 export interface ArgumentProblem {
   path: string;
   message: string;
 }
 
-const newAjv = () => new Ajv({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
-/** A plugin that reconnects publishes equal schemas as new objects; compiled per object, each reconnect leaked its validators (about 7 KB a tool). */
-const validators = new SchemaTextCache(newAjv, (ajv, schema): ValidateFunction | null => {
-  try {
-    return ajv.compile(schema);
-  } catch {
-    return null;
-  }
+/** ajv is loaded with the first schema to compile: only calls to 8.14+ plugins need it. */
+const loadValidators = onFirstNeed("ajv, which checks arguments against a tool's input schema,", async () => {
+  const { Ajv } = await import('ajv');
+  /** A plugin that reconnects publishes equal schemas as new objects; compiled per object, each reconnect leaked its validators (about 7 KB a tool). */
+  return new SchemaTextCache(
+    () => new Ajv({ strict: false, allErrors: true, validateFormats: false, validateSchema: false }),
+    (ajv: Ajv, schema): ValidateFunction | null => {
+      try {
+        return ajv.compile(schema);
+      } catch {
+        return null;
+      }
+    },
+  );
 });
 const compiled = new WeakMap<ResponseListTool, ValidateFunction | null>();
 
-function validatorFor(tool: ResponseListTool): ValidateFunction | null {
-  let validator = compiled.get(tool);
-  if (validator === undefined) {
-    // The dialect marker would make ajv look up a meta-schema it may not bundle; the keywords are what matter.
-    const { $schema: _dialect, ...schema } = tool.inputSchema;
-    validator = validators.get(schema);
-    compiled.set(tool, validator);
-  }
+async function compile(tool: ResponseListTool): Promise<ValidateFunction | null> {
+  const validators = await loadValidators();
+  // The dialect marker would make ajv look up a meta-schema it may not bundle; the keywords are what matter.
+  const { $schema: _dialect, ...schema } = tool.inputSchema;
+  const validator = validators.get(schema);
+  compiled.set(tool, validator);
   return validator;
 }
 
@@ -47,9 +51,17 @@ function allowedValues(error: ErrorObject): string {
   return '';
 }
 
-/** Problems with `args` for `tool`, empty when they satisfy its input schema. */
-export function validateArguments(tool: ResponseListTool, args: Record<string, unknown>): ArgumentProblem[] {
-  const validator = validatorFor(tool);
+/**
+ * Problems with `args` for `tool`, empty when they satisfy its input schema. Answered at once when the
+ * tool's validator is compiled; its first call waits for the compile (and ajv's load), and rejects
+ * with InternalError when ajv does not load.
+ */
+export function validateArguments(tool: ResponseListTool, args: Record<string, unknown>): ArgumentProblem[] | Promise<ArgumentProblem[]> {
+  const validator = compiled.get(tool);
+  return validator === undefined ? compile(tool).then((v) => problemsOf(v, args)) : problemsOf(validator, args);
+}
+
+function problemsOf(validator: ValidateFunction | null, args: Record<string, unknown>): ArgumentProblem[] {
   if (!validator || validator(args)) return [];
   return (validator.errors ?? []).map(describe);
 }

@@ -87,7 +87,9 @@ export async function guardedCall(
     if (!record || !descriptor) return notFoundOutcome(tool);
 
     if (record.guarded && !validated) {
-      const problems = validateArguments(descriptor, args);
+      const checked = validateArguments(descriptor, args);
+      // Awaited only on a tool's first call (its validator is compiled then), not on every call.
+      const problems = Array.isArray(checked) ? checked : await checked;
       if (problems.length) {
         const summary = problems.map((p) => `${p.path} ${p.message}`).join('; ');
         return bridgeFailure(tool, 'InvalidArguments', `Invalid arguments for '${tool}': ${summary}`, { problems });

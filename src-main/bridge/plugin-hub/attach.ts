@@ -3,7 +3,6 @@
  * server-to-plugin invocations out. It builds the project registry, the hub's PluginPort and the
  * PluginBridge on them; every decision lives in the registry, the call guard and the source.
  */
-import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import { DEFAULT_TIMEOUT_MS, MCP_PLUGIN_VERSION } from '../../../plugins/sdk/wire/index.js';
 import { JunctionError, type ToolVisibility } from '../../contracts/index.js';
@@ -20,6 +19,13 @@ import { attachOperatorNotices } from './operator-notices.js';
 import { attachSizeRefusals, refusalReporter } from './size-refusals.js';
 import { hubWire } from './payloads.js';
 
+/**
+ * The MCP SDK's request timeout (DEFAULT_REQUEST_TIMEOUT_MSEC of @modelcontextprotocol/sdk/shared/protocol.js),
+ * which bounds a session's elicitation and sampling requests to its agent. Written out because importing
+ * it loads the SDK's Protocol, and zod v3 with it, at start; a unit test holds the two equal.
+ */
+export const SDK_REQUEST_TIMEOUT_MS = 60_000;
+
 const optionsSchema = z.object({
   /** Whole-call deadline for 8.14+ plugins and the invoke timeout for older ones. */
   pluginTimeoutMs: z.number().int().positive().default(DEFAULT_TIMEOUT_MS),
@@ -34,7 +40,7 @@ const optionsSchema = z.object({
    * How long a plugin's elicitation or sampling request waits for the agent or the operator; while it
    * waits its call's deadline stands still. The MCP SDK's own request timeout, so both answerers are bounded alike.
    */
-  agentRequestTimeoutMs: z.number().int().positive().default(DEFAULT_REQUEST_TIMEOUT_MSEC),
+  agentRequestTimeoutMs: z.number().int().positive().default(SDK_REQUEST_TIMEOUT_MS),
 });
 
 export type AttachPluginHubOptions = z.input<typeof optionsSchema> & { now?: () => number; visibility?: ToolVisibility };

@@ -3,7 +3,9 @@
  * that earns it argument validation, the call guard and role-aware replacement.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import semver from 'semver';
+// The functions used, not the package's index, which loads all of semver's ranges and comparators at start.
+import coerce from 'semver/functions/coerce.js';
+import gte from 'semver/functions/gte.js';
 import { CALL_GUARD_MIN_VERSION, CLIENT_ROLE_HEADER, HubQuery } from '../../../plugins/sdk/wire/index.js';
 import type { PluginRole } from '../../contracts/index.js';
 
@@ -31,6 +33,6 @@ export function resolveRole(declared: PluginRole | undefined, environment: strin
 /** True when the reported McpPlugin version is 8.14.0 or newer; absent or unparsable means an older plugin. */
 export function isGuardedVersion(mcpPluginVersion: string | undefined): boolean {
   if (!mcpPluginVersion) return false;
-  const parsed = semver.coerce(mcpPluginVersion, { includePrerelease: true });
-  return parsed !== null && semver.gte(parsed, CALL_GUARD_MIN_VERSION);
+  const parsed = coerce(mcpPluginVersion, { includePrerelease: true });
+  return parsed !== null && gte(parsed, CALL_GUARD_MIN_VERSION);
 }

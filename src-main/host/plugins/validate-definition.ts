@@ -2,7 +2,8 @@
  * Validates one plugin definition as exported by its module. Every authoring error is accumulated, so an
  * author sees all of them at once; any error disables the whole plugin. Pure: no I/O.
  */
-import semver from 'semver';
+// The functions used, not the package's index, which loads all of semver's ranges and comparators at start.
+import valid from 'semver/functions/valid.js';
 import type { JsonSchemaObject } from '../../shared/index.js';
 import { PLUGIN_API_V1, type MutationHandler, type QueryHandler } from '../../../plugins/host-api/index.js';
 import type { PluginDiagnostic, PluginErrorCategory, PluginIssue, PluginWarningCategory } from './diagnostics.js';
@@ -189,7 +190,7 @@ export function validatePluginDefinition(value: unknown, source: string): Valida
   const id = typeof value.id === 'string' && PLUGIN_ID.test(value.id) ? value.id : undefined;
   if (!id) log.error('id', `plugin id ${JSON.stringify(value.id)} must be lower-case words joined by '.' or '-'`);
   if (value.apiVersion !== PLUGIN_API_V1) log.error('apiVersion', `apiVersion ${JSON.stringify(value.apiVersion)} does not equal the host's ${PLUGIN_API_V1}`);
-  const version = typeof value.version === 'string' && semver.valid(value.version) === value.version ? value.version : undefined;
+  const version = typeof value.version === 'string' && valid(value.version) === value.version ? value.version : undefined;
   if (!version) log.error('version', `version ${JSON.stringify(value.version)} is not a valid semantic version`);
 
   const pluginId = id ?? fallbackId;

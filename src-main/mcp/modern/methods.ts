@@ -11,7 +11,7 @@ import { replaceEnd, textStartsWith } from '../../shared/index.js';
 import { SessionLogLevel } from '../agent-requests.js';
 import type { ContentSource } from '../content-source.js';
 import type { DispatchRequest } from '../dispatcher.js';
-import type { McpServedParts } from '../server.js';
+import type { McpServedParts } from '../sessions.js';
 import type { CacheHints } from './cache-hints.js';
 import { ALL_VERSIONS, META, type ModernRequest } from './envelope.js';
 import type { CallOwner, CallStart, CallStep, InputRequiredCalls, ParkedCall } from './input-required.js';

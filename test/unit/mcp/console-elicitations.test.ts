@@ -18,10 +18,10 @@ describe('ConsoleElicitations', () => {
     const answer = queue.ask(call, { message: 'How many?', requestedSchema: schema }, new AbortController().signal);
     const [pending] = queue.view().pending;
     assert.ok(pending);
-    assert.throws(() => queue.answer(pending.elicitationId, { action: 'accept', content: { n: 0 } }), code('ValidationFailed'));
-    queue.answer(pending.elicitationId, { action: 'accept', content: { n: 2 } });
+    await assert.rejects(queue.answer(pending.elicitationId, { action: 'accept', content: { n: 0 } }), code('ValidationFailed'));
+    await queue.answer(pending.elicitationId, { action: 'accept', content: { n: 2 } });
     assert.deepEqual(await answer, { action: 'accept', content: { n: 2 } });
-    assert.throws(() => queue.answer(pending.elicitationId, { action: 'decline' }), code('ResourceNotFound'));
+    await assert.rejects(queue.answer(pending.elicitationId, { action: 'decline' }), code('ResourceNotFound'));
     assert.deepEqual(seen, ['pending How many?', 'resolved']);
   });
 
@@ -43,7 +43,7 @@ describe('ConsoleElicitations', () => {
     const answerFresh = async () => {
       // Each request parses its schema afresh, so equal schemas arrive as distinct objects.
       const answer = queue.ask(call, { message: 'How many?', requestedSchema: structuredClone(schema) }, new AbortController().signal);
-      queue.answer(queue.view().pending[0]!.elicitationId, { action: 'accept', content: { n: 1 } });
+      await queue.answer(queue.view().pending[0]!.elicitationId, { action: 'accept', content: { n: 1 } });
       await answer;
     };
     for (let n = 0; n < 50; n++) await answerFresh();

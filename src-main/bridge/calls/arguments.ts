@@ -52,6 +52,15 @@ function allowedValues(error: ErrorObject): string {
 }
 
 /**
+ * Starts loading ajv, for a plugin whose calls will be validated (an 8.14+ one, once its handshake is
+ * accepted): its first call would otherwise wait for the load, which on a busy machine takes a good part
+ * of a short call deadline. A failed load is left for that call to meet and report.
+ */
+export function prepareArgumentValidation(): void {
+  loadValidators().catch(() => undefined);
+}
+
+/**
  * Problems with `args` for `tool`, empty when they satisfy its input schema. Answered at once when the
  * tool's validator is compiled; its first call waits for the compile (and ajv's load), and rejects
  * with InternalError when ajv does not load.

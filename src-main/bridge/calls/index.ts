@@ -8,6 +8,7 @@
  *   errorCodeOfKind(kind, notFound)                            -> ErrorCode for a plugin's ErrorKind
  */
 export { guardedCall, type GuardSettings, type ToolCallOptions, type ToolInvoker } from './call-guard.js';
+export { prepareArgumentValidation } from './arguments.js';
 export { CallDeadline } from './call-deadline.js';
 export { FRAME_LIMIT_SETTING, InvokeFailure, invokeFailureOutcome, type InvokeFailureReason } from './failures.js';
 export { bridgeFailure, errorCodeOfKind, errorCodeOfReply, outcomeFromReply, replyFromEnvelope, isNotExecuted, type PluginReply } from './outcome.js';

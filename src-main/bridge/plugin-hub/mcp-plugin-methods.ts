@@ -11,6 +11,7 @@ import {
   RequestVersionHandshakeSchema,
   ServerToPlugin,
 } from '../../../plugins/sdk/wire/index.js';
+import { prepareArgumentValidation } from '../calls/index.js';
 import type { ProjectRegistry } from '../projects/index.js';
 import type { HubConnection, HubServer } from '../signalr/index.js';
 import { CATALOGUE_KINDS, type CatalogueKind, type CatalogueRefresh } from './catalogue-refresh.js';
@@ -36,6 +37,7 @@ export function attachMcpPluginMethods(hub: HubServer, projects: ProjectRegistry
         old.close(reason, false);
       }
       if (outcome.response.compatible) for (const kind of CATALOGUE_KINDS) refresh.later(connection, kind);
+      if (outcome.response.compatible && projects.get(connection.id)?.guarded) prepareArgumentValidation();
       return outcome.response;
     }),
     hub.on(PluginToServer.NotifyAboutUpdatedTools, notifyUpdated('tools', PluginToServer.NotifyAboutUpdatedTools)),

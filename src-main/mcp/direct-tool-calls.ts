@@ -66,21 +66,26 @@ export class DirectToolCalls {
       requestId: id,
       sendNotification: (notification) => (signal.aborted ? Promise.resolve() : this.notifier.notification(notification, { relatedRequestId: id })),
     };
-    // The request goes to the handler as it came, as the Protocol hands it over.
+    // The request goes to the handler as it came, as the Protocol hands it over. The call leaves `running`
+    // in each settlement handler rather than in a `finally` of its own: one promise and closure fewer per call.
     Promise.resolve()
       .then(() => this.handler(message as CallToolRequest, extra))
       .then(
         (result) => {
+          this.settled(id, controller);
           if (!signal.aborted) this.answer(id, messageJson({ result, jsonrpc: '2.0', id }));
         },
         (error: unknown) => {
+          this.settled(id, controller);
           if (!signal.aborted) this.answer(id, JSON.stringify(errorResponse(id, error)));
         },
-      )
-      .finally(() => {
-        if (this.running.get(id) === controller) this.running.delete(id);
-      });
+      );
     return true;
+  }
+
+  /** Call `id` ended; a later call that reused its id keeps its own entry. */
+  private settled(id: RequestId, controller: AbortController): void {
+    if (this.running.get(id) === controller) this.running.delete(id);
   }
 
   /** A `notifications/cancelled` for one of these calls aborts it (the Protocol, which sees it too, finds nothing of its own to abort). */

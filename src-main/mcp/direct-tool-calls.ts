@@ -11,7 +11,7 @@
 import { CancelledNotificationSchema, ErrorCode, type CallToolRequest, type CallToolResult, type JSONRPCMessage, type RequestId, type ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { NotificationOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { isPlainToolCall } from './jsonrpc-http.js';
-import { messageJson } from './tool-result-json.js';
+import { resultResponseJson } from './tool-result-json.js';
 import type { JsonText } from '../contracts/index.js';
 
 /** What a tools/call handler uses of the SDK's request context: the request's id, its cancellation and its related notifications. */
@@ -21,8 +21,18 @@ export interface ToolCallExtra {
   sendNotification(notification: ServerNotification): Promise<void>;
 }
 
-/** A session's tools/call handler, the one its Server has registered. */
-export type SessionToolCall = (request: CallToolRequest, extra: ToolCallExtra) => Promise<CallToolResult>;
+/**
+ * A tools/call result, with the dispatcher's JSON of it when the result passes CallToolResultSchema as it
+ * stands (tool-result-json.ts). Handed over beside the result rather than registered for it in a
+ * WeakMap, which cost every call an entry keyed by a short-lived object (ephemeron work for the collector).
+ */
+export interface ToolCallAnswer {
+  result: CallToolResult;
+  json: JsonText | undefined;
+}
+
+/** A session's tools/call handler, the one its Server has registered (which registers `json` for the SDK's transport). */
+export type SessionToolCall = (request: CallToolRequest, extra: ToolCallExtra) => Promise<ToolCallAnswer>;
 
 /** Where related notifications go: the session's Server, which sends them on the transport with the call's id. */
 export interface Notifier {
@@ -66,21 +76,26 @@ export class DirectToolCalls {
       requestId: id,
       sendNotification: (notification) => (signal.aborted ? Promise.resolve() : this.notifier.notification(notification, { relatedRequestId: id })),
     };
-    // The request goes to the handler as it came, as the Protocol hands it over.
+    // The request goes to the handler as it came, as the Protocol hands it over. The call leaves `running`
+    // in each settlement handler rather than in a `finally` of its own: one promise and closure fewer per call.
     Promise.resolve()
       .then(() => this.handler(message as CallToolRequest, extra))
       .then(
-        (result) => {
-          if (!signal.aborted) this.answer(id, messageJson({ result, jsonrpc: '2.0', id }));
+        ({ result, json }) => {
+          this.settled(id, controller);
+          if (!signal.aborted) this.answer(id, resultResponseJson(id, result, json));
         },
         (error: unknown) => {
+          this.settled(id, controller);
           if (!signal.aborted) this.answer(id, JSON.stringify(errorResponse(id, error)));
         },
-      )
-      .finally(() => {
-        if (this.running.get(id) === controller) this.running.delete(id);
-      });
+      );
     return true;
+  }
+
+  /** Call `id` ended; a later call that reused its id keeps its own entry. */
+  private settled(id: RequestId, controller: AbortController): void {
+    if (this.running.get(id) === controller) this.running.delete(id);
   }
 
   /** A `notifications/cancelled` for one of these calls aborts it (the Protocol, which sees it too, finds nothing of its own to abort). */

@@ -94,10 +94,10 @@ function invalidToolCall(what: 'request' | 'result', error: unknown): McpError {
 function answeredToolCall(handler: (request: CallToolRequest, extra: ToolCallExtra) => Promise<{ result: CallToolResult; resultJson?: JsonText }>): SessionToolCall {
   return async (request, extra) => {
     const { result, resultJson } = await handler(request, extra);
-    if (resultJson !== undefined && textStartsWith(resultJson, '{') && passesAsItStands(result)) return withJson(result, resultJson);
+    if (resultJson !== undefined && textStartsWith(resultJson, '{') && passesAsItStands(result)) return { result, json: resultJson };
     const parsed = safeParse(CallToolResultSchema, result);
     if (!parsed.success) throw invalidToolCall('result', parsed.error);
-    return parsed.data;
+    return { result: parsed.data, json: undefined };
   };
 }
 
@@ -112,7 +112,8 @@ function checkedToolCall(answer: SessionToolCall) {
     const validated = safeParse(CallToolRequestSchema, request);
     if (!validated.success) throw invalidToolCall('request', validated.error);
     // The handler gets the request as it came, as the SDK's wrapper gives it.
-    return answer(request as CallToolRequest, extra);
+    const { result, json } = await answer(request as CallToolRequest, extra);
+    return json === undefined ? result : withJson(result, json);
   };
 }
 

@@ -5,7 +5,7 @@
  * copy's JSON is the dispatcher's text, so the session transport splices that text into the response
  * instead. Any other result still goes through the schema.
  */
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonText } from '../contracts/index.js';
 import { concatText, isBase64, isBase64Checked, keysAre } from '../shared/index.js';
 
@@ -68,8 +68,25 @@ export function messageJson(message: JSONRPCMessage): JsonText {
   const result = 'result' in message ? message.result : undefined;
   const json = result === undefined ? undefined : serialised.get(result);
   if (json === undefined || !isResultResponse(message)) return JSON.stringify(message);
-  return concatText('{"result":', json, `,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`);
+  return splicedResponse(json, message.id);
 }
+
+/**
+ * `JSON.stringify({ result, jsonrpc: '2.0', id })`, the response the Protocol builds, with `json` (the
+ * result's JSON, when known) spliced in: for a caller that holds the text beside the result rather than
+ * registered through `withJson`.
+ */
+export function resultResponseJson(id: RequestId, result: object, json: JsonText | undefined): JsonText {
+  if (json === undefined || !writesAsItIs(id)) return JSON.stringify({ result, jsonrpc: '2.0', id });
+  return splicedResponse(json, id);
+}
+
+function splicedResponse(json: JsonText, id: string | number): JsonText {
+  return concatText('{"result":', json, `,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
+}
+
+/** An id JSON writes as it is. */
+const writesAsItIs = (id: unknown): id is string | number => typeof id === 'string' || Number.isSafeInteger(id);
 
 const RESPONSE_KEYS = ['result', 'jsonrpc', 'id'];
 
@@ -77,6 +94,5 @@ const RESPONSE_KEYS = ['result', 'jsonrpc', 'id'];
 function isResultResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number } {
   let index = 0;
   for (const key in message) if (key !== RESPONSE_KEYS[index++]) return false;
-  const id = 'id' in message ? message.id : undefined;
-  return index === RESPONSE_KEYS.length && message.jsonrpc === '2.0' && (typeof id === 'string' || Number.isSafeInteger(id));
+  return index === RESPONSE_KEYS.length && message.jsonrpc === '2.0' && writesAsItIs('id' in message ? message.id : undefined);
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { safeParse } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { messageJson, passesAsItStands, withJson } from '../../../src-main/mcp/tool-result-json.js';
+import { messageJson, passesAsItStands, resultResponseJson, withJson } from '../../../src-main/mcp/tool-result-json.js';
 
 const text = (t: string) => ({ type: 'text', text: t });
 
@@ -58,4 +58,13 @@ test("a response whose result came with its JSON is that JSON spliced into the S
   assert.equal(messageJson(otherOrder), JSON.stringify(otherOrder));
   const unmarked = { result: { content: [] }, jsonrpc: '2.0' as const, id: 2 };
   assert.equal(messageJson(unmarked), JSON.stringify(unmarked));
+});
+
+test('a result handed over with its JSON answers as the same response the SDK would have serialised', () => {
+  const result = { content: [text('a')] };
+  for (const id of [7, 'req-1']) assert.equal(resultResponseJson(id, result, JSON.stringify(result)), JSON.stringify({ result, jsonrpc: '2.0', id }));
+  assert.equal(resultResponseJson(1, { content: [] }, '{"content":["spliced"]}'), '{"result":{"content":["spliced"]},"jsonrpc":"2.0","id":1}');
+  // Without the text, or with an id JSON does not write as it is, the response is serialised whole.
+  assert.equal(resultResponseJson(2, result, undefined), JSON.stringify({ result, jsonrpc: '2.0', id: 2 }));
+  assert.equal(resultResponseJson(2 ** 60, { content: [] }, '{"content":["spliced"]}'), JSON.stringify({ result: { content: [] }, jsonrpc: '2.0', id: 2 ** 60 }));
 });

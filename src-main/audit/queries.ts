@@ -31,8 +31,8 @@ export function queryCalls(db: Database.Database, query: CallQuery): CallPage {
   const text = query.text?.trim();
   const terms = text ? searchTerms(text, (prefix) => indexWords(db, prefix)) : undefined;
   // A term that some call's id answers may match that call whatever the index holds (see withIds).
-  const idTerms = terms?.filter((term) => idsExist(db, term)) ?? [];
-  const indexed = terms?.filter((term) => !idTerms.includes(term)) ?? [];
+  const idTerms = (terms ?? []).map(idTermOf).filter((term) => idsExist(db, term));
+  const indexed = terms?.filter((term) => !idTerms.some((idTerm) => idTerm.term === term)) ?? [];
   const expression = joinedExpression(indexed);
   // Text without a single word, or with a prefix of no word and no id that matches, can match nothing (see search.ts).
   if (terms && ((indexed.length > 0 && expression === undefined) || terms.length === 0)) return { items: [] };
@@ -148,15 +148,25 @@ function searchParts(query: CallQuery, terms: string | undefined) {
   return { table, match, checks, params };
 }
 
-/** Whether the id of some recorded call is one `term` stands for: one seek in `calls_call_id`. */
-function idsExist(db: Database.Database, term: SearchTerm): boolean {
-  const { id, prefix } = callIdTerm(term.text);
-  const sql = prefix ? 'SELECT 1 FROM calls WHERE call_id >= ? AND call_id < ? LIMIT 1' : 'SELECT 1 FROM calls WHERE call_id = ? LIMIT 1';
-  return db.prepare(sql).get(...idBounds(id, prefix)) !== undefined;
+/** A search term with the call ids it stands for: the id itself, or the ids from it to the last that begins with it (ids are ASCII, below U+10FFFF). */
+interface IdTerm {
+  term: SearchTerm;
+  bounds: [id: string] | [from: string, below: string];
 }
 
-/** An id term's bounds: the id itself, or the ids from it to the last that begins with it (ids are ASCII, below U+10FFFF). */
-const idBounds = (id: string, prefix: boolean): string[] => (prefix ? [id, `${id}\u{10FFFF}`] : [id]);
+function idTermOf(term: SearchTerm): IdTerm {
+  const { id, prefix } = callIdTerm(term.text);
+  return { term, bounds: prefix ? [id, `${id}\u{10FFFF}`] : [id] };
+}
+
+/** The condition that `column` holds an id the term stands for, its bounds bound to `names` (as many as the bounds). */
+const idCondition = (column: string, { bounds }: IdTerm, names: readonly string[]): string =>
+  bounds.length === 1 ? `${column} = ${names[0]}` : `(${column} >= ${names[0]} AND ${column} < ${names[1]})`;
+
+/** Whether the id of some recorded call is one `term` stands for: one seek in `calls_call_id`. */
+function idsExist(db: Database.Database, term: IdTerm): boolean {
+  return db.prepare(`SELECT 1 FROM calls WHERE ${idCondition('call_id', term, ['?', '?'])} LIMIT 1`).get(...term.bounds) !== undefined;
+}
 
 /**
  * A search with terms that call ids answer (contracts/call-id-search.ts): such a term matches a call when
@@ -168,20 +178,21 @@ const idBounds = (id: string, prefix: boolean): string[] => (prefix ? [id, `${id
  * each candidate (`EXISTS`, a seek by rowid) rather than listed first (two seconds for a word in every
  * call).
  */
-function withIds(db: Database.Database, query: CallQuery, terms: string | undefined, idTerms: readonly SearchTerm[]): RangePage {
+function withIds(db: Database.Database, query: CallQuery, terms: string | undefined, idTerms: readonly IdTerm[]): RangePage {
   const { table, match, checks, params } = searchParts(query, terms);
   const where = ['+c.seq BETWEEN @from AND @to'];
   if (params.match !== '') where.push(`EXISTS (SELECT 1 FROM ${table} WHERE ${table} MATCH @match AND ${table}.rowid = c.seq)`);
-  idTerms.forEach((term, i) => {
-    const { id, prefix } = callIdTerm(term.text);
-    const [low, high] = idBounds(id, prefix);
-    params[`id${i}`] = low!;
-    const byId = high === undefined ? `c.call_id = @id${i}` : `(c.call_id >= @id${i} AND c.call_id < @idEnd${i})`;
-    if (high !== undefined) params[`idEnd${i}`] = high;
-    if (term.expression === undefined) {
+  idTerms.forEach((idTerm, i) => {
+    const names = idTerm.bounds.map((bound, b) => {
+      params[`id${i}_${b}`] = bound;
+      return `@id${i}_${b}`;
+    });
+    const byId = idCondition('c.call_id', idTerm, names);
+    const { expression } = idTerm.term;
+    if (expression === undefined) {
       where.push(byId);
     } else {
-      params[`text${i}`] = filteredExpression(term.expression, []);
+      params[`text${i}`] = filteredExpression(expression, []);
       where.push(`(${byId} OR c.seq IN (SELECT rowid FROM ${table} WHERE ${match(table, `text${i}`)}))`);
     }
   });

@@ -88,11 +88,17 @@ const INDEX_COLUMNS = `${searched}, facets`;
 /** A row's values for the index, rowid first, for a row named `row` (`new` in a trigger, `c` in a batch statement). */
 type IndexValues = (row: string) => string;
 
+/** The index's values with the column `left` (if any) left empty. */
+const indexValuesLeaving =
+  (left?: (typeof SEARCHED_COLUMNS)[number]): IndexValues =>
+  (row) =>
+    `${row}.seq, ${SEARCHED_COLUMNS.map((column) => (column === left ? 'NULL' : `${row}.${column}`)).join(', ')}, ${facetsOf(`${row}.`)}`;
+
 /** The index's values as versions 2 to 7 wrote them: the call id's words too. */
-const indexValues: IndexValues = (row) => `${row}.seq, ${SEARCHED_COLUMNS.map((column) => `${row}.${column}`).join(', ')}, ${facetsOf(`${row}.`)}`;
+const indexValues = indexValuesLeaving();
 
 /** Since version 8: the call id's column left empty (see version 8). */
-const indexValuesWithoutId: IndexValues = (row) => `${row}.seq, ${SEARCHED_COLUMNS.map((column) => (column === 'call_id' ? 'NULL' : `${row}.${column}`)).join(', ')}, ${facetsOf(`${row}.`)}`;
+const indexValuesWithoutId = indexValuesLeaving('call_id');
 
 /**
  * The search indexes: every call in `calls_fts`, and failed calls once more in `calls_fts_error`. A

@@ -30,7 +30,12 @@ export interface SearchQuery {
 }
 
 export function parseSearch(text: string): SearchQuery {
-  return { terms: text.split(/\s+/u).flatMap((term) => (words(term).length > 0 ? [{ words: words(term), ids: callIdTerm(term) }] : [])) };
+  return {
+    terms: text.split(/\s+/u).flatMap((term) => {
+      const termWords = words(term);
+      return termWords.length > 0 ? [{ words: termWords, ids: callIdTerm(term) }] : [];
+    }),
+  };
 }
 
 function termMatches(term: readonly string[], field: readonly string[]): boolean {

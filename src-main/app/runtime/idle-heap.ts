@@ -6,9 +6,10 @@
  * taken under the load, so after a burst it waits 30 to 100 s (measured: RSS stayed within a few MB
  * of its 200 MB peak for over 50 s after the bridge benchmark's load, with 30 MB of the heap live).
  *
- * So once calls have stopped for one to two `quietMs` periods, and only when the heap grew by at
- * least `minGrowthBytes` since the last collection here, one memory-reducing collection runs (tens of
- * milliseconds, on an event loop that has had no call for seconds). A steady trickle of calls grows
+ * So once calls have stopped for one to two `quietMs` periods, and only when the heap (with what V8
+ * holds outside it, below) grew by at least `minGrowthBytes` since the last collection here, one
+ * memory-reducing collection runs (tens of milliseconds, on an event loop that has had no call for
+ * seconds). A steady trickle of calls grows
  * the heap too little to trigger it, and a busy Junction never sees it.
  *
  * Start-up leaves the same state behind (module loading and schema compilation grow the young
@@ -19,15 +20,20 @@
  * heap's growth.
  *
  * A large call (arguments and result of `largeCallBytes` or more) is different: its payload is held
- * as ArrayBuffers (the socket's reads, the message or body they make) and as an external string (its
- * text decoded from those bytes), all outside the heap V8 paces its collections by; V8 looks at them
- * only after 64 MB of such memory has grown. Under 16 MB calls dead payloads piled up: 3 to 12 MB of
- * RSS per MB in flight, V8's heap at 25 MB throughout (the bridge benchmark's large payloads). What
- * holds each of them on the heap is a small object in the young generation, so the turn after such a
- * call a scavenge (a millisecond or two) frees it and the memory behind it. A full collection frees a
- * little more (what an earlier scavenge promoted) but took a quarter of a 16 MB call's CPU time under
- * load; the threshold keeps small calls, whose cost even a scavenge would be a share of, out. Several
- * calls finishing in the same turn share one.
+ * as ArrayBuffers (the socket's reads, the message or body they make) and as the text decoded from
+ * those bytes, much of it outside the heap V8 paces its collections by; V8 looks at that memory only
+ * after 64 MB of it has grown. Under 16 MB calls dead payloads piled up: 3 to 12 MB of RSS per MB in
+ * flight, V8's heap at 25 MB throughout (the bridge benchmark's large payloads). What holds each
+ * ArrayBuffer, and UTF-8 text (decoded onto the heap), is an object in the young generation, so the
+ * turn after such a call a scavenge (a millisecond or two) frees them. A full collection frees more
+ * but took a quarter of a 16 MB call's CPU time under load; the threshold keeps small calls, whose cost
+ * even a scavenge would be a share of, out. Several calls finishing in the same turn share one.
+ *
+ * A long ASCII string (base64: a screenshot) is decoded as an external string (shared/json-bytes.ts),
+ * which V8 allocates in the old generation from about 1 MB on, so no scavenge frees it (measured: a dead
+ * 16 MB one outlived three scavenges and went at the first full collection). So growth is measured
+ * as the heap plus the memory V8 holds outside it: a burst of 1 MB screenshots, which grows the heap
+ * itself little, still has its text given back once the burst is over.
  */
 import { getHeapStatistics, queryObjects, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -44,6 +50,7 @@ export interface IdleHeapOptions {
   largeCallBytes: number;
   /** The collection after a large call; V8's scavenge unless a test supplies one. */
   collectAfterLarge?: () => void;
+  /** What a collection would give back, measured for the growth; the heap and V8's external memory unless a test supplies it. */
   heapBytes?: () => number;
 }
 
@@ -89,7 +96,11 @@ function collectYoung(): void {
   scavenge();
 }
 
-const totalHeapBytes = (): number => getHeapStatistics().total_heap_size;
+/** The heap and what V8 holds outside it (external strings, ArrayBuffers): both are what a collection gives back. */
+export function heldBytes(): number {
+  const heap = getHeapStatistics();
+  return heap.total_heap_size + heap.external_memory;
+}
 
 export class IdleHeap {
   private calls = 0;
@@ -109,7 +120,7 @@ export class IdleHeap {
   constructor(private readonly options: IdleHeapOptions) {
     this.collector = options.collect ?? reduceMemory;
     this.largeCollector = options.collectAfterLarge ?? collectYoung;
-    this.heapBytes = options.heapBytes ?? totalHeapBytes;
+    this.heapBytes = options.heapBytes ?? heldBytes;
     this.baseline = this.heapBytes();
   }
 

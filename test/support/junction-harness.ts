@@ -8,6 +8,8 @@ import { parseArgv, resolveConfigWithOrigins } from '../../src-main/app/config/i
 import { startJunction, type Junction } from '../../src-main/app/junction.js';
 import { silentLogger, type Logger } from '../../src-main/shared/log.js';
 
+export { eventually } from './eventually.js';
+
 export interface TestJunction extends Junction {
   connectAgent(options?: { token?: string }): Promise<Client>;
   stop(): Promise<void>;
@@ -34,15 +36,4 @@ export async function startTestJunction(args: string[] = [], logger: Logger = si
       rmSync(stateDir, { recursive: true, force: true });
     },
   });
-}
-
-/** Polls until `check` holds, for state that arrives over the network (plugin catalogues); fails after `ms`. */
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }

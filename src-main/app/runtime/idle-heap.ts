@@ -9,8 +9,8 @@
  * So once calls have stopped for one to two `quietMs` periods, and only when the heap (with what V8
  * holds outside it, below) grew by at least `minGrowthBytes` since the last collection here, one
  * memory-reducing collection runs (tens of milliseconds, on an event loop that has had no call for
- * seconds). A steady trickle of calls grows
- * the heap too little to trigger it, and a busy Junction never sees it.
+ * seconds). A steady trickle of calls grows the heap too little to trigger it, and a busy Junction
+ * never sees it.
  *
  * Start-up leaves the same state behind (module loading and schema compilation grow the young
  * generation to its maximum), and the memory reducer's timing after it varies from run to run: a
@@ -51,7 +51,7 @@ export interface IdleHeapOptions {
   /** The collection after a large call; V8's scavenge unless a test supplies one. */
   collectAfterLarge?: () => void;
   /** What a collection would give back, measured for the growth; the heap and V8's external memory unless a test supplies it. */
-  heapBytes?: () => number;
+  heldBytes?: () => number;
 }
 
 /** A class nothing instantiates: what `queryObjects` is asked to count, so the count costs nothing to build. */
@@ -111,7 +111,7 @@ export class IdleHeap {
   private readonly largeCollector: () => void;
   /** Set while a collection after a large call waits for the next turn. */
   private afterLarge: NodeJS.Immediate | undefined;
-  private readonly heapBytes: () => number;
+  private readonly held: () => number;
   private baseline: number;
   private collections = 0;
   /** The next quiet period collects whatever the heap's growth (the one after start). */
@@ -120,8 +120,8 @@ export class IdleHeap {
   constructor(private readonly options: IdleHeapOptions) {
     this.collector = options.collect ?? reduceMemory;
     this.largeCollector = options.collectAfterLarge ?? collectYoung;
-    this.heapBytes = options.heapBytes ?? heldBytes;
-    this.baseline = this.heapBytes();
+    this.held = options.heldBytes ?? heldBytes;
+    this.baseline = this.held();
   }
 
   /**
@@ -182,7 +182,7 @@ export class IdleHeap {
       return;
     }
     this.stopWatching();
-    if (!this.unconditional && this.heapBytes() - this.baseline < this.options.minGrowthBytes) return;
+    if (!this.unconditional && this.held() - this.baseline < this.options.minGrowthBytes) return;
     this.unconditional = false;
     this.collect();
   }
@@ -190,6 +190,6 @@ export class IdleHeap {
   private collect(): void {
     this.collector();
     this.collections++;
-    this.baseline = this.heapBytes();
+    this.baseline = this.held();
   }
 }

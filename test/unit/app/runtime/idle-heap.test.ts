@@ -5,6 +5,7 @@ import { PerformanceObserver, constants, performance, type NodeGCPerformanceDeta
 import { runInNewContext } from 'node:vm';
 import { IdleHeap, heldBytes } from '../../../../src-main/app/runtime/idle-heap.js';
 import type { CallView } from '../../../../src-main/contracts/index.js';
+import { eventually } from '../../../support/eventually.js';
 
 const QUIET_MS = 20;
 const LARGE = 1000;
@@ -19,10 +20,10 @@ function finishCalls(heap: IdleHeap, count: number): void {
 }
 
 test('one collection once calls have stopped, none while they keep coming', async () => {
-  let heapBytes = 0;
-  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heapBytes: () => heapBytes, collect: () => (heapBytes = 10) });
+  let held = 0;
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heldBytes: () => held, collect: () => (held = 10) });
   try {
-    heapBytes = 1000;
+    held = 1000;
     for (let i = 0; i < 8; i++) {
       finishCalls(heap, 3);
       await sleep(QUIET_MS / 2);
@@ -38,10 +39,10 @@ test('one collection once calls have stopped, none while they keep coming', asyn
 });
 
 test('no collection when the heap grew less than the threshold (a trickle of calls)', async () => {
-  let heapBytes = 1000;
-  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heapBytes: () => heapBytes, collect: () => assert.fail('collected') });
+  let held = 1000;
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heldBytes: () => held, collect: () => assert.fail('collected') });
   try {
-    heapBytes = 1050;
+    held = 1050;
     finishCalls(heap, 1);
     await sleep(QUIET_MS * 4);
     assert.equal(heap.collected, 0);
@@ -51,7 +52,7 @@ test('no collection when the heap grew less than the threshold (a trickle of cal
 });
 
 test('after start: one collection once the first quiet period has passed, whatever the growth; calls during it postpone it', async () => {
-  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heapBytes: () => 1000, collect: () => {} });
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heldBytes: () => 1000, collect: () => {} });
   try {
     heap.afterStart();
     finishCalls(heap, 1);
@@ -103,14 +104,14 @@ test('a large call is followed by one collection the next turn, shared by the la
 });
 
 test("a large call's scavenge leaves the quiet period's growth measured from the last full collection", async () => {
-  let heapBytes = 1000;
+  let held = 1000;
   let full = 0;
-  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heapBytes: () => heapBytes, collect: () => full++, collectAfterLarge: () => {} });
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heldBytes: () => held, collect: () => full++, collectAfterLarge: () => {} });
   try {
-    heapBytes = 1080;
+    held = 1080;
     heap.observer.finished({ ...call, requestBytes: LARGE }, undefined, { arguments: '{}' });
     await new Promise(setImmediate);
-    heapBytes = 1120;
+    held = 1120;
     await sleep(QUIET_MS * 4);
     assert.equal(full, 1, 'grown 120 since the last full collection, though only 40 since the scavenge');
   } finally {
@@ -119,13 +120,6 @@ test("a large call's scavenge leaves the quiet period's growth measured from the
 });
 
 type GcEntry = PerformanceEntry & { detail: NodeGCPerformanceDetail };
-
-/** Polls until `done` holds, for what V8 and Node do after a collection: free a dead ArrayBuffer's memory (on a background thread), report the collection. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  for (const deadline = Date.now() + 10_000; !done(); await sleep(5)) {
-    if (Date.now() > deadline) assert.fail(`${what} within 10 s`);
-  }
-}
 
 test("after a large call, V8's scavenge frees the ArrayBuffers the call left", async () => {
   const minorCollections: number[] = [];
@@ -145,9 +139,10 @@ test("after a large call, V8's scavenge frees the ArrayBuffers the call left", a
     await new Promise(setImmediate);
     const after = performance.now();
     assert.equal(heap.collected, 1);
-    await until(() => process.memoryUsage().arrayBuffers < withPayload - 8 * 1024 * 1024, 'the payload freed');
+    // V8 frees a dead ArrayBuffer's memory on a background thread after the collection that found it dead.
+    await eventually(() => process.memoryUsage().arrayBuffers < withPayload - 8 * 1024 * 1024, 10_000, 'the payload freed');
     // Node reports collections a turn or more after they ran.
-    await until(() => minorCollections.some((at) => at >= before && at <= after), 'a scavenge in the turn after the call reported');
+    await eventually(() => minorCollections.some((at) => at >= before && at <= after), 10_000, 'a scavenge in the turn after the call reported');
     assert.equal(runInNewContext('typeof gc'), 'undefined', 'no later context sees gc');
   } finally {
     heap.close();

@@ -13,6 +13,7 @@ import type { NotificationOptions } from '@modelcontextprotocol/sdk/shared/proto
 import { isPlainToolCall } from './jsonrpc-http.js';
 import { resultResponseJson } from './tool-result-json.js';
 import type { JsonText } from '../contracts/index.js';
+import { abortable, type Abortable } from '../shared/index.js';
 
 /** What a tools/call handler uses of the SDK's request context: the request's id, its cancellation and its related notifications. */
 export interface ToolCallExtra {
@@ -54,8 +55,8 @@ function errorResponse(id: RequestId, error: unknown): JSONRPCMessage {
 }
 
 export class DirectToolCalls {
-  /** Calls running, by request id, each with the controller its cancellation aborts. */
-  private readonly running = new Map<RequestId, AbortController>();
+  /** Calls running, by request id, each with the signal its cancellation aborts. */
+  private readonly running = new Map<RequestId, Abortable>();
 
   constructor(
     private readonly handler: SessionToolCall,
@@ -68,9 +69,9 @@ export class DirectToolCalls {
   take(message: JSONRPCMessage): boolean {
     if (!isPlainToolCall(message)) return false;
     const { id } = message;
-    const controller = new AbortController();
-    this.running.set(id, controller);
-    const { signal } = controller;
+    const call = abortable();
+    this.running.set(id, call);
+    const { signal } = call;
     const extra: ToolCallExtra = {
       signal,
       requestId: id,
@@ -82,11 +83,11 @@ export class DirectToolCalls {
       .then(() => this.handler(message as CallToolRequest, extra))
       .then(
         ({ result, json }) => {
-          this.settled(id, controller);
+          this.settled(id, call);
           if (!signal.aborted) this.answer(id, resultResponseJson(id, result, json));
         },
         (error: unknown) => {
-          this.settled(id, controller);
+          this.settled(id, call);
           if (!signal.aborted) this.answer(id, JSON.stringify(errorResponse(id, error)));
         },
       );
@@ -94,8 +95,9 @@ export class DirectToolCalls {
   }
 
   /** Call `id` ended; a later call that reused its id keeps its own entry. */
-  private settled(id: RequestId, controller: AbortController): void {
-    if (this.running.get(id) === controller) this.running.delete(id);
+  private settled(id: RequestId, call: Abortable): void {
+    call.end();
+    if (this.running.get(id) === call) this.running.delete(id);
   }
 
   /** A `notifications/cancelled` for one of these calls aborts it (the Protocol, which sees it too, finds nothing of its own to abort). */
@@ -110,7 +112,7 @@ export class DirectToolCalls {
 
   /** The session closed: every call running stops, as the Protocol aborts its handlers on close. */
   close(): void {
-    for (const controller of this.running.values()) controller.abort();
+    for (const call of this.running.values()) call.abort();
     this.running.clear();
   }
 }

@@ -24,20 +24,32 @@ interface WatchedSignal extends AbortSignal {
 
 const ONCE = { once: true } as const;
 
+/**
+ * The watches of the signals `abortable` made, while their calls run. Kept here, not on the signal: a
+ * property added to an AbortSignal costs about 1.4 µs (Node builds it with a changed prototype), a
+ * Map entry set and deleted about 0.1 µs, and each is deleted when its call ends.
+ */
+const ownWatches = new Map<AbortSignal, Watch>();
+
+/** A watch whose listener forgets itself through `forget` and then runs the callbacks once. */
+function newWatch(forget: () => void): Watch {
+  const callbacks = new Set<() => void>();
+  const listener = (): void => {
+    forget();
+    for (const run of [...callbacks]) run();
+    callbacks.clear();
+  };
+  return { callbacks, listener };
+}
+
 /** Runs `callback` once when `signal` aborts (never if it already has); returns a function that withdraws it. */
 export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   const watched: WatchedSignal = signal;
-  let watch = watched[WATCH];
+  let watch = ownWatches.get(signal) ?? watched[WATCH];
   if (!watch) {
-    const callbacks = new Set<() => void>();
-    const listener = (): void => {
-      watched[WATCH] = undefined;
-      for (const run of [...callbacks]) run();
-      callbacks.clear();
-    };
-    watch = { callbacks, listener };
+    watch = newWatch(() => (watched[WATCH] = undefined));
     watched[WATCH] = watch;
-    signal.addEventListener('abort', listener, ONCE);
+    signal.addEventListener('abort', watch.listener, ONCE);
   }
   const current = watch;
   // A distinct wrapper per registration, so the same function registered twice is withdrawn once.
@@ -45,6 +57,38 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   current.callbacks.add(entry);
   return () => {
     current.callbacks.delete(entry);
+  };
+}
+
+/** A call's own signal, the one way to abort it, and the end of the call. */
+export interface Abortable {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+  /** The call is over: callbacks added from now on are watched like any other signal's (those added before still run on `abort`). */
+  end(): void;
+}
+
+/**
+ * A fresh signal for one call whose `abort` runs the `onAbort` callbacks itself, so they cost no
+ * EventTarget listener: a bridged session call's signal is watched by its plugin port and its pending
+ * invocation, and on a plain AbortController's signal that watch cost about 3 µs per call of the
+ * 6 its signal cost (micro-benchmark, Node 20). Listeners other code adds to the signal run first.
+ */
+export function abortable(): Abortable {
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const watch = newWatch(() => ownWatches.delete(signal));
+  ownWatches.set(signal, watch);
+  return {
+    signal,
+    abort(reason?: unknown) {
+      if (signal.aborted) return;
+      controller.abort(reason);
+      watch.listener();
+    },
+    end() {
+      ownWatches.delete(signal);
+    },
   };
 }
 

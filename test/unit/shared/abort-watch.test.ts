@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { onAbort } from '../../../src-main/shared/abort-watch.js';
+import { abortable, onAbort } from '../../../src-main/shared/abort-watch.js';
 
 test('many callbacks share one listener on the signal, withdrawn ones never run, later callbacks reuse the listener', () => {
   const controller = new AbortController();
@@ -26,4 +26,35 @@ test('many callbacks share one listener on the signal, withdrawn ones never run,
   other.abort();
   assert.equal(late, 1);
   assert.equal(getEventListeners(other.signal, 'abort').length, 0);
+});
+
+test("an abortable call's signal runs its callbacks on abort without an event listener, and after its end is watched like any other", () => {
+  const call = abortable();
+  const ran: string[] = [];
+  const withdrawn = onAbort(call.signal, () => ran.push('withdrawn'));
+  onAbort(call.signal, () => ran.push('during'));
+  call.signal.addEventListener('abort', () => ran.push('listener'));
+  withdrawn();
+  assert.equal(getEventListeners(call.signal, 'abort').length, 1, 'only the listener added directly');
+  call.end();
+  onAbort(call.signal, () => ran.push('after end'));
+  assert.equal(getEventListeners(call.signal, 'abort').length, 2, 'once ended, a callback is watched through a listener of its own');
+  const reason = new Error('cancelled by the agent');
+  call.abort(reason);
+  call.abort(new Error('again'));
+  assert.equal(call.signal.reason, reason);
+  assert.deepEqual(ran, ['listener', 'after end', 'during']);
+  onAbort(call.signal, () => assert.fail('the signal had aborted already'));
+});
+
+test('an abortable aborted while running runs each callback once and forgets them', () => {
+  const call = abortable();
+  let runs = 0;
+  onAbort(call.signal, () => runs++);
+  call.abort();
+  call.abort();
+  call.end();
+  assert.equal(runs, 1);
+  assert.equal(call.signal.aborted, true);
+  assert.equal(getEventListeners(call.signal, 'abort').length, 0);
 });

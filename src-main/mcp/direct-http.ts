@@ -78,7 +78,7 @@ export async function acceptToolRequest(readBody: BodyReader, req: IncomingMessa
     sendArgumentsError(res, error);
     return undefined;
   }
-  return { ...read, signal: hangUpSignal(req) };
+  return { args: read.args, bytes: read.bytes, signal: hangUpSignal(req) };
 }
 
 /**

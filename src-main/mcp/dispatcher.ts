@@ -4,7 +4,7 @@
  * observer events the console, webhooks and the audit trail consume.
  */
 import type { AgentLogLevel, CallView, NestedRequestView, PolicyDecisionView, CallGate, AgentScope } from '../contracts/index.js';
-import { boundedText, VIEW_TEXT_CHARS, findLoneSurrogate, closestNames, didYouMean, jsonTextOf, textByteLength, timeOrderedId, validTraceparent } from '../shared/index.js';
+import { boundedText, VIEW_TEXT_CHARS, findLoneSurrogate, closestNames, didYouMean, jsonTextOf, textByteLength, timeOrderedId, validTraceparent, withFields } from '../shared/index.js';
 import { errorOutcome, thrownOutcome, type AgentRequests, type AgentTransport, type CallContext, type CallJson, type ToolOutcome } from '../contracts/index.js';
 import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import { withConsoleElicitations, type ConsoleElicitations } from './console-elicitations.js';
@@ -247,14 +247,14 @@ export function createDispatcher(catalogue: Catalogue, observers: readonly CallO
       const errorCode = outcome.error?.code;
       // A result without JSON (a cycle, a BigInt) answers its string form rather than failing the finished call.
       const resultJson = jsonTextOf(outcome.result);
-      const finished: CallView = { ...call, status: outcome.result.isError ? 'error' : 'ok', durationMs: Date.now() - call.startedAt, responseBytes: textByteLength(resultJson) };
+      const finished: CallView = withFields(call, { status: outcome.result.isError ? 'error' : 'ok', durationMs: Date.now() - call.startedAt, responseBytes: textByteLength(resultJson) } as const);
       if (errorCode) finished.errorCode = boundedText(errorCode, VIEW_TEXT_CHARS);
       if (outcome.servedBy) finished.servedBy = outcome.servedBy;
       if (policy) finished.policy = policy;
       const taskId = request.taskId?.();
       if (taskId) finished.taskId = taskId;
       notify('finished', finished, outcome.result, { arguments: argsJson, result: resultJson });
-      return { ...outcome, resultJson };
+      return withFields(outcome, { resultJson });
     },
   };
 }

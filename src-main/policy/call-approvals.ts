@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AlwaysAllowPreview, CallApprovalView, CallDecisionRequest, PolicyRule, CallGate, GateRequest, GateVerdict, SessionGrantView, ToolTarget } from '../contracts/index.js';
 import { analysePolicy } from './analysis.js';
-import { cappedJson } from '../shared/index.js';
+import { cappedJson, withFields } from '../shared/index.js';
 import { JunctionError, next } from '../contracts/index.js';
 import { canonicalJson, decisionDigest } from './canonical.js';
 import { evaluate, type CallFacts, type Evaluation } from './engine.js';
@@ -251,20 +251,20 @@ export class CallApprovals implements CallGate {
     const { compiled, version } = this.options.store.current();
     const evaluation = evaluate(compiled, new RequestFacts(request, args, target));
     const base = { action: evaluation.action, ruleIndex: evaluation.ruleIndex, reason: evaluation.reason, policyVersion: version };
-    if (evaluation.action === 'allow') return { kind: 'final', verdict: { allowed: true, args, decision: { ...base, decidedBy: 'policy', decision: 'allow-once' } } };
+    if (evaluation.action === 'allow') return { kind: 'final', verdict: { allowed: true, args, decision: withFields(base, { decidedBy: 'policy', decision: 'allow-once' } as const) } };
     if (evaluation.action === 'deny') {
       return {
         kind: 'final',
         verdict: {
           allowed: false,
-          decision: { ...base, decidedBy: 'policy', decision: 'deny' },
+          decision: withFields(base, { decidedBy: 'policy', decision: 'deny' } as const),
           error: { code: 'ApprovalDenied', message: `The approval policy denies '${request.tool}': ${evaluation.reason}.`, details: { decidedBy: 'policy', ruleIndex: evaluation.ruleIndex } },
         },
       };
     }
     const rule = compiled.document.rules[evaluation.ruleIndex!]!;
     if (this.grants.get(request.session)?.has(grantKey(request.tool, rule, target ?? request.target)) === true) {
-      return { kind: 'final', verdict: { allowed: true, args, decision: { ...base, decidedBy: 'operator', decision: 'allow-session' } } };
+      return { kind: 'final', verdict: { allowed: true, args, decision: withFields(base, { decidedBy: 'operator', decision: 'allow-session' } as const) } };
     }
     return { kind: 'ask', evaluation, rule, version };
   }

@@ -17,3 +17,4 @@ export * from './error-message.js';
 export * from './http-route.js';
 export * from './trace-context.js';
 export * from './websocket-upgrades.js';
+export * from './with-fields.js';

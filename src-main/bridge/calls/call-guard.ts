@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestCallTool } from '../../../plugins/sdk/wire/index.js';
-import { onAbort } from '../../shared/index.js';
+import { onAbort, withFields } from '../../shared/index.js';
 import type { CallContext, ToolOutcome } from '../../contracts/index.js';
 import { validateArguments } from './arguments.js';
 import { CallDeadline } from './call-deadline.js';
@@ -119,8 +119,9 @@ export async function guardedCall(
     }
 
     if (!record.guarded || !isNotExecuted(reply)) {
-      const servedBy = { connectionId: record.connectionId, name: record.name, role: record.role, ...(record.handshake ? { pluginVersion: record.handshake.pluginVersion } : {}) };
-      return { ...outcomeFromReply(tool, reply, record.guarded), servedBy };
+      const servedBy: NonNullable<ToolOutcome['servedBy']> = { connectionId: record.connectionId, name: record.name, role: record.role };
+      if (record.handshake) servedBy.pluginVersion = record.handshake.pluginVersion;
+      return withFields(outcomeFromReply(tool, reply, record.guarded), { servedBy });
     }
 
     const after = settings.now();

@@ -1,7 +1,7 @@
 /** Plugin content blocks as MCP content blocks; a block MCP cannot carry becomes a text block, never lost. */
 import { ContentBlockSchema as McpContentBlockSchema, type ContentBlock as McpContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { ContentBlock } from '../../../plugins/sdk/wire/index.js';
-import { isBase64, isBase64Checked, keysAre, markBase64Checked } from '../../shared/index.js';
+import { isBase64, isBase64Checked, keysAre, markBase64Checked, withFields } from '../../shared/index.js';
 
 /**
  * MCP gives image, audio and embedded resources a `mimeType` but text blocks none; McpPlugin marks a
@@ -9,7 +9,7 @@ import { isBase64, isBase64Checked, keysAre, markBase64Checked } from '../../sha
  */
 function keepMimeType(block: McpContentBlock, mimeType: unknown): McpContentBlock {
   if (typeof mimeType !== 'string' || 'mimeType' in block || block.type !== 'text') return block;
-  return { ...block, _meta: { ...block._meta, mimeType } };
+  return withFields(block, { _meta: { ...block._meta, mimeType } });
 }
 
 /** Any block, through MCP's own schema. */

@@ -13,6 +13,23 @@ const OPAQUE_PROPERTIES = new Set(['arguments', 'inputSchema', 'outputSchema', '
 const ENUM_NAMES: Readonly<Record<string, readonly string[]>> = { status: STATUS_NAMES, errorKind: ERROR_KIND_NAMES, role: ROLE_NAMES };
 
 /**
+ * Wire names made so far: the same few DTO keys on every message. A name built anew per key cost four
+ * strings and a fresh property key to look up; a known one is the same string each time. Bounded,
+ * since a non-opaque value may carry keys its author chose.
+ */
+const wireNames = new Map<string, string>();
+const MAX_WIRE_NAMES = 512;
+
+function wireName(key: string): string {
+  let name = wireNames.get(key);
+  if (name === undefined) {
+    name = PASCAL_NAMES[key] ?? (key.startsWith('_') ? key : key.charAt(0).toUpperCase() + key.slice(1));
+    if (wireNames.size < MAX_WIRE_NAMES) wireNames.set(key, name);
+  }
+  return name;
+}
+
+/**
  * A payload in McpPlugin.Server's own writing (PascalCase property names, enum names, nulls and
  * undefined omitted), which the .NET client and this SDK both read. Do not pass the explicitly named
  * DTOs (handshake, McpClientData, McpServerData): they are camelCase on every side.
@@ -21,9 +38,10 @@ export function toDotNetWire(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toDotNetWire);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const field: unknown = (value as Record<string, unknown>)[key];
     if (field === undefined || field === null) continue;
-    const name = PASCAL_NAMES[key] ?? (key.startsWith('_') ? key : key.charAt(0).toUpperCase() + key.slice(1));
+    const name = wireName(key);
     const enumNames = ENUM_NAMES[key];
     if (OPAQUE_PROPERTIES.has(key)) out[name] = field;
     else if (enumNames && typeof field === 'number') out[name] = enumNames[field] ?? field;

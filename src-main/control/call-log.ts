@@ -2,7 +2,7 @@
  * The console's memory of recent calls: a bounded, insertion-ordered log of CallViews plus bounded
  * argument/result details. Pure data structure, no I/O.
  */
-import { cappedJsonText } from '../shared/index.js';
+import { cappedJsonText, withFields } from '../shared/index.js';
 import type { CallDetail, CallJson, CallView, NestedRequestView } from '../contracts/index.js';
 
 /** Nested requests kept per call in the console's view; older ones drop off first. */
@@ -49,7 +49,7 @@ export class CallLog {
   /** Inserts or replaces a call; a replaced call keeps its place in the order and its nested requests. */
   upsert(call: CallView): void {
     const nested = this.calls.get(call.callId)?.nested;
-    this.calls.set(call.callId, nested && !call.nested ? { ...call, nested } : call);
+    this.calls.set(call.callId, nested && !call.nested ? withFields(call, { nested }) : call);
     while (this.calls.size > this.limits.maxCalls) {
       const oldest = this.calls.keys().next().value;
       if (oldest === undefined) break;
@@ -61,7 +61,7 @@ export class CallLog {
   progress(callId: string, progress: NonNullable<CallView['progress']>): CallView | undefined {
     const call = this.calls.get(callId);
     if (!call) return undefined;
-    const updated = { ...call, progress };
+    const updated = withFields(call, { progress });
     this.calls.set(callId, updated);
     return updated;
   }
@@ -73,7 +73,7 @@ export class CallLog {
     const current = call.nested ?? [];
     const known = current.some((n) => n.nestedId === view.nestedId);
     const nested = known ? current.map((n) => (n.nestedId === view.nestedId ? view : n)) : [...current, view].slice(-MAX_NESTED_PER_CALL);
-    const updated = { ...call, nested };
+    const updated = withFields(call, { nested });
     this.calls.set(view.callId, updated);
     return updated;
   }

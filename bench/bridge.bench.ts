@@ -13,6 +13,9 @@
  *   /mcp 2026-07-28  a stateless tools/call (no initialize, no session: `_meta` with the protocol version
  *            and client capabilities, MCP-Protocol-Version, Mcp-Method and Mcp-Name headers); issue 29
  *            asks that it cost Junction no more CPU per call than /api, compared within each round
+ *   floor 1, the /api request and the 2026-07-28 request: the same two requests answered by floor 1 as
+ *            Junction answers them, so the CPU the request shapes alone cost Node's http is printed beside
+ *            that comparison
  *
  * Every path is measured at each level in ROUNDS interleaved rounds (order rotated per round) and the
  * ratio to floor 2 is taken within each round, median over rounds: this machine's speed drifts with
@@ -24,7 +27,8 @@
  * console events, audit trail). Environment:
  *   BENCH_QUICK=1      1 s phases and an 8 s "after" wait, about a minute and a half in all
  *   BENCH_SECONDS=N    seconds per measured phase (default 3; quick 1)
- *   BENCH_ROUNDS=N     interleaved rounds per level (default 3)
+ *   BENCH_ROUNDS=N     interleaved rounds per level (default 5: with 3, one disturbed round in a
+ *                      level's three could flip a verdict from run to run on this machine)
  *   BENCH_JUNCTION=tsx run the sources through tsx instead of dist/ (which is otherwise brought up to
  *                      date first with npm start's incremental tsc -b; tsx adds ~100 MB of RSS)
  *   BENCH_FEATURES=1   instead, what features cost: /mcp and /api at 64 connections in three Junctions
@@ -55,7 +59,7 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const PHASE_MS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 3)) * 1000;
 const WARMUP_MS = QUICK ? 300 : 500;
 /** Rounds per level; every path is measured once per round, in a rotated order. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Before the first level, each path is driven this long at 16 connections so its JIT is warm. */
 const SERVER_WARMUP_MS = QUICK ? 600 : 2000;
 /** A pause for a connection burst to settle before RSS is read. */
@@ -200,6 +204,8 @@ async function startFloors(): Promise<Running> {
         { name: 'floor 1: node http answers', serverPid: http.child.pid, openLane: httpLane(http.base, '/mcp', RPC_BODY, rpcOk) },
         { name: 'floor 2: http → ws → echo process', serverPid: forward.child.pid, openLane: httpLane(forward.base, '/mcp', RPC_BODY, rpcOk) },
         { name: 'floor 3: signalr invoke → hub', serverPid: hub.child.pid, openLane: signalRLane(hub.base) },
+        { name: 'floor 1, the /api request', serverPid: http.child.pid, openLane: httpLane(http.base, '/api/tools/echo', JSON.stringify(ARGS), apiOk) },
+        { name: 'floor 1, the 2026-07-28 request', serverPid: http.child.pid, openLane: () => openModernMcpLane(http.base, 'echo', ARGS) },
       ],
       stop: async () => void (await Promise.all(children.map((child) => child.stop()))),
     };
@@ -574,7 +580,7 @@ try {
 const demoRss = await demoIdleRss();
 const loadAfter = loadavg();
 
-const [, reference, , mcpRow, apiRow, modernRow] = rows as [Row, Row, Row, Row, Row, Row];
+const [, reference, , floorApiRow, floorModernRow, mcpRow, apiRow, modernRow] = rows as [Row, Row, Row, Row, Row, Row, Row, Row];
 console.log(
   `\nbridge benchmark — ${ROUNDS} interleaved rounds of ${PHASE_MS / 1000} s per path and level after ${WARMUP_MS} ms warm-up, medians over rounds, ${fmt((performance.now() - startedAt) / 1000, 0)} s in all; ` +
     `Junction ran from ${runner === 'dist' ? 'dist/' : 'the sources through tsx (its RSS includes the tsx loader)'}; ` +
@@ -602,6 +608,7 @@ const cpuRatio = (row: Row, levelIndex: number, over: Row = reference) => median
 const cpuRatios = (row: Row, over?: Row) => LEVELS.map((_, i) => fmt(cpuRatio(row, i, over), 2)).join(' / ');
 console.log(`Junction CPU per call ÷ floor 2's at 1 / 16 / 64: /mcp ${cpuRatios(mcpRow)}, /api ${cpuRatios(apiRow)}, /mcp 2026-07-28 ${cpuRatios(modernRow)}`);
 console.log(`/mcp 2026-07-28 CPU per call ÷ /api's at 1 / 16 / 64: ${cpuRatios(modernRow, apiRow)}`);
+console.log(`the same two requests answered by floor 1 (bare Node http, no work but the answer), 2026-07-28 ÷ /api at 1 / 16 / 64: ${cpuRatios(floorModernRow, floorApiRow)}`);
 console.log(
   `Junction RSS ${IDLE_MS / 1000} s after ready (${EARLY_RSS_MS / 1000} s after ready): idle without workspace ${fmt(mb(idleRss.settled), 1)} MB (${fmt(mb(idleRss.early), 1)}), ` +
     `idle with the demo ${fmt(mb(demoRss.settled), 1)} MB (${fmt(mb(demoRss.early), 1)}); peak under load ${fmt(mb(peakRss), 1)} MB, ` +

@@ -12,9 +12,10 @@ interface Watch {
 
 /**
  * A signal's watch is kept on the signal itself, under a symbol no other code knows, rather than in a
- * WeakMap: many watched signals are a single call's (a session's tools/call) and die with it, and a
- * WeakMap entry per short-lived key is ephemeron work for the collector. A fresh signal watched and
- * withdrawn three times, as the bridge does per call, cost about 2 µs less so in a micro-benchmark.
+ * WeakMap: some watched signals are a single call's (one the SDK's Protocol made, a parked 2026-07-28
+ * call's) and die with it, and a WeakMap entry per short-lived key is ephemeron work for the collector.
+ * A session's plain tools/call, the one made on every bridged call, has an `abortable` signal instead,
+ * whose watch is not put on the signal at all (below).
  */
 const WATCH = Symbol('abort-watch');
 

@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileRedaction, redactCall, redactValue, type AuditCallInput, type RedactionRules } from '../../../src-main/audit/index.js';
 import { callParams } from '../../../src-main/audit/rows.js';
+import { CALL_FIELDS } from '../../../src-main/audit/database.js';
 import type { JsonText } from '../../../src-main/contracts/index.js';
 import { cappedJson, flatText } from '../../../src-main/shared/index.js';
 import { callJson } from '../../support/audit-store.js';
@@ -70,5 +71,36 @@ describe('a call stored as a row', () => {
   test('a value without JSON is stored as its string form', () => {
     const stored = callParams(call({ n: 1n }, undefined), { rules: compileRedaction([]), previewBytes: 4096 });
     assert.equal(stored.arguments, JSON.stringify('[object Object]'));
+  });
+
+  test('each value is stored under its own column', () => {
+    // Every field set, each to a value no other field holds, so a value in another column's place shows.
+    const input = call({ password: secret, text: 'x'.repeat(200) }, { ok: true }, { policy: { action: 'ask', reason: 'held' }, decidedBy: 'operator', replayOf: 'c-0' });
+    Object.assign(input.call, { status: 'error', errorCode: 'ToolFailed', traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+    const stored = callParams(input, { rules: compileRedaction([]), previewBytes: 64 });
+    const { call: view } = input;
+    const expected: Record<string, unknown> = {
+      callId: view.callId,
+      startedAt: view.startedAt,
+      agent: view.agent,
+      transport: view.transport,
+      tool: view.tool,
+      target: view.target,
+      status: view.status,
+      errorCode: view.errorCode,
+      durationMs: view.durationMs,
+      requestBytes: view.requestBytes,
+      responseBytes: view.responseBytes,
+      arguments: cappedJson(redactValue({ password: secret, text: 'x'.repeat(200) }, compileRedaction([])).value, 64).json,
+      result: '{"ok":true}',
+      redacted: JSON.stringify(['/arguments/password']),
+      truncated: 1,
+      policy: '{"action":"ask","reason":"held"}',
+      decidedBy: 'operator',
+      replayOf: 'c-0',
+      traceparent: view.traceparent,
+    };
+    assert.deepEqual(Object.keys(expected).sort(), CALL_FIELDS.map(([, key]) => key).sort(), 'every column is checked');
+    assert.deepEqual(stored, expected);
   });
 });

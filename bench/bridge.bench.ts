@@ -35,7 +35,8 @@
  *                      (everything on, audit trail off, console off), interleaved the same way
  *   BENCH_PROJECTS=1   instead, routing among many projects: a pinned /api call at 1 and 16 connections with
  *                      one project connected and with BENCH_PROJECT_COUNT (default 1,000), interleaved the
- *                      same way; p50 and CPU ratios and Junction's RSS per connected plugin
+ *                      same way; p50 and CPU ratios and Junction's RSS per connected plugin (5 s after
+ *                      the crowd connected, and once quiet)
  *   BENCH_LARGE=1      instead, large payloads: results and arguments of 1 MB and 16 MB (random base64,
  *                      as a screenshot is) through /mcp and /api at 1 and 4 connections beside a floor
  *                      forwarding the same bytes over one ws, interleaved the same way, each case with a
@@ -47,6 +48,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { HttpTransportType, HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import { projectPathHash } from '../plugins/sdk/index.js';
+import { IDLE_HEAP } from '../src-main/app/runtime/idle-heap.js';
 import { chooseRunner, countWarnings, startJunctionProcess, untilToolListed, type RunningJunction } from './support/junction-process.js';
 import { httpLane, runLoad, type HttpReply, type Lane, type LoadResult } from './support/load.js';
 import { openMcpLane, openModernMcpLane } from './support/mcp-session.js';
@@ -328,7 +330,9 @@ const ECHO_PROJECT = '/bench/echo-project';
  * the editor of its own project; the second also has PROJECTS - 1 other projects connected (one
  * crowd process). The pinned POST /p/{pin}/api/tools/echo is measured at 1 and 16 connections,
  * interleaved; printed: p50 and CPU per call of each and their ratio, and what one connected plugin
- * costs Junction in RSS (the crowded Junction's RSS after the crowd connected, less before, per plugin).
+ * costs Junction in RSS (the crowded Junction's RSS after the crowd connected, less before, per plugin:
+ * read once the burst settled, and again after two of Junction's quiet periods, once it gave back what
+ * the handshakes left).
  */
 async function manyProjects(): Promise<void> {
   const loadBefore = loadavg();
@@ -349,6 +353,9 @@ async function manyProjects(): Promise<void> {
     await untilToolListed(crowded.junction.base, 'crowd-echo');
     await delay(SETTLE_MS);
     const rssAfter = procStats(pid)?.rssBytes ?? NaN;
+    // Junction gives back what the burst of handshakes left once two of its quiet periods have passed.
+    await delay(2 * IDLE_HEAP.quietMs);
+    const rssQuiet = procStats(pid)?.rssBytes ?? NaN;
     const lane = (junction: RunningJunction) => httpLane(junction.base, `/p/${pin}/api/tools/echo`, JSON.stringify(ARGS), apiOk);
     const paths: Path[] = [
       { name: 'pinned /api, 1 project', serverPid: alone.junction.child.pid, openLane: lane(alone.junction) },
@@ -357,7 +364,7 @@ async function manyProjects(): Promise<void> {
     const levels = [1, 16] as const;
     const rows = await measureInterleaved(paths, levels);
     const [one, many] = rows as [Row, Row];
-    const perPluginKb = (rssAfter - rssBefore) / 1024 / (PROJECTS - 1);
+    const perPluginKb = (rss: number) => (rss - rssBefore) / 1024 / (PROJECTS - 1);
     console.log(`\nmany projects (project-routing=multi), ${ROUNDS} interleaved rounds of ${PHASE_MS / 1000} s, medians; Junction from ${runner}; load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before, ${loadavg().map((l) => fmt(l, 2)).join(' ')} after`);
     console.log(
       table(
@@ -365,7 +372,9 @@ async function manyProjects(): Promise<void> {
         rows.map((row) => [row.name, ...levels.flatMap((_, i) => [fmt(levelMedian(row, i, (r) => r.callsPerSecond), 0), ms(levelMedian(row, i, (r) => r.p50)), ms(median(row.cpuPerCall[i]!))])]),
       ),
     );
-    console.log(`Junction RSS ${fmt(mb(rssBefore), 1)} MB before the crowd, ${fmt(mb(rssAfter), 1)} MB with it: ${fmt(perPluginKb, 1)} KB per connected plugin`);
+    console.log(
+      `Junction RSS ${fmt(mb(rssBefore), 1)} MB before the crowd; with it ${fmt(mb(rssAfter), 1)} MB ${SETTLE_MS / 1000} s after it connected (${fmt(perPluginKb(rssAfter), 1)} KB per connected plugin) and ${fmt(mb(rssQuiet), 1)} MB ${(2 * IDLE_HEAP.quietMs + SETTLE_MS) / 1000} s after, once quiet (${fmt(perPluginKb(rssQuiet), 1)} KB per connected plugin)`,
+    );
     const targets: Target[] = [
       { name: `p50 at 1, ${PROJECTS} projects × 1`, measured: ratioMedian(many, one, 0, (r) => r.p50), kind: 'max', limit: 1.1, unit: '×' },
       { name: `p50 at 16, ${PROJECTS} projects × 1`, measured: ratioMedian(many, one, 1, (r) => r.p50), kind: 'max', limit: 1.1, unit: '×' },

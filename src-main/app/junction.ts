@@ -33,18 +33,9 @@ import { apiCallerLabel, consoleCallObserver } from './observers.js';
 import { onceLogger } from './once-log.js';
 import { cliInvocation, CONSOLE_BUNDLE_DIR, EXAMPLE_IN_PROCESS_PLUGINS_DIR, nodeCommand, PROJECT_ROOT } from './paths.js';
 import { DisposeStack } from './runtime/dispose-stack.js';
-import { IdleHeap } from './runtime/idle-heap.js';
+import { IDLE_HEAP, IdleHeap } from './runtime/idle-heap.js';
 import { RuntimeSettings } from './settings-view.js';
 
-/**
- * After a burst of calls, the heap is collected once calls have stopped for 10 to 20 s and it grew by
- * 16 MB (runtime/idle-heap.ts): a quiet period long enough that a burst is over, and a pause of tens of
- * milliseconds no agent is waiting on. After start it is collected 1 s in, when start-up's work is done
- * (what it left fills the young generation, 32 MB), and again once the first quiet period has passed.
- * A call that moved 8 MiB or more is followed by a scavenge at once: its payload lives outside the heap
- * V8 paces itself by, and a scavenge is a negligible share of such a call, not of a 1 MB one.
- */
-const IDLE_HEAP = { quietMs: 10_000, minGrowthBytes: 16 * 1024 * 1024, settleMs: 1000, largeCallBytes: 8 * 1024 * 1024 };
 
 export const JUNCTION_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -184,7 +175,16 @@ async function mountAll(options: JunctionOptions, logger: Logger, step: Step, cl
   );
   const { idleHeap } = await step('heap', () => {
     const heap = new IdleHeap(IDLE_HEAP);
-    return { idleHeap: heap, dispose: () => heap.close() };
+    const unsubscribe = control.subscribe((event) => {
+      if (event.type === 'plugin.connected' || event.type === 'plugin.disconnected') heap.worked();
+    });
+    return {
+      idleHeap: heap,
+      dispose: () => {
+        unsubscribe();
+        heap.close();
+      },
+    };
   });
   const readBody = bodyReader({ maxBytes: config['max-body-bytes'], timeoutMs: config['body-timeout'] });
   const mcp = await step('mcp', () =>

@@ -38,6 +38,22 @@ test('one collection once calls have stopped, none while they keep coming', asyn
   }
 });
 
+test('other work (plugins connecting) starts the watch as a call does: one collection once it stops', async () => {
+  let held = 0;
+  const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heldBytes: () => held, collect: () => (held = 10) });
+  try {
+    held = 1000;
+    await sleep(QUIET_MS * 4);
+    assert.equal(heap.collected, 0, 'nothing was done, so nothing is watched');
+    heap.worked();
+    await eventually(() => heap.collected === 1, 5000, 'the collection after the work');
+    await sleep(QUIET_MS * 3);
+    assert.equal(heap.collected, 1, 'no work since, so nothing more to give back');
+  } finally {
+    heap.close();
+  }
+});
+
 test('no collection when the heap grew less than the threshold (a trickle of calls)', async () => {
   let held = 1000;
   const heap = new IdleHeap({ quietMs: QUIET_MS, minGrowthBytes: 100, settleMs: 60_000, largeCallBytes: LARGE, heldBytes: () => held, collect: () => assert.fail('collected') });

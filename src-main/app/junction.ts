@@ -36,7 +36,6 @@ import { DisposeStack } from './runtime/dispose-stack.js';
 import { IDLE_HEAP, IdleHeap } from './runtime/idle-heap.js';
 import { RuntimeSettings } from './settings-view.js';
 
-
 export const JUNCTION_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** The start, in order; each step's part is closed before the parts of the steps above it. */

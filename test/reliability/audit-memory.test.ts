@@ -28,7 +28,7 @@ const PLATEAU_RISE_LIMIT_KB_PER_CALL = 0.25;
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
-test('audit trail memory reaches a plateau once the database outgrows the page cache', { timeout: 120_000 }, async () => {
+test('audit trail memory reaches a plateau once the database outgrows the page cache', { timeout: 120_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'junction-audit-memory-'));
   const path = join(dir, 'audit.db');
   const store = new AuditStore({ path, rules: compileRedaction([]), logger: silentLogger, retentionDays: 30, maxBytes: 1024 * 1024 * 1024 });
@@ -60,5 +60,6 @@ test('audit trail memory reaches a plateau once the database outgrows the page c
   const start = samples[plateau]!;
   const riseKb = (Math.max(...samples.slice(plateau).map((s) => s.rssMb)) - start.rssMb) * 1024;
   const perCall = riseKb / (CALLS - start.calls);
+  t.diagnostic(`past ${PLATEAU_DB_MB} MB of database: ${perCall.toFixed(3)} KB a call (${table})`);
   assert.ok(perCall < PLATEAU_RISE_LIMIT_KB_PER_CALL, `RSS rose ${(riseKb / 1024).toFixed(1)} MB, ${perCall.toFixed(3)} KB a call, after the database passed ${PLATEAU_DB_MB} MB (${table})`);
 });

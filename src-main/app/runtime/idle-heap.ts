@@ -8,17 +8,18 @@
  * 30 MB of the heap live).
  *
  * So once calls have stopped for one to two `quietMs` periods, and only when the heap (with what V8
- * holds outside it, below) grew by at least `minGrowthBytes` since the last collection here, one
- * memory-reducing collection runs (tens of milliseconds, on an event loop that has had no call for
- * seconds). A steady trickle of calls grows the heap too little to trigger it, and a busy Junction
- * never sees it.
+ * holds outside it, below) grew by at least `minGrowthBytes` since the last collection here, one full
+ * collection runs: 15 to 16 ms in a Junction with the demo workspace, on an event loop that has had
+ * no call for seconds. Allocation has been quiet for that long, and V8 then shrinks the young
+ * generation too (below). A steady trickle of calls grows the heap too little to trigger it, and a
+ * busy Junction never sees it.
  *
  * Start-up leaves the same state behind (module loading and schema compilation grow the young
- * generation to its maximum), and the memory reducer's timing after it varies from run to run: a
- * Junction nobody called held 92 to 94 MB of RSS 2 s after start, and 15 s after 93 MB in some runs
- * and 79 in others. `afterStart` collects `settleMs` after start, once start-up's work is done (81 to
- * 84 MB at 2 s and at 15 s, measured), and again once the first quiet period has passed, whatever the
- * heap's growth.
+ * generation to its maximum). `afterStart` collects `settleMs` after start, once start-up's work is
+ * done, and again once the first quiet period has passed, whatever the heap's growth. The first frees
+ * what start-up left in the old generation; the young generation goes at the second, when allocation
+ * has been quiet. Measured, no workspace, RSS after ready (three runs): 85 to 86 MB from 2 to 9 s,
+ * 68 MB at 15 s.
  *
  * A large call (arguments and result of `largeCallBytes` or more) is different: its payload is held
  * as ArrayBuffers (the socket's reads, the message or body they make) and as the text decoded from
@@ -36,7 +37,7 @@
  * as the heap plus the memory V8 holds outside it: a burst of 1 MB screenshots, which grows the heap
  * itself little, still has its text given back once the burst is over.
  */
-import { getHeapStatistics, queryObjects, setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { CallObserver } from '../../mcp/index.js';
 
@@ -45,7 +46,7 @@ export interface IdleHeapOptions {
   minGrowthBytes: number;
   /** How long after start the first collection runs. */
   settleMs: number;
-  /** A full collection; V8's memory-reducing one unless a test supplies one. */
+  /** A full collection; V8's unless a test supplies one. */
   collect?: () => void;
   /** A call whose arguments and result together are this many bytes or more is followed by a collection. */
   largeCallBytes: number;
@@ -58,54 +59,48 @@ export interface IdleHeapOptions {
 /**
  * Junction's settings. After a burst of calls (or of plugins connecting), the heap is collected once
  * they have stopped for 10 to 20 s and it grew by 16 MB: a quiet period long enough that a burst is
- * over, and a pause of tens of milliseconds no agent is waiting on. After start it is collected 1 s in,
- * when start-up's work is done (what it left fills the young generation, 32 MB), and again once the
- * first quiet period has passed. A call that moved 8 MiB or more is followed by a scavenge at once: its
+ * over. After start it is collected 1 s in, when start-up's work is done, and again once the first
+ * quiet period has passed. A call that moved 8 MiB or more is followed by a scavenge at once: its
  * payload lives outside the heap V8 paces itself by, and a scavenge is a negligible share of such a
  * call, not of a 1 MB one.
  */
 export const IDLE_HEAP: IdleHeapOptions = { quietMs: 10_000, minGrowthBytes: 16 * 1024 * 1024, settleMs: 1000, largeCallBytes: 8 * 1024 * 1024 };
 
-/** A class nothing instantiates: what `queryObjects` is asked to count, so the count costs nothing to build. */
-class NoInstances {}
+let exposedGc: ((options?: { type: 'major' | 'minor' }) => void) | undefined;
 
 /**
- * V8's "all available garbage" collection, which compacts the old generation and shrinks the young one
- * to its minimum (1 MB where its `gc()` keeps all 32 MB, even run twice). `queryObjects` is the one API
- * that runs it under plain Node and Electron without a command-line flag; its count is discarded. It
- * warns once per process that it is experimental, which says nothing to an operator, so that warning
- * is dropped for this call only.
+ * V8's `gc`. `--expose-gc` set at run time installs it only in contexts created afterwards, so one
+ * context is made to take it from, and the flag is cleared again so that no later context (a vm
+ * sandbox) sees a `gc` of its own.
  */
-function reduceMemory(): void {
-  const emitWarning = process.emitWarning;
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-    if (!String(warning).includes('queryObjects')) Reflect.apply(emitWarning, process, [warning, ...rest]);
-  }) as typeof process.emitWarning;
-  try {
-    queryObjects(NoInstances, { format: 'count' });
-  } finally {
-    process.emitWarning = emitWarning;
-  }
-}
-
-let scavenge: (() => void) | undefined;
-
-/**
- * V8's young-generation collection, through `gc({ type: 'minor' })`. `--expose-gc` set at run time
- * installs `gc` only in contexts created afterwards, so one context is made to take it from, and the
- * flag is cleared again so that no later context (a vm sandbox) sees a `gc` of its own.
- */
-function collectYoung(): void {
-  if (!scavenge) {
+function v8Gc(): (options?: { type: 'major' | 'minor' }) => void {
+  if (!exposedGc) {
     setFlagsFromString('--expose-gc');
     try {
-      const gc = runInNewContext('gc') as (options: { type: 'minor' }) => void;
-      scavenge = () => gc({ type: 'minor' });
+      exposedGc = runInNewContext('gc') as typeof exposedGc;
     } finally {
       setFlagsFromString('--no-expose-gc');
     }
   }
-  scavenge();
+  return exposedGc!;
+}
+
+/**
+ * A full collection: 15 to 16 ms in a Junction with the demo workspace (heap 15 to 18 MB).
+ * `v8.queryObjects`, which used to force V8's "all available garbage" collection here because that
+ * shrinks the young generation at any time, walks every object on the heap to count them: 257 to 377 ms
+ * on Junction's event loop on an idle machine, and seconds in a process with a larger heap, where it
+ * held a plugin's calls past their deadline. Without it the young generation start-up grew stays until
+ * the first quiet period's collection (85 MB of RSS at 2 s where it was 74; 68 MB at 15 s where it was 74).
+ */
+function collectFull(): void {
+  // Without options: `gc({ type: 'major' })` left most of a dead 300,000-object array in place (Node 20).
+  v8Gc()();
+}
+
+/** V8's young-generation collection: a millisecond or two. */
+function collectYoung(): void {
+  v8Gc()({ type: 'minor' });
 }
 
 /** The heap and what V8 holds outside it (external strings, ArrayBuffers): both are what a collection gives back. */
@@ -131,7 +126,7 @@ export class IdleHeap {
   private unconditional = false;
 
   constructor(private readonly options: IdleHeapOptions) {
-    this.collector = options.collect ?? reduceMemory;
+    this.collector = options.collect ?? collectFull;
     this.largeCollector = options.collectAfterLarge ?? collectYoung;
     this.held = options.heldBytes ?? heldBytes;
     this.baseline = this.held();

@@ -80,8 +80,8 @@ const ANSWERS_WITHIN_MS = 10_000;
  * Calls the probe's echo with a fresh id until it answers, for up to ANSWERS_WITHIN_MS: the problem, or
  * undefined once an answer came from exactly one execution and no attempt ran twice. Attempts that end
  * otherwise are allowed and said: with plugin-timeout at 1 s, the first echo after the bridge restarted
- * ended otherwise once in a full run on a loaded 2-core machine, which says the machine was slow, while a
- * bridge that stopped serving fails every attempt.
+ * once met ToolTimeout after 5.3 s, the in-process Junction's event loop held by a collection (since
+ * replaced, app/runtime/idle-heap.ts), while a bridge that stopped serving fails every attempt.
  */
 async function answersAgain(agent: Client, probe: ProbePlugin, who: string): Promise<{ problem?: string; said?: string }> {
   const deadline = Date.now() + ANSWERS_WITHIN_MS;

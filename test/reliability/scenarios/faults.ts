@@ -84,19 +84,20 @@ const ANSWERS_WITHIN_MS = 10_000;
  * replaced, app/runtime/idle-heap.ts), while a bridge that stopped serving fails every attempt.
  */
 async function answersAgain(agent: Client, probe: ProbePlugin, who: string): Promise<{ problem?: string; said?: string }> {
-  const deadline = Date.now() + ANSWERS_WITHIN_MS;
   const attempts: Array<{ id: string; outcome: CallOutcome }> = [];
   const tried = () => {
     const said = attempts.map((a) => describeOutcome(a.outcome));
     return said.length <= 4 ? said.join(', ') : `${said.length} attempts: ${said.slice(0, 3).join(', ')}, …, ${said.at(-1)}`;
   };
-  for (;;) {
-    const id = `${who}-${Date.now()}-${attempts.length}`;
-    const outcome = await callOutcome(agent, probe.tools.echo, { id }, WATCHDOG_MS);
-    attempts.push({ id, outcome });
-    if (outcome.kind === 'result') break;
-    if (Date.now() > deadline) return { problem: `${who}'s ${probe.tools.echo} did not answer within ${ANSWERS_WITHIN_MS / 1000} s: ${tried()}` };
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  try {
+    await eventually(async () => {
+      const id = `${who}-${Date.now()}-${attempts.length}`;
+      const outcome = await callOutcome(agent, probe.tools.echo, { id }, WATCHDOG_MS);
+      attempts.push({ id, outcome });
+      return outcome.kind === 'result';
+    }, ANSWERS_WITHIN_MS, `${who}'s echo`);
+  } catch {
+    return { problem: `${who}'s ${probe.tools.echo} did not answer within ${ANSWERS_WITHIN_MS / 1000} s: ${tried()}` };
   }
   const answered = attempts.at(-1)!.id;
   if (probe.executions.get(answered) !== 1) return { problem: `${who}'s answered echo ran ${probe.executions.get(answered) ?? 0} times` };
